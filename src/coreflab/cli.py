@@ -1,0 +1,60 @@
+"""The `coreflab` command: one verb per workflow step, so every step runs without Snakemake.
+
+Each verb lives in `coreflab.commands.<module>` and provides `add_arguments(parser)` and
+`run(args) -> int`. Verbs are imported lazily so `coreflab score` does not pay for numba.
+"""
+
+import argparse
+import importlib
+import os
+import sys
+
+from coreflab.errors import UserError
+
+# verb -> (module under coreflab.commands, one-line help)
+VERBS = {
+    "score": ("score", "score a response against a key with the CoNLL metrics"),
+    "compare": ("compare", "paired significance test between two systems"),
+    "synth": ("synth", "generate the embedded synthetic corpus as CoNLL-2012"),
+    "prepare": ("prepare", "read, validate and compile a corpus split"),
+    "baseline": ("baseline", "string-match baseline predictions"),
+    "scores-table": ("scores_table", "collect score files into tidy CSV"),
+    "leaderboard": ("leaderboard", "leaderboard table from tidy scores"),
+    "overview": ("overview", "corpus overview figure"),
+}
+
+
+def _load(verb):
+    module_name, _ = VERBS[verb]
+    return importlib.import_module(f"coreflab.commands.{module_name}")
+
+
+def build_parser(verbs=None):
+    parser = argparse.ArgumentParser(prog="coreflab", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="verb", metavar="VERB")
+    sub.required = True
+    for verb in verbs or VERBS:
+        module_name, help_text = VERBS[verb]
+        p = sub.add_parser(verb, help=help_text, description=help_text)
+        _load(verb).add_arguments(p)
+    return parser
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(os.getcwd(), ".numba_cache"))
+    # Only import the module of the requested verb (fast start, isolated failures).
+    verbs = [argv[0]] if argv and argv[0] in VERBS else None
+    parser = build_parser(verbs)
+    args = parser.parse_args(argv)
+    try:
+        return int(_load(args.verb).run(args) or 0)
+    except UserError as err:
+        print(f"coreflab {args.verb}: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

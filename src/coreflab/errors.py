@@ -1,0 +1,23 @@
+"""User-facing errors: one line, no traceback, exit status 2.
+
+Every mistake a user can make (a malformed file, a config typo, a missing corpus)
+raises `UserError`; the CLI prints its message and exits 2. Programming errors
+keep their tracebacks.
+"""
+
+
+class UserError(Exception):
+    """An error caused by user input; printed as one line by the CLI."""
+
+    exit_code = 2
+
+
+class InputFormatError(UserError):
+    """Malformed input file: names the file, the line and what was expected."""
+
+    def __init__(self, path, line, message):
+        self.path = str(path)
+        self.line = line
+        self.message = message
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {message}")
