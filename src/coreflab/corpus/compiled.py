@@ -59,7 +59,9 @@ ARRAY_FIELDS = {
     "m_path_root": np.int32,  # labels from the constituent to the root (-1 no parse)
     "m_path_s": np.int32,  # labels up to the nearest S (-1 no parse)
     "m_embedded": np.int32,  # row of the smallest enclosing mention of the document, -1 none
-    "m_cluster": np.int32,  # gold cluster id within the document, -1 unknown
+    "m_cluster": np.int32,  # gold cluster id within the document (twinless predicted mentions get
+    #                         a fresh singleton id), -1 when the split has no key
+    "m_in_key": np.int8,  # 1 if the span is a mention of the gold key, else 0
 }
 
 
