@@ -16,6 +16,7 @@ VERBS = {
     "score": ("score", "score a response against a key with the CoNLL metrics"),
     "compare": ("compare", "paired significance test between two systems"),
     "synth": ("synth", "generate the embedded synthetic corpus as CoNLL-2012"),
+    "import": ("import_corpus", "load one split of a corpus source and write it as CoNLL-2012"),
     "prepare": ("prepare", "read, validate and compile a corpus split"),
     "baseline": ("baseline", "string-match baseline predictions"),
     "scores-table": ("scores_table", "collect score files into tidy CSV"),

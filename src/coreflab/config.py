@@ -1,0 +1,55 @@
+"""Workflow configuration: JSON-schema validation with defaults and one-line errors.
+
+Snakemake's own `validate` prints the whole config on failure; a user who typed
+`corpra:` wants one line naming the key. Defaults from the schema are filled in, so
+rules can read every key with plain dict access.
+"""
+
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from coreflab.errors import UserError
+
+
+def _with_defaults(validator_class):
+    validate_props = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for name, sub in properties.items():
+                if "default" in sub and name not in instance:
+                    instance[name] = _copy(sub["default"])
+        yield from validate_props(validator, properties, instance, schema)
+
+    return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
+
+
+def _copy(value):
+    return yaml.safe_load(yaml.safe_dump(value))
+
+
+def _describe(error):
+    where = ".".join(str(p) for p in error.absolute_path) or "(top level)"
+    if error.validator == "additionalProperties":
+        known = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(known))
+        return f"config key {where + '.' if error.absolute_path else ''}{extra[0]!r} is unknown; expected one of {', '.join(known)}"
+    return f"config key {where}: {error.message}"
+
+
+def check_config(config, schema_path):
+    """Validate (and fill defaults into) a config dict; raise UserError with one line."""
+    schema = yaml.safe_load(Path(schema_path).read_text())
+    cls = _with_defaults(jsonschema.validators.validator_for(schema))
+    errors = sorted(cls(schema).iter_errors(config), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
+    if errors:
+        raise UserError(_describe(errors[0]))
+    for corpus in config.get("run", {}).get("corpora", []):
+        if corpus not in config.get("corpora", {}):
+            raise UserError(f"config key run.corpora: {corpus!r} has no entry under 'corpora' (add corpora.{corpus})")
+    # a second pass fills defaults inside the corpus entries added above
+    for _ in cls(schema).iter_errors(config):
+        pass
+    return config

@@ -1,0 +1,67 @@
+"""Atomic writers for tables and figures: a crashed run never leaves half a file."""
+
+import os
+import tempfile
+from pathlib import Path
+
+from coreflab.corpus.conll import atomic_write_text
+
+__all__ = ["atomic_write_text", "write_table", "save_figure"]
+
+
+def write_table(df, prefix, formats=("csv", "md", "tex"), float_format="%.2f", caption=None):
+    """Write a DataFrame as CSV (full precision), Markdown and LaTeX beside each other."""
+    prefix = Path(prefix)
+    written = []
+    for fmt in formats:
+        path = prefix.with_name(prefix.name + f".{fmt}")
+        if fmt == "csv":
+            text = df.to_csv(index=False, lineterminator="\n")
+        elif fmt == "md":
+            text = df.to_markdown(index=False, floatfmt=float_format.replace("%", "")) + "\n"
+            if caption:
+                text = f"{caption}\n\n{text}"
+        elif fmt == "tex":
+            text = _latex(df, float_format, caption)
+        else:
+            raise ValueError(fmt)
+        atomic_write_text(path, text)
+        written.append(path)
+    return written
+
+
+def _latex(df, float_format, caption):
+    """A booktabs tabular without pandas' jinja2 dependency."""
+
+    def cell(v):
+        if isinstance(v, float):
+            return float_format % v
+        return str(v).replace("_", r"\_").replace("%", r"\%").replace("&", r"\&")
+
+    cols = "l" * len(df.columns)
+    lines = [r"\begin{tabular}{" + cols + "}", r"\toprule", " & ".join(cell(c) for c in df.columns) + r" \\", r"\midrule"]
+    for row in df.itertuples(index=False):
+        lines.append(" & ".join(cell(v) for v in row) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if caption:
+        lines = [f"% {caption}"] + lines
+    return "\n".join(lines) + "\n"
+
+
+def save_figure(fig, path):
+    """Save a matplotlib figure atomically; the format follows the file extension.
+
+    Metadata that carries dates is cleared so reruns give identical bytes.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fmt = path.suffix.lstrip(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".{fmt}", dir=path.parent)
+    os.close(fd)
+    meta = {"png": {"Software": None}, "pdf": {"CreationDate": None, "ModDate": None, "Producer": None}}.get(fmt, {})
+    try:
+        fig.savefig(tmp, format=fmt, metadata=meta, dpi=150, bbox_inches="tight")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

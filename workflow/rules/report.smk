@@ -1,0 +1,60 @@
+# Leaderboards and figures, marked for `snakemake --report`.
+
+
+localrules:
+    leaderboard,
+    overview,
+
+
+rule leaderboard:
+    input:
+        scores="results/{corpus}/scores/systems_test.csv",
+    output:
+        csv="results/{corpus}/leaderboard.csv",
+        md=report(
+            "results/{corpus}/leaderboard.md",
+            caption="../report/leaderboard.rst",
+            category="Leaderboards",
+            labels={"corpus": "{corpus}", "table": "leaderboard"},
+        ),
+        tex="results/{corpus}/leaderboard.tex",
+    params:
+        prefix="results/{corpus}/leaderboard",
+    log:
+        "results/{corpus}/logs/leaderboard.log",
+    benchmark:
+        "results/{corpus}/benchmarks/leaderboard.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab leaderboard --scores {input.scores} --split test --out-prefix {params.prefix} > {log} 2>&1"
+
+
+rule overview:
+    input:
+        compiled=compiled_splits,
+    output:
+        png=report(
+            "results/{corpus}/overview.png",
+            caption="../report/overview.rst",
+            category="Corpora",
+            labels={"corpus": "{corpus}", "figure": "overview"},
+        ),
+        pdf="results/{corpus}/overview.pdf",
+    log:
+        "results/{corpus}/logs/overview.log",
+    benchmark:
+        "results/{corpus}/benchmarks/overview.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=5,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab overview --compiled {input.compiled} --corpus {wildcards.corpus} "
+        "--png {output.png} --pdf {output.pdf} > {log} 2>&1"
