@@ -30,14 +30,15 @@ def _load(verb):
     return importlib.import_module(f"coreflab.commands.{module_name}")
 
 
-def build_parser(verbs=None):
+def build_parser(verb=None):
+    """The argument parser; only the requested verb's module is imported."""
     parser = argparse.ArgumentParser(prog="coreflab", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     sub.required = True
-    for verb in verbs or VERBS:
-        module_name, help_text = VERBS[verb]
-        p = sub.add_parser(verb, help=help_text, description=help_text)
-        _load(verb).add_arguments(p)
+    for name, (_, help_text) in VERBS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == verb:
+            _load(name).add_arguments(p)
     return parser
 
 
@@ -45,8 +46,7 @@ def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(os.getcwd(), ".numba_cache"))
     # Only import the module of the requested verb (fast start, isolated failures).
-    verbs = [argv[0]] if argv and argv[0] in VERBS else None
-    parser = build_parser(verbs)
+    parser = build_parser(argv[0] if argv and argv[0] in VERBS else None)
     args = parser.parse_args(argv)
     try:
         return int(_load(args.verb).run(args) or 0)
