@@ -1,0 +1,77 @@
+"""The whole DAG on the tiny config: runs, is deterministic, and fails cleanly on bad config."""
+
+import filecmp
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLES = (".csv", ".md", ".tex", ".conll", ".json", ".png")
+
+
+def _copy_workflow(dest):
+    for name in ("Snakefile", "workflow", "config", "profiles"):
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
+    shutil.copy(ROOT / "tests" / "workflow" / "config.yaml", dest / "tiny.yaml")
+
+
+def _snakemake(cwd, *args):
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "tiny.yaml", *args],
+        cwd=cwd, capture_output=True, text=True, timeout=900,
+    )
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    dirs = []
+    for name in ("run_a", "run_b"):
+        d = tmp_path_factory.mktemp(name)
+        _copy_workflow(d)
+        proc = _snakemake(d)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        dirs.append(d)
+    return dirs
+
+
+def test_tiny_workflow_produces_leaderboard_and_overview(two_runs):
+    res = two_runs[0] / "results" / "synth"
+    board = (res / "leaderboard.csv").read_text().splitlines()
+    assert board[0].startswith("rank,system,MUC R")
+    assert any(line.split(",")[1] == "string_match" for line in board[1:])
+    for name in ("leaderboard.md", "leaderboard.tex", "overview.png", "overview.pdf", "scores/systems_test.csv"):
+        assert (res / name).stat().st_size > 0
+
+
+def test_two_clean_runs_give_byte_identical_tables(two_runs):
+    a, b = (d / "results" for d in two_runs)
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.suffix in TABLES)
+    assert len(files) >= 10
+    differing = [str(f) for f in files if not filecmp.cmp(a / f, b / f, shallow=False)]
+    assert differing == []
+
+
+def test_nothing_left_to_do_after_a_run(two_runs):
+    proc = _snakemake(two_runs[0], "-n")
+    assert proc.returncode == 0
+    assert "Nothing to be done" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize(
+    "extra, phrase",
+    [
+        (["--config", "corpra=1"], "config key 'corpra' is unknown"),
+        (["--config", "mentions=silver"], "config key mentions: 'silver' is not one of"),
+    ],
+)
+def test_config_typo_is_one_line_error(tmp_path, extra, phrase):
+    _copy_workflow(tmp_path)
+    proc = _snakemake(tmp_path, "-n", *extra)
+    assert proc.returncode != 0
+    assert phrase in proc.stderr + proc.stdout
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "results").exists()
