@@ -1,0 +1,71 @@
+"""Tidy score rows, the leaderboard ordering, and the atomic table writers."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from coreflab.cli import main
+from coreflab.commands.leaderboard import leaderboard_frame
+from coreflab.report.io import write_table
+from coreflab.report.scores import tidy_table
+
+
+def _score(tmp_path, name, muc, bcub, ceafe):
+    obj = {}
+    for metric, f in (("muc", muc), ("bcub", bcub), ("ceafe", ceafe)):
+        obj[metric] = {"recall": f + 1, "precision": f - 1, "f1": f}
+    obj["mela"] = (muc + bcub + ceafe) / 3
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(obj))
+    return path
+
+
+def test_tidy_table_rows_and_order(tmp_path):
+    a = _score(tmp_path, "a", 60.0, 50.0, 40.0)
+    df = tidy_table([("synth", "test", "sysA", a)])
+    assert list(df["metric"]) == ["muc", "bcub", "ceafe", "mela"]
+    assert df.loc[df.metric == "mela", "f1"].item() == pytest.approx(50.0)
+    assert np.isnan(df.loc[df.metric == "mela", "recall"].item())
+    assert df.loc[df.metric == "muc", "recall"].item() == 61.0
+
+
+def test_leaderboard_sorts_by_mela_and_ranks(tmp_path):
+    entries = [("synth", "test", "low", _score(tmp_path, "low", 30, 30, 30)),
+               ("synth", "test", "high", _score(tmp_path, "high", 70, 60, 50))]
+    board = leaderboard_frame(tidy_table(entries), "test")
+    assert list(board["system"]) == ["high", "low"]
+    assert list(board["rank"]) == [1, 2]
+    assert board.loc[0, "MELA"] == pytest.approx(60.0)
+    assert board.loc[0, "MUC R"] == 71.0 and board.loc[1, "CEAFe P"] == 29.0
+
+
+def test_cli_scores_table_and_leaderboard(tmp_path, capsys):
+    a = _score(tmp_path, "a", 70, 60, 50)
+    b = _score(tmp_path, "b", 40, 40, 40)
+    csv = tmp_path / "scores.csv"
+    assert main(["scores-table", "--corpus", "c", "--split", "test", "--score", f"a={a}", "--score", f"b={b}", "--out", str(csv)]) == 0
+    assert main(["leaderboard", "--scores", str(csv), "--out-prefix", str(tmp_path / "lb")]) == 0
+    md = (tmp_path / "lb.md").read_text()
+    assert md.index("| a ") < md.index("| b ")
+    assert "\\toprule" in (tmp_path / "lb.tex").read_text()
+    assert pd.read_csv(tmp_path / "lb.csv")["MELA"].round(6).tolist() == [60.0, 40.0]
+
+
+def test_bad_score_argument_is_a_user_error(tmp_path, capsys):
+    assert main(["scores-table", "--corpus", "c", "--split", "test", "--score", "nope", "--out", str(tmp_path / "x.csv")]) == 2
+    assert "expected SYSTEM=PATH" in capsys.readouterr().err
+    assert not (tmp_path / "x.csv").exists()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{\n oops")
+    assert main(["scores-table", "--corpus", "c", "--split", "test", "--score", f"s={bad}", "--out", str(tmp_path / "x.csv")]) == 2
+    assert "bad.json:2" in capsys.readouterr().err
+
+
+def test_write_table_writes_three_formats(tmp_path):
+    df = pd.DataFrame({"system": ["x_y"], "F": [12.3456]})
+    paths = write_table(df, tmp_path / "t")
+    assert [p.name for p in paths] == ["t.csv", "t.md", "t.tex"]
+    assert "12.35" in (tmp_path / "t.md").read_text()
+    assert "x\\_y & 12.35" in (tmp_path / "t.tex").read_text()

@@ -1,0 +1,48 @@
+"""Config validation: defaults filled in, one-line errors naming the key."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from coreflab.config import check_config
+from coreflab.errors import UserError
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+
+
+def _cfg(name="config/config.yaml"):
+    return yaml.safe_load((ROOT / name).read_text())
+
+
+@pytest.mark.parametrize("name", sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "config").glob("*.yaml")))
+def test_shipped_configs_validate(name):
+    check_config(_cfg(name), SCHEMA)
+
+
+def test_defaults_are_filled():
+    cfg = check_config({"corpora": {"synth": {}}}, SCHEMA)
+    assert cfg["run"]["corpora"] == ["synth"]
+    assert cfg["corpora"]["synth"] == {"size": "default", "seed": 1, "knobs": {}}
+    assert cfg["mentions"] == "gold"
+
+
+@pytest.mark.parametrize(
+    "patch, message",
+    [
+        ({"corpra": 1}, "config key 'corpra' is unknown"),
+        ({"mentions": "silver"}, "config key mentions: 'silver' is not one of"),
+        ({"corpora": {"synth": {"size": "huge"}}}, "config key corpora.synth.size"),
+        ({"corpora": {"synth": {"sise": "tiny"}}}, "config key corpora.synth.'sise' is unknown"),
+        ({"run": {"corpora": ["litbank"]}}, "has no entry under 'corpora'"),
+        ({"seed": -1}, "config key seed"),
+    ],
+)
+def test_errors_name_the_key(patch, message):
+    cfg = _cfg()
+    cfg.update(patch)
+    with pytest.raises(UserError) as err:
+        check_config(cfg, SCHEMA)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
