@@ -1,0 +1,153 @@
+"""Choi & Cardie (2007): pairwise CRF, structured local training (SLT), biased potentials.
+
+The local model is one binary variable per mention pair with a log-linear potential over
+the pair's features, trained by maximum likelihood with a Gaussian prior of variance
+σ² = 1.0. That is L2-regularised logistic regression with C = σ² (scikit-learn minimises
+½‖w‖² + C·Σ loss), so we use `LogisticRegression(lbfgs)` rather than an optimiser of our own.
+Clustering is single link (connected components of the predicted-coreferent pairs).
+
+Learners (registry names in `coreflab.learn.crf_slt.VARIANTS`):
+  cc_base             M-step on gold pair labels only (one iteration).
+  cc_slt_closest      EM with the Fig. 1 E-step (closest to the local prediction).
+  cc_slt_preserving   EM with the Fig. 2 E-step (closer to gold, connectivity preserved).
+Each takes `bias` in {none, p1, pa} and `bias_weight` λ: the likelihood terms of the closest
+coreferent pair of every anaphor (p1) or of all coreferent pairs (pa) under the current
+training labels are weighted by λ (per-pair `sample_weight`); never used at test time.
+EM runs `em_iterations` (paper: up to 5): iteration 1 is the M-step on gold labels, later
+ones re-label with the E-step and refit warm-started. Every iteration's model is kept so
+tables can report each iteration and the best of 2..T as the paper does.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+
+from coreflab.errors import UserError
+from coreflab.learn.pair_data import FeatureIndex, arc_feature_rows, build_pairs
+from coreflab.learn.slt_estep import closest_positive_pairs, estep_closest, estep_preserving, single_link
+
+VARIANTS = {"cc_base": "none", "cc_slt_closest": "closest", "cc_slt_preserving": "preserving"}
+ESTEPS = {"closest": estep_closest, "preserving": estep_preserving}
+
+
+class PairwiseCRF:
+    """Pairwise log-linear coreference model with optional SLT and biased potentials."""
+
+    def __init__(self, estep="none", bias="none", bias_weight=1.5, em_iterations=5, prior_variance=1.0,
+                 max_iter=300, tol=1e-4, threshold=0.5, seed=0):
+        self.estep = estep
+        self.bias = bias
+        self.bias_weight = bias_weight
+        self.em_iterations = em_iterations
+        self.prior_variance = prior_variance
+        self.max_iter = max_iter
+        self.tol = tol
+        self.threshold = threshold
+        self.seed = seed
+
+    def get_params(self):
+        return {k: getattr(self, k) for k in ("estep", "bias", "bias_weight", "em_iterations", "prior_variance",
+                                              "max_iter", "tol", "threshold", "seed")}
+
+    # -- training ---------------------------------------------------------------------------
+    def pair_weights(self, pairs, labels):
+        """Per-pair sample weights of the biased potential functions (1 where unbiased)."""
+        w = np.ones(len(pairs), dtype=np.float64)
+        if self.bias == "pa":
+            w[labels] = self.bias_weight
+        elif self.bias == "p1":
+            w[closest_positive_pairs(pairs, labels)] = self.bias_weight
+        elif self.bias != "none":
+            raise UserError(f"unknown bias {self.bias!r}; expected none, p1 or pa")
+        return w
+
+    def fit(self, train, dev=None, callback=None):
+        """train = (CompiledCorpus, ArcStore); callback(iteration, model) after every M-step."""
+        if self.estep not in ("none", *ESTEPS):
+            raise UserError(f"unknown E-step {self.estep!r}; expected none, closest or preserving")
+        corpus, store = train
+        pairs = build_pairs(corpus, store)
+        if not pairs.gold.any() or pairs.gold.all():
+            raise UserError(f"{corpus.name}/{corpus.split}: training pairs need both coreferent and non-coreferent pairs")
+        indptr, indices = arc_feature_rows(store, pairs.arcs)
+        self.features_ = FeatureIndex(indices)
+        X = self.features_.matrix(indptr, indices)
+        model = LogisticRegression(C=self.prior_variance, solver="lbfgs", max_iter=self.max_iter, tol=self.tol,
+                                   warm_start=True, random_state=self.seed)
+        labels = pairs.gold.copy()
+        self.iterations_ = []
+        self.relabelled_ = []
+        n_iter = 1 if self.estep == "none" else self.em_iterations
+        for t in range(1, n_iter + 1):
+            if t > 1:
+                prob = model.predict_proba(X)[:, 1]
+                new = ESTEPS[self.estep](pairs, prob, self.threshold)
+                self.relabelled_.append(int(np.count_nonzero(new != labels)))
+                labels = new
+            model.fit(X, labels, sample_weight=self.pair_weights(pairs, labels))
+            self.iterations_.append((model.coef_.ravel().copy(), float(model.intercept_[0])))
+            self.iteration_ = t
+            if callback is not None:
+                callback(t, self)
+        self.train_labels_ = labels
+        return self
+
+    # -- prediction -------------------------------------------------------------------------
+    def pair_probabilities(self, data, iteration=None):
+        """P(coreferent) of every candidate pair of data = (corpus, store), and the pairs."""
+        corpus, store = data
+        pairs = build_pairs(corpus, store)
+        indptr, indices = arc_feature_rows(store, pairs.arcs)
+        X = self.features_.matrix(indptr, indices)
+        coef, intercept = self.iterations_[(iteration or self.iteration_) - 1]
+        z = X @ coef + intercept
+        return pairs, 1.0 / (1.0 + np.exp(-z))
+
+    def predict(self, data, iteration=None):
+        """Cluster id per mention row (single link over pairs with P ≥ threshold)."""
+        pairs, prob = self.pair_probabilities(data, iteration)
+        return single_link(pairs.n_mentions, pairs.ante, pairs.ana, prob >= self.threshold)
+
+    # -- persistence ------------------------------------------------------------------------
+    def save(self, path):
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp.npz")
+        np.savez_compressed(
+            tmp,
+            params=np.array(json.dumps(self.get_params(), sort_keys=True)),
+            feature_ids=self.features_.ids_,
+            coefs=np.stack([c for c, _ in self.iterations_]),
+            intercepts=np.array([b for _, b in self.iterations_]),
+        )
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path):
+        with np.load(path, allow_pickle=False) as z:
+            model = cls(**json.loads(str(z["params"])))
+            model.features_ = FeatureIndex(z["feature_ids"])
+            model.iterations_ = [(c, float(b)) for c, b in zip(z["coefs"], z["intercepts"])]
+        model.iteration_ = len(model.iterations_)
+        return model
+
+
+def make_learner(name, **params):
+    """The learner of a registry name (cc_base, cc_slt_closest, cc_slt_preserving)."""
+    if name not in VARIANTS:
+        raise UserError(f"unknown learner {name!r}; expected one of {', '.join(VARIANTS)}")
+    return PairwiseCRF(estep=VARIANTS[name], **params)
+
+
+def pair_decision_scores(gold, pred):
+    """Pairwise error rate and P/R/F (percent) of binary pair decisions (Choi & Cardie's Table 1)."""
+    gold, pred = np.asarray(gold, bool), np.asarray(pred, bool)
+    tp = int(np.count_nonzero(gold & pred))
+    n_pred, n_gold = int(np.count_nonzero(pred)), int(np.count_nonzero(gold))
+    p = 100.0 * tp / n_pred if n_pred else 0.0
+    r = 100.0 * tp / n_gold if n_gold else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    err = 100.0 * np.count_nonzero(gold != pred) / gold.size if gold.size else 0.0
+    return {"error_rate": err, "precision": p, "recall": r, "f1": f}

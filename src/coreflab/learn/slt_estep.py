@@ -1,0 +1,94 @@
+"""Single-link clustering and the two Viterbi E-steps of structured local training.
+
+Choi & Cardie (2007), Sec. 3, Figs. 1 and 2 (lost in extraction; reconstructed in
+METHODS.md §3). Both E-steps return hidden pair labels h whose single-link closure
+reproduces the gold clustering exactly (within the pair set: pairs beyond a window are
+absent, so a cluster that cannot be connected through the available pairs stays split —
+the only case where h cannot reach y):
+
+- `estep_closest` (Fig. 1): h = the model's decisions with every cross-cluster positive
+  removed; each gold cluster still split is connected with its highest-probability pairs
+  (Kruskal, seeded with the already-positive pairs). It changes no pair the model already
+  gets right.
+- `estep_preserving` (Fig. 2): h = all intra-cluster pairs, minus those the model predicts
+  negative that are not on the cluster's maximum spanning tree (by P(h=1)), so every
+  cluster stays connected.
+"""
+
+import numpy as np
+from numba import njit
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+
+@njit(cache=True)
+def _find(parent, x):
+    root = x
+    while parent[root] != root:
+        root = parent[root]
+    while parent[x] != root:
+        nxt = parent[x]
+        parent[x] = root
+        x = nxt
+    return root
+
+
+@njit(cache=True)
+def _kruskal(n_nodes, ante, ana, seeded, order):
+    """Union the seeded pairs, then add pairs in `order` that join two components."""
+    parent = np.arange(n_nodes)
+    chosen = seeded.copy()
+    for p in range(ante.shape[0]):
+        if seeded[p]:
+            a, b = _find(parent, ante[p]), _find(parent, ana[p])
+            if a != b:
+                parent[a] = b
+    for k in range(order.shape[0]):
+        p = order[k]
+        a, b = _find(parent, ante[p]), _find(parent, ana[p])
+        if a != b:
+            parent[a] = b
+            chosen[p] = True
+    return chosen
+
+
+def single_link(n_mentions, ante, ana, positive):
+    """Cluster id per mention row: connected components of the positive pairs."""
+    pos = np.flatnonzero(positive)
+    graph = coo_matrix((np.ones(pos.size, dtype=np.int8), (ante[pos], ana[pos])), shape=(n_mentions, n_mentions))
+    _, labels = connected_components(graph, directed=False)
+    return labels
+
+
+def _descending(prob, mask):
+    idx = np.flatnonzero(mask)
+    # stable order: by probability descending, then pair index (deterministic ties)
+    return idx[np.lexsort((idx, -prob[idx]))]
+
+
+def estep_closest(pairs, prob, threshold=0.5):
+    """Fig. 1: the labelling closest to the model's argmax that single-links to gold."""
+    pred = prob >= threshold
+    seeded = pred & pairs.gold
+    order = _descending(prob, pairs.gold & ~pred)
+    return _kruskal(pairs.n_mentions, pairs.ante, pairs.ana, seeded, order)
+
+
+def estep_preserving(pairs, prob, threshold=0.5):
+    """Fig. 2: all intra-cluster pairs, minus negatives off the maximum spanning tree."""
+    tree = _kruskal(pairs.n_mentions, pairs.ante, pairs.ana, np.zeros(len(pairs), dtype=np.bool_), _descending(prob, pairs.gold))
+    return pairs.gold & ((prob >= threshold) | tree)
+
+
+def closest_positive_pairs(pairs, labels):
+    """For each anaphor, its closest earlier mention among its positive pairs (the P1 predicate)."""
+    pos = np.flatnonzero(labels)
+    if pos.size == 0:
+        return np.zeros(len(pairs), dtype=bool)
+    # among positive pairs of one anaphor, the closest has the largest antecedent row
+    order = pos[np.lexsort((-pairs.ante[pos], pairs.ana[pos]))]
+    first = np.ones(order.size, dtype=bool)
+    first[1:] = pairs.ana[order[1:]] != pairs.ana[order[:-1]]
+    out = np.zeros(len(pairs), dtype=bool)
+    out[order[first]] = True
+    return out
