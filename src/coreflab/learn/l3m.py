@@ -1,0 +1,90 @@
+"""L3M, the latent left-linking model (Samdani, Chang & Roth 2014), trained by SGD.
+
+P(j ← i) = exp(w·φ(i,j)/γ) / Σ_{0≤k<i} exp(w·φ(i,k)/γ) with w·φ(i,0) = 0; inference is
+online: item i joins the cluster with the largest summed link probability, or starts a
+new one when the dummy wins. γ = 0 is the max-left-link limit. Learning is per-item SGD
+on the loss-augmented latent objective (METHODS.md §4); the kernels are in
+`leftlink_kernels`. Works on any `ArcStore`-shaped data: mentions of a document
+(coreference) or posts of an item set (document clustering, real-valued features).
+"""
+
+import numpy as np
+
+from coreflab.learn.base import Learner, as_training_data
+from coreflab.learn.leftlink_kernels import l3m_cluster, l3m_objective, l3m_sgd_epoch
+from coreflab.learn.registry import register
+
+
+def arc_values(store):
+    """Per feature entry value: the store's `arc_vals` if it has them, else 1 (binary features)."""
+    vals = getattr(store, "arc_vals", None)
+    if vals is None:
+        return np.ones(np.asarray(store.arc_feats).shape[0], dtype=np.float64)
+    return np.asarray(vals, dtype=np.float64)
+
+
+def kernel_arrays(data):
+    """The flat arrays the left-link kernels take, from TrainingData."""
+    s = data.store
+    return (
+        np.asarray(s.doc_mention_offsets, dtype=np.int64),
+        np.asarray(s.m_arc_offsets, dtype=np.int64),
+        np.asarray(s.arc_ante, dtype=np.int32),
+        np.asarray(s.arc_feat_offsets, dtype=np.int64),
+        np.asarray(s.arc_feats, dtype=np.int64),
+        arc_values(s),
+    )
+
+
+@register("l3m")
+class L3M(Learner):
+    """Latent left-linking model; `gamma` = 0 gives max-left-link."""
+
+    _meta_fields = ("objective_", "epochs_done_")
+
+    def __init__(self, gamma=0.0, lam=1e-4, eta0=0.1, epochs=1, init="zeros", init_scale=1.0, seed=0):
+        self.gamma = gamma
+        self.lam = lam
+        self.eta0 = eta0
+        self.epochs = epochs
+        self.init = init
+        self.init_scale = init_scale
+        self.seed = seed
+
+    def _initial_weights(self, dim, rng):
+        if self.init == "normal":  # the paper's robustness study: w ~ N(0, 1)
+            return rng.normal(0.0, self.init_scale, size=dim)
+        return np.zeros(dim)
+
+    def fit(self, train, dev=None, callback=None):
+        data = as_training_data(train)
+        arrays = kernel_arrays(data)
+        rng = np.random.default_rng(self.seed)
+        dim = 1 << int(data.store.n_bits)
+        v = self._initial_weights(dim, rng)
+        scale, step = 1.0, 0
+        cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
+        n_docs = arrays[0].shape[0] - 1
+        self.objective_ = []
+        for epoch in range(1, self.epochs + 1):
+            order = rng.permutation(n_docs).astype(np.int64)
+            scale, step, obj = l3m_sgd_epoch(v, scale, order, *arrays, cluster, float(self.gamma), float(self.lam),
+                                             float(self.eta0), step)
+            self.objective_.append(float(obj))
+            self.coef_ = v * scale
+            self.epochs_done_ = epoch
+            if callback is not None:
+                callback(epoch, self)
+        return self
+
+    def objective(self, data, w=None):
+        """The training objective at w (default: the learned weights)."""
+        data = as_training_data(data)
+        cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
+        return float(l3m_objective(np.asarray(self.coef_ if w is None else w, dtype=np.float64), *kernel_arrays(data),
+                                   cluster, float(self.gamma), float(self.lam)))
+
+    def predict(self, data):
+        """Cluster id per item (document-local: the index of the cluster's first item)."""
+        data = as_training_data(data)
+        return l3m_cluster(np.asarray(self.coef_, dtype=np.float64), *kernel_arrays(data), float(self.gamma))

@@ -1,0 +1,105 @@
+"""L3M: γ → 0 limit, gradient = finite differences, certain links reproduce gold clustering."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from coreflab.learn.l3m import L3M, kernel_arrays
+from coreflab.learn.leftlink_kernels import l3m_cluster, l3m_objective, l3m_sgd_epoch
+from coreflab.learn.base import TrainingData
+
+
+def random_data(seed, docs=3, max_items=7, n_bits=6, valued=True):
+    rng = np.random.default_rng(seed)
+    offsets, clusters, arc_off, ante, feat_off, feats, vals = [0], [], [0], [], [0], [], []
+    for _ in range(docs):
+        n = int(rng.integers(1, max_items + 1))
+        clusters += list(rng.integers(0, 3, size=n))
+        offsets.append(offsets[-1] + n)
+        for i in range(n):
+            for a in [-1] + list(range(i)):
+                ante.append(a)
+                k = int(rng.integers(1, 4))
+                feats += list(rng.integers(0, 1 << n_bits, size=k))
+                vals += list(rng.normal(size=k) if valued else np.ones(k))
+                feat_off.append(len(feats))
+            arc_off.append(len(ante))
+    store = SimpleNamespace(n_bits=n_bits, doc_mention_offsets=np.array(offsets), m_arc_offsets=np.array(arc_off),
+                            arc_ante=np.array(ante, np.int32), arc_feat_offsets=np.array(feat_off),
+                            arc_feats=np.array(feats, np.int32), arc_vals=np.array(vals))
+    corpus = SimpleNamespace(m_cluster=np.array(clusters, np.int32), arrays={"doc_mention_offsets": np.array(offsets)})
+    return TrainingData(corpus, store)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("gamma", [0.3, 1.0])
+def test_sgd_step_is_the_gradient_by_finite_differences(seed, gamma):
+    data = random_data(seed)
+    arrays = kernel_arrays(data)
+    cl = np.asarray(data.corpus.m_cluster, np.int64)
+    dim = 1 << data.store.n_bits
+    w0 = np.random.default_rng(seed + 10).normal(size=dim)
+    lam = 0.05
+    # one document, one SGD step with a tiny rate == w - eta * grad of that document's objective
+    one = (np.array([0, arrays[0][1]]),) + arrays[1:]
+    n_items = arrays[0][1]
+    assert n_items >= 1
+
+    def obj(w):
+        return l3m_objective(w, *one, cl, gamma, lam)
+
+    eps = 1e-6
+    num = np.array([(obj(w0 + eps * e) - obj(w0 - eps * e)) / (2 * eps) for e in np.eye(dim)])
+    # SGD over the items of doc 0 with a tiny step, one item at a time, sums the per-item gradients
+    eta = 1e-7
+    v = w0.copy()
+    scale, steps, _ = l3m_sgd_epoch(v, 1.0, np.array([0]), *one, cl, gamma, lam / n_items, eta, 0)
+    grad = (w0 - v * scale) / eta
+    np.testing.assert_allclose(grad, num, rtol=1e-3, atol=1e-3)
+
+
+def test_gamma_zero_is_max_left_link():
+    data = random_data(11, docs=4, valued=True)
+    w = np.random.default_rng(1).normal(size=1 << data.store.n_bits)
+    arrays = kernel_arrays(data)
+    small = l3m_cluster(w, *arrays, 1e-4)
+    zero = l3m_cluster(w, *arrays, 0.0)
+    assert (small == zero).all()
+    # max-left-link by hand: each item joins the cluster of its best-scoring candidate (dummy scores 0)
+    offs, arc_off, ante, foff, feats, vals = arrays
+    for d in range(len(offs) - 1):
+        lo, hi = offs[d], offs[d + 1]
+        for i in range(lo, hi):
+            scores = [0.0 if ante[a] < 0 else float(np.dot(w[feats[foff[a]:foff[a + 1]]], vals[foff[a]:foff[a + 1]]))
+                      for a in range(arc_off[i], arc_off[i + 1])]
+            best = int(np.argmax(scores))
+            j = ante[arc_off[i] + best]
+            assert zero[i] == ((i - lo) if j < 0 else zero[lo + j])
+
+
+def test_certain_links_reproduce_gold_clustering():
+    # one feature that fires exactly on same-cluster links with a huge weight
+    rng = np.random.default_rng(3)
+    clusters = [0, 1, 0, 2, 1, 1, 0]
+    ante, arc_off, feat_off, feats = [], [0], [0], []
+    for i in range(len(clusters)):
+        for a in [-1] + list(range(i)):
+            ante.append(a)
+            feats.append(1 if a >= 0 and clusters[a] == clusters[i] else 2)
+            feat_off.append(len(feats))
+        arc_off.append(len(ante))
+    w = np.zeros(4)
+    w[1], w[2] = 50.0, -50.0
+    labels = l3m_cluster(w, np.array([0, len(clusters)]), np.array(arc_off), np.array(ante, np.int32),
+                         np.array(feat_off), np.array(feats), np.ones(len(feats)), 0.5)
+    assert labels.tolist() == [0, 1, 0, 3, 1, 1, 0]
+
+
+def test_training_lowers_the_objective_and_is_deterministic():
+    data = random_data(5, docs=8, valued=False)
+    a = L3M(gamma=0.5, lam=1e-3, eta0=0.5, epochs=5, seed=2).fit(data)
+    b = L3M(gamma=0.5, lam=1e-3, eta0=0.5, epochs=5, seed=2).fit(data)
+    assert np.array_equal(a.coef_, b.coef_)
+    zero = a.objective(data, np.zeros_like(a.coef_))
+    assert a.objective(data) < zero
