@@ -1,0 +1,73 @@
+"""Sum-Link and Bin-Left-Link: representatives, certain-link inference, and learning a separable task."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from coreflab.learn.base import TrainingData
+from coreflab.learn.l3m import L3M
+from coreflab.learn.leftlink_baselines import (
+    BinLeftLink, SumLink, best_left_link_cluster, gold_representatives, sumlink_cluster,
+)
+
+
+def separable(docs_clusters, seed=0, n_bits=5):
+    """Feature 1 fires on same-cluster links, 2 on others; 3..8 are noise."""
+    rng = np.random.default_rng(seed)
+    offsets, clusters, ante, arc_off, foff, feats = [0], [], [], [0], [0], []
+    for cl in docs_clusters:
+        base = len(clusters)
+        clusters += cl
+        offsets.append(len(clusters))
+        for i in range(len(cl)):
+            for a in [-1] + list(range(i)):
+                ante.append(a)
+                if a >= 0:
+                    feats.append(1 if cl[a] == cl[i] else 2)
+                feats += list(rng.integers(3, 9, size=2))
+                foff.append(len(feats))
+            arc_off.append(len(ante))
+    store = SimpleNamespace(n_bits=n_bits, doc_mention_offsets=np.array(offsets), m_arc_offsets=np.array(arc_off),
+                            arc_ante=np.array(ante, np.int32), arc_feat_offsets=np.array(foff),
+                            arc_feats=np.array(feats, np.int32))
+    corpus = SimpleNamespace(m_cluster=np.array(clusters, np.int32), arrays={"doc_mention_offsets": np.array(offsets)})
+    return TrainingData(corpus, store)
+
+
+def local_gold(data):
+    return gold_representatives(np.asarray(data.store.doc_mention_offsets), np.asarray(data.corpus.m_cluster, np.int64))
+
+
+def test_gold_representatives_by_hand():
+    rep = gold_representatives(np.array([0, 4, 7]), np.array([5, 2, 5, -1, 0, 0, 1]))
+    assert rep.tolist() == [0, 1, 0, 3, 0, 0, 2]
+
+
+def test_certain_weights_reproduce_gold():
+    data = separable([[0, 1, 0, 2, 1, 1, 0], [0, 0, 1]])
+    w = np.zeros(32)
+    w[1], w[2] = 10.0, -10.0
+    args = (np.asarray(data.store.doc_mention_offsets), data.store.m_arc_offsets, data.store.arc_ante,
+            data.store.arc_feat_offsets, data.store.arc_feats, np.ones(len(data.store.arc_feats)))
+    gold = local_gold(data)
+    assert (sumlink_cluster(w, *args) == gold).all()
+    assert (best_left_link_cluster(w, *args) == gold).all()
+
+
+@pytest.mark.parametrize("cls, params", [(SumLink, {}), (BinLeftLink, {}), (L3M, {"gamma": 0.0}), (L3M, {"gamma": 0.6})])
+def test_learners_solve_a_separable_task(cls, params):
+    rng = np.random.default_rng(1)
+    train = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(30)], seed=2)
+    test = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(10)], seed=3)
+    model = cls(epochs=3, eta0=0.5, lam=1e-4, seed=4, **params).fit(train)
+    assert model.coef_[1] > 0 > model.coef_[2]
+    assert (model.predict(test) == local_gold(test)).all()
+
+
+def test_save_load_round_trip(tmp_path):
+    data = separable([[0, 1, 0, 1], [0, 0]])
+    model = SumLink(epochs=2, seed=1).fit(data)
+    model.save(tmp_path / "m.npz")
+    again = SumLink.load(tmp_path / "m.npz")
+    assert isinstance(again, SumLink) and np.array_equal(again.coef_, model.coef_)
