@@ -71,3 +71,16 @@ def test_save_load_round_trip(tmp_path):
     model.save(tmp_path / "m.npz")
     again = SumLink.load(tmp_path / "m.npz")
     assert isinstance(again, SumLink) and np.array_equal(again.coef_, model.coef_)
+
+
+def test_spanning_forest_learns_separable_task_and_forest_is_maximal():
+    from coreflab.learn.spanning_forest import SpanningForest, max_spanning_forest
+
+    rng = np.random.default_rng(7)
+    train = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(30)], seed=2)
+    test = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(10)], seed=3)
+    model = SpanningForest(epochs=3, eta0=0.5, seed=1).fit(train)
+    assert (model.predict(test) == local_gold(test)).all()
+    # a triangle with weights 3, 2, 1 and a negative edge: the forest keeps 3 and 2 only
+    chosen = max_spanning_forest(4, np.array([0, 0, 1, 2]), np.array([1, 2, 2, 3]), np.array([3.0, 2.0, 1.0, -1.0]))
+    assert chosen.tolist() == [True, True, False, False]

@@ -1,0 +1,136 @@
+"""Spanning Forest: the latent structural SVM of Yu & Joachims (2009), a baseline of L3M.
+
+The clustering is a maximum spanning forest of the undirected mention graph (edges of
+positive score only). Training is per-document SGD on the latent structural hinge:
+the latent gold structure h* is the maximum spanning tree of each gold cluster under the
+current weights, the prediction ĥ is the loss-augmented maximum spanning forest with the
+Δ_YJ edge loss (−1 for an edge inside a gold cluster, r otherwise; METHODS.md §2), and
+w ← (1 − ηλ)w + η(Φ(h*) − Φ(ĥ)) when ĥ scores above h*.
+Kruskal's algorithm (numba union-find, `slt_estep._kruskal`) does both searches.
+"""
+
+import numpy as np
+from numba import njit
+
+from coreflab.learn.base import Learner, as_training_data
+from coreflab.learn.l3m import kernel_arrays
+from coreflab.learn.leftlink_baselines import _add_arc, _shrink, gold_representatives
+from coreflab.learn.leftlink_kernels import _arc_score
+from coreflab.learn.registry import register
+from coreflab.learn.slt_estep import _kruskal, single_link
+
+
+def edges(data):
+    """(ante row, anaphor row, arc index) of every non-root arc, global rows."""
+    s = data.store
+    off = np.asarray(s.m_arc_offsets, dtype=np.int64)
+    ana = np.repeat(np.arange(off.shape[0] - 1), np.diff(off))
+    ante_local = np.asarray(s.arc_ante)
+    keep = np.flatnonzero(ante_local >= 0)
+    doc_off = np.asarray(s.doc_mention_offsets, dtype=np.int64)
+    doc = np.searchsorted(doc_off, ana[keep], side="right") - 1
+    return doc_off[doc] + ante_local[keep], ana[keep], keep
+
+
+def max_spanning_forest(n_items, ante, ana, weight):
+    """Edges chosen by Kruskal among those of positive weight, heaviest first (ties by index)."""
+    idx = np.flatnonzero(weight > 0)
+    order = idx[np.lexsort((idx, -weight[idx]))]
+    return _kruskal(n_items, ante, ana, np.zeros(ante.shape[0], dtype=np.bool_), order)
+
+
+@register("spanning_forest")
+class SpanningForest(Learner):
+    """Latent structural SVM with maximum-spanning-forest inference (Yu & Joachims 2009)."""
+
+    _meta_fields = ("epochs_done_", "updates_")
+
+    def __init__(self, lam=1e-4, eta0=0.1, r=1.0, epochs=1, seed=0):
+        self.lam = lam
+        self.eta0 = eta0
+        self.r = r
+        self.epochs = epochs
+        self.seed = seed
+
+    def fit(self, train, dev=None, callback=None):
+        data = as_training_data(train)
+        doc_off, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
+        ante, ana, arcs = edges(data)
+        rep = gold_representatives(doc_off, np.asarray(data.corpus.m_cluster, dtype=np.int64))
+        doc_of_row = np.repeat(np.arange(len(doc_off) - 1), np.diff(doc_off))
+        same = rep[ante] == rep[ana]
+        edge_loss = np.where(same, -1.0, float(self.r))
+        # edges of each document are contiguous (rows are sorted by document)
+        edge_doc_off = np.searchsorted(doc_of_row[ana], np.arange(len(doc_off)), side="left")
+        rng = np.random.default_rng(self.seed)
+        v = np.zeros(1 << int(data.store.n_bits))
+        scale, step, self.updates_ = 1.0, 0, 0
+        for epoch in range(1, self.epochs + 1):
+            for d in rng.permutation(len(doc_off) - 1):
+                e0, e1 = edge_doc_off[d], edge_doc_off[d + 1]
+                if e0 == e1:
+                    continue
+                a_idx = arcs[e0:e1]
+                s = _edge_scores(v, scale, foff, feats, vals, arc_ante, a_idx)
+                lo = doc_off[d]
+                la, lb = ante[e0:e1] - lo, ana[e0:e1] - lo
+                n = doc_off[d + 1] - lo
+                gold_tree = _kruskal(n, la, lb, np.zeros(e1 - e0, dtype=np.bool_), _desc(s, same[e0:e1]))
+                pred = max_spanning_forest(n, la, lb, s + edge_loss[e0:e1])
+                violation = float(s[pred].sum() + edge_loss[e0:e1][pred].sum() - s[gold_tree].sum())
+                eta = self.eta0 / (1.0 + self.eta0 * self.lam * step)
+                scale = _shrink(v, scale, eta, self.lam)
+                if violation > 0:
+                    self.updates_ += 1
+                    for a in a_idx[gold_tree & ~pred]:
+                        _add_arc(v, scale, foff, feats, vals, a, eta)
+                    for a in a_idx[pred & ~gold_tree]:
+                        _add_arc(v, scale, foff, feats, vals, a, -eta)
+                step += 1
+            self.coef_ = v * scale
+            self.epochs_done_ = epoch
+            if callback is not None:
+                callback(epoch, self)
+        return self
+
+    def predict(self, data):
+        """Cluster id per mention: components of the maximum spanning forest (document-local ids)."""
+        data = as_training_data(data)
+        doc_off, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
+        ante, ana, arcs = edges(data)
+        s = _edge_scores(np.asarray(self.coef_, dtype=np.float64), 1.0, foff, feats, vals, arc_ante, arcs)
+        n = arc_off.shape[0] - 1
+        chosen = max_spanning_forest(n, ante, ana, s)
+        return local_labels(single_link(n, ante, ana, chosen), doc_off)
+
+
+def _desc(score, mask):
+    idx = np.flatnonzero(mask)
+    return idx[np.lexsort((idx, -score[idx]))]
+
+
+def _edge_scores(v, scale, foff, feats, vals, arc_ante, arcs):
+    out = np.empty(arcs.shape[0])
+    for k in range(0, arcs.shape[0], 1 << 16):
+        chunk = arcs[k:k + (1 << 16)]
+        out[k:k + chunk.shape[0]] = _scores_at(v, scale, foff, feats, vals, arc_ante, chunk)
+    return out
+
+
+@njit(cache=True)
+def _scores_at(v, scale, foff, feats, vals, arc_ante, arcs):
+    out = np.empty(arcs.shape[0])
+    for k in range(arcs.shape[0]):
+        out[k] = _arc_score(v, scale, foff, feats, vals, arcs[k], arc_ante)
+    return out
+
+
+def local_labels(global_labels, doc_offsets):
+    """Relabel component ids as the document-local index of each cluster's first item."""
+    doc_offsets = np.asarray(doc_offsets, dtype=np.int64)
+    n = global_labels.shape[0]
+    doc = np.repeat(np.arange(len(doc_offsets) - 1), np.diff(doc_offsets))
+    rows = np.arange(n)
+    first = np.full(int(global_labels.max()) + 1 if n else 0, n, dtype=np.int64)
+    np.minimum.at(first, global_labels, rows)
+    return first[global_labels] - doc_offsets[doc]
