@@ -151,6 +151,11 @@ class _DocBuilder:
             raise InputFormatError(
                 self.source, lineno, f"bad coreference cell {cell!r}; expected '(id', 'id)' or '(id)' joined by '|'"
             )
+        # The official scorer v8.01 (CorScorer.pm, GetCoreference) reads a cell in three
+        # passes: one-token mentions "(id)", then every opening "(id", then every closing
+        # "id)". So "0)|(0" closes the mention opened on this very token, not the earlier
+        # one; we read cells the same way so both see the same mentions.
+        items.sort(key=lambda it: 0 if it.startswith("(") and it.endswith(")") else 1 if it.startswith("(") else 2)
         for item in items:
             opens = item.startswith("(")
             closes = item.endswith(")")

@@ -1,0 +1,82 @@
+"""A user's CoNLL-2012 release, on a tiny fixture in the official directory layout."""
+
+import pytest
+
+from coreflab.corpus.conll2012_release import is_placeholder, load_conll2012_release
+from coreflab.errors import InputFormatError, UserError
+
+
+def _part(doc_id, part, rows, speaker="spk1"):
+    lines = [f"#begin document ({doc_id}); part {part:03d}"]
+    for i, (word, pos, parse, coref) in enumerate(rows):
+        lines.append(" ".join([doc_id, str(part), str(i), word, pos, parse, "-", "-", "-", speaker, "*", "*", coref]))
+    return "\n".join(lines + ["", "#end document", ""])
+
+
+ROWS = [("John", "NNP", "(TOP(S(NP*)", "(0)"), ("left", "VBD", "(VP*)", "-"), (".", ".", "*))", "-")]
+
+
+def make_release(root):
+    """<root>/data/{train,development,test}/data/<lang>/annotations/<genre>/<src>/<nn>/*_{gold,auto}_conll"""
+    files = {
+        ("train", "english", "nw/wsj/00", "wsj_0001"): [("nw/wsj/00/wsj_0001", 0), ("nw/wsj/00/wsj_0001", 1)],
+        ("train", "english", "bc/cnn/00", "cnn_0002"): [("bc/cnn/00/cnn_0002", 0)],
+        ("development", "english", "nw/wsj/24", "wsj_2401"): [("nw/wsj/24/wsj_2401", 0)],
+        ("test", "english", "nw/wsj/23", "wsj_2301"): [("nw/wsj/23/wsj_2301", 0)],
+        ("train", "chinese", "nw/xinhua/00", "chtb_0001"): [("nw/xinhua/00/chtb_0001", 0)],
+    }
+    for (split, lang, sub, stem), parts in files.items():
+        folder = root / "data" / split / "data" / lang / "annotations" / sub
+        folder.mkdir(parents=True, exist_ok=True)
+        for kind in ("gold", "auto"):
+            speaker = "spk1" if kind == "gold" else "-"
+            text = "".join(_part(d, p, ROWS, speaker) for d, p in parts)
+            folder.joinpath(f"{stem}.v4_{kind}_conll").write_text(text)
+        folder.joinpath(f"{stem}.v4_gold_skel").write_text("not read")
+    return root
+
+
+def test_splits_languages_and_annotation(tmp_path):
+    root = make_release(tmp_path / "conll-2012")
+    train = load_conll2012_release(root, "train")
+    assert [d.key for d in train] == [("bc/cnn/00/cnn_0002", 0), ("nw/wsj/00/wsj_0001", 0), ("nw/wsj/00/wsj_0001", 1)]
+    doc = train[0]
+    assert doc.words == ["John", "left", "."] and doc.clusters == [[(0, 0)]]
+    assert doc.columns["pos"] == ["NNP", "VBD", "."] and doc.columns["speaker"] == ["spk1"] * 3
+    assert [d.doc_id for d in load_conll2012_release(root, "dev")] == ["nw/wsj/24/wsj_2401"]
+    assert [d.doc_id for d in load_conll2012_release(root / "data", "test")] == ["nw/wsj/23/wsj_2301"]
+    assert [d.doc_id for d in load_conll2012_release(root, "train", language="chinese")] == ["nw/xinhua/00/chtb_0001"]
+    auto = load_conll2012_release(root, "train", annotation="auto")
+    assert len(auto) == 3 and auto[0].columns["speaker"] == ["-"] * 3
+
+
+@pytest.mark.parametrize("value", [None, "", "/path/to/conll-2012", "<your CoNLL-2012 release>", "PLACEHOLDER"])
+def test_placeholder_is_a_clear_error(value):
+    assert is_placeholder(value)
+    with pytest.raises(UserError, match="corpora.conll2012.local_dir is not set"):
+        load_conll2012_release(value, "train")
+
+
+def test_real_paths_are_not_placeholders():
+    assert not is_placeholder("../data/conll-2012") and not is_placeholder("/data/ontonotes")
+
+
+def test_missing_language_folder_and_bad_options(tmp_path):
+    root = make_release(tmp_path / "r")
+    with pytest.raises(UserError, match="arabic/annotations"):
+        load_conll2012_release(root, "train", language="arabic")
+    with pytest.raises(UserError, match="language"):
+        load_conll2012_release(root, "train", language="german")
+    with pytest.raises(UserError, match="annotation"):
+        load_conll2012_release(root, "train", annotation="silver")
+    with pytest.raises(UserError, match="no such directory"):
+        load_conll2012_release(tmp_path / "nope", "train")
+
+
+def test_malformed_file_names_file_and_line(tmp_path):
+    root = make_release(tmp_path / "r")
+    path = root / "data/test/data/english/annotations/nw/wsj/23/wsj_2301.v4_gold_conll"
+    path.write_text(path.read_text().replace("(VP*)", "(VP*"))
+    with pytest.raises(InputFormatError) as err:
+        load_conll2012_release(root, "test")
+    assert err.value.path == str(path) and err.value.line == 2
