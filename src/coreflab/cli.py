@@ -22,6 +22,7 @@ VERBS = {
     "scores-table": ("scores_table", "collect score files into tidy CSV"),
     "leaderboard": ("leaderboard", "leaderboard table from tidy scores"),
     "overview": ("overview", "corpus overview figure"),
+    "doccluster": ("doccluster", "supervised clustering of 20 Newsgroups posts (L3M Table 2)"),
 }
 
 
