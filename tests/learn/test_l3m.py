@@ -103,3 +103,28 @@ def test_training_lowers_the_objective_and_is_deterministic():
     assert np.array_equal(a.coef_, b.coef_)
     zero = a.objective(data, np.zeros_like(a.coef_))
     assert a.objective(data) < zero
+
+
+@pytest.mark.parametrize("gamma", [0.4, 1.0])
+def test_batch_gradient_matches_finite_differences_and_cccp_descends(gamma):
+    from coreflab.learn.l3m_cccp import l3m_value_and_grad, train_cccp
+
+    data = random_data(21, docs=4)
+    arrays = kernel_arrays(data)
+    cl = np.asarray(data.corpus.m_cluster, np.int64)
+    dim = 1 << data.store.n_bits
+    w = np.random.default_rng(0).normal(size=dim)
+    none = np.zeros(arrays[2].shape[0])
+    value, grad, q = l3m_value_and_grad(w, *arrays, cl, gamma, 0.01, none, False)
+    assert value == pytest.approx(l3m_objective(w, *arrays, cl, gamma, 0.01))
+    eps = 1e-6
+    num = np.array([(l3m_value_and_grad(w + eps * e, *arrays, cl, gamma, 0.01, none, False)[0]
+                     - l3m_value_and_grad(w - eps * e, *arrays, cl, gamma, 0.01, none, False)[0]) / (2 * eps) for e in np.eye(dim)])
+    np.testing.assert_allclose(grad, num, rtol=1e-4, atol=1e-5)
+    # the linearised (convex) objective is tangent to the true one at w: same gradient there
+    _, lin_grad, _ = l3m_value_and_grad(w, *arrays, cl, gamma, 0.01, q, True)
+    np.testing.assert_allclose(lin_grad, grad, rtol=1e-9, atol=1e-9)
+    _, history = train_cccp(data, gamma=gamma, lam=0.01, outer=5)
+    objectives = [h[1] for h in history]
+    assert all(b <= a + 1e-9 for a, b in zip(objectives, objectives[1:]))
+    assert objectives[-1] < objectives[0]

@@ -1,0 +1,111 @@
+"""CCCP training of L3M (Samdani et al. 2014, Sec. 4: CCCP vs SGD).
+
+The L3M objective is a difference of convex functions: Σ_i γ log Σ_j e^{(w·φ_ij + δ_ij)/γ}
+(convex) minus Σ_i γ log Σ_{j∈C_i} e^{w·φ_ij/γ} (convex, subtracted). The concave-convex
+procedure linearises the subtracted part at the current w — its gradient is Σ_j q_ij φ_ij
+with q the distribution over correct links — and minimises the resulting convex problem
+with L-BFGS (scipy), then repeats. Used only for the small-subset comparison with SGD:
+each outer step needs full passes over the data.
+"""
+
+import time
+
+import numpy as np
+from numba import njit
+from scipy.optimize import minimize
+
+from coreflab.learn.base import as_training_data
+from coreflab.learn.l3m import kernel_arrays
+from coreflab.learn.leftlink_kernels import _distribution, _item_objective, _logsumexp_scaled, l3m_objective
+
+
+@njit(cache=True)
+def _correct_mask(lo, i, a0, n, arc_ante, item_cluster, out):
+    any_ante = False
+    for k in range(n):
+        j = arc_ante[a0 + k]
+        ok = j >= 0 and item_cluster[i] >= 0 and item_cluster[lo + j] == item_cluster[i]
+        out[k] = ok
+        any_ante = any_ante or ok
+    if not any_ante:
+        for k in range(n):
+            out[k] = arc_ante[a0 + k] < 0
+
+
+@njit(cache=True)
+def l3m_value_and_grad(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
+                       item_cluster, gamma, lam, q_fixed, use_fixed):
+    """Objective and gradient over all items; with use_fixed the subtracted part is linearised at q_fixed.
+
+    Also returns q (the current distribution over correct links, per arc) for the next CCCP step.
+    """
+    grad = lam * w.copy()
+    total = 0.5 * lam * np.dot(w, w)
+    q_out = np.zeros(arc_ante.shape[0])
+    max_arcs = 1
+    for i in range(item_arc_offsets.shape[0] - 1):
+        max_arcs = max(max_arcs, item_arc_offsets[i + 1] - item_arc_offsets[i])
+    raw = np.empty(max_arcs)
+    aug = np.empty(max_arcs)
+    masked = np.empty(max_arcs)
+    p = np.empty(max_arcs)
+    q = np.empty(max_arcs)
+    correct = np.zeros(max_arcs, dtype=np.bool_)
+    all_mask = np.ones(max_arcs, dtype=np.bool_)
+    for d in range(doc_item_offsets.shape[0] - 1):
+        lo = doc_item_offsets[d]
+        for i in range(lo, doc_item_offsets[d + 1]):
+            a0, a1 = item_arc_offsets[i], item_arc_offsets[i + 1]
+            n = a1 - a0
+            _correct_mask(lo, i, a0, n, arc_ante, item_cluster, correct)
+            for k in range(n):
+                a = a0 + k
+                s = 0.0
+                if arc_ante[a] >= 0:
+                    for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+                        s += w[arc_feats[e]] * arc_vals[e]
+                raw[k] = s
+                aug[k] = s + (0.0 if correct[k] else 1.0)
+                masked[k] = s if correct[k] else -1e300
+            _distribution(aug[:n], gamma, p[:n])
+            _distribution(masked[:n], gamma, q[:n])
+            for k in range(n):
+                q_out[a0 + k] = q[k]
+            if use_fixed:
+                lin = 0.0
+                for k in range(n):
+                    lin += q_fixed[a0 + k] * raw[k]
+                total += _logsumexp_scaled(aug[:n], all_mask[:n], gamma) - lin
+            else:
+                total += _item_objective(aug[:n], raw[:n], correct[:n], gamma)
+            for k in range(n):
+                a = a0 + k
+                g = p[k] - (q_fixed[a] if use_fixed else q[k])
+                if g != 0.0 and arc_ante[a] >= 0:
+                    for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+                        grad[arc_feats[e]] += g * arc_vals[e]
+    return total, grad, q_out
+
+
+def train_cccp(train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100):
+    """CCCP from w = 0; returns (w, history of (seconds, objective)) after every outer step."""
+    data = as_training_data(train)
+    arrays = kernel_arrays(data)
+    cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
+    dim = 1 << int(data.store.n_bits)
+    w = np.zeros(dim)
+    start = time.perf_counter()
+    history = [(0.0, float(l3m_objective(w, *arrays, cluster, gamma, lam)))]
+    for _ in range(outer):
+        _, _, q = l3m_value_and_grad(w, *arrays, cluster, gamma, lam, np.zeros(arrays[2].shape[0]), False)
+
+        def convex(x, q=q):
+            value, grad, _ = l3m_value_and_grad(x, *arrays, cluster, gamma, lam, q, True)
+            return value, grad
+
+        w = minimize(convex, w, jac=True, method="L-BFGS-B", options={"maxiter": inner_maxiter}).x
+        obj = float(l3m_objective(w, *arrays, cluster, gamma, lam))
+        history.append((time.perf_counter() - start, obj))
+        if history[-2][1] - obj < tol * max(1.0, abs(obj)):
+            break
+    return w, history
