@@ -60,4 +60,4 @@ def test_learner_learns_separable_task_and_counts_fallbacks():
     test = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(6)], seed=3)
     model = CorrClustering(epochs=2, eta0=0.5, max_items=5, seed=1).fit(train)
     assert model.exact_ > 0 and model.fallback_ > 0  # documents above 5 items use the greedy solver
-    assert (model.predict(test) == local_gold(test)).all()
+    assert (model.predict_labels(test) == local_gold(test)).all()

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import LogisticRegression
 
-from coreflab.learn.crf_slt import PairwiseCRF, make_learner, pair_decision_scores
+from coreflab.learn.crf_slt import CCBase, PairwiseCRF, make_cc_learner as make_learner, pair_decision_scores
 from coreflab.learn.pair_data import FeatureIndex, arc_feature_rows, build_pairs
 from coreflab.learn.slt_estep import closest_positive_pairs, estep_closest, estep_preserving, single_link
 
@@ -123,7 +123,7 @@ def test_base_equals_plain_logistic_regression_on_gold_labels():
 
 def test_bias_weight_equals_repeating_biased_pairs():
     data = make_data([[0, 1, 0, 2, 1, 0, 2], [0, 0, 1, 1, 2, 0]], seed=5)
-    model = PairwiseCRF(bias="pa", bias_weight=3.0, tol=1e-9, max_iter=5000).fit(data)
+    model = CCBase(bias="pa", bias_weight=3.0, tol=1e-9, max_iter=5000).fit(data)
     pairs, X = _design(*data)
     rows = np.concatenate([np.arange(len(pairs))] + [np.flatnonzero(pairs.gold)] * 2)
     ref = LogisticRegression(C=1.0, tol=1e-9, max_iter=5000).fit(X[rows], pairs.gold[rows])
@@ -138,11 +138,12 @@ def test_slt_runs_em_keeps_every_iteration_and_round_trips(tmp_path):
     seen = []
     model = make_learner("cc_slt_closest", em_iterations=4).fit(data, callback=lambda t, m: seen.append(t))
     assert seen == [1, 2, 3, 4] and len(model.iterations_) == 4
-    labels = model.predict(data)
+    labels = model.predict_labels(data)
     model.save(tmp_path / "m.npz")
     again = PairwiseCRF.load(tmp_path / "m.npz")
-    assert (again.predict(data) == labels).all()
-    assert (again.predict(data, iteration=1) == model.predict(data, iteration=1)).all()
+    assert type(again).__name__ == "CCSLTClosest" and again.n_iterations_ == 4
+    assert (again.predict_labels(data) == labels).all()
+    assert (again.predict_labels(data, iteration=1) == model.predict_labels(data, iteration=1)).all()
 
 
 def test_pair_decision_scores_by_hand():

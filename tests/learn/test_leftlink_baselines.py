@@ -62,7 +62,7 @@ def test_learners_solve_a_separable_task(cls, params):
     test = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(10)], seed=3)
     model = cls(epochs=3, eta0=0.5, lam=1e-4, seed=4, **params).fit(train)
     assert model.coef_[1] > 0 > model.coef_[2]
-    assert (model.predict(test) == local_gold(test)).all()
+    assert (model.predict_labels(test) == local_gold(test)).all()
 
 
 def test_save_load_round_trip(tmp_path):
@@ -80,7 +80,29 @@ def test_spanning_forest_learns_separable_task_and_forest_is_maximal():
     train = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(30)], seed=2)
     test = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(10)], seed=3)
     model = SpanningForest(epochs=3, eta0=0.5, seed=1).fit(train)
-    assert (model.predict(test) == local_gold(test)).all()
+    assert (model.predict_labels(test) == local_gold(test)).all()
     # a triangle with weights 3, 2, 1 and a negative edge: the forest keeps 3 and 2 only
     chosen = max_spanning_forest(4, np.array([0, 0, 1, 2]), np.array([1, 2, 2, 3]), np.array([3.0, 2.0, 1.0, -1.0]))
     assert chosen.tolist() == [True, True, False, False]
+
+
+def test_labels_and_antecedents_round_trip():
+    from coreflab.learn.labels import labels_to_antecedents, local_labels
+
+    offsets = np.array([0, 5, 8])
+    labels = np.array([7, 3, 7, 3, 9, 4, 4, 1])
+    ante = labels_to_antecedents(labels, offsets)
+    assert ante.tolist() == [-1, -1, 0, 1, -1, -1, 0, -1]
+    assert local_labels(labels, offsets).tolist() == [0, 1, 0, 1, 4, 0, 0, 2]
+
+
+def test_predict_returns_antecedents_for_every_clustering_learner():
+    from coreflab.learn.corr_clustering import CorrClustering
+    from coreflab.learn.labels import labels_to_antecedents
+    from coreflab.learn.spanning_forest import SpanningForest
+
+    data = separable([[0, 1, 0, 1, 2], [0, 0]], seed=1)
+    for cls in (SumLink, BinLeftLink, L3M, SpanningForest, CorrClustering):
+        model = cls(epochs=1, seed=0).fit(data)
+        expected = labels_to_antecedents(model.predict_labels(data), data.store.doc_mention_offsets)
+        assert (model.predict(data.corpus, data.store) == expected).all()

@@ -41,7 +41,7 @@ def make_model(technique, gamma, epochs, seed, eta0, lam):
 
 def mean_vi(model, data, sizes):
     """Mean VI ×100 over the item sets of data (labels are set-local in both clusterings)."""
-    pred = model.predict(data)
+    pred = model.predict_labels(data)
     gold = np.asarray(data.corpus.m_cluster)
     out, lo = [], 0
     for n in sizes:

@@ -15,6 +15,7 @@ from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.correlation_solver import correlation_partition
 from coreflab.learn.l3m import kernel_arrays
 from coreflab.learn.leftlink_baselines import _add_arc, _shrink, gold_representatives
+from coreflab.learn.labels import labels_to_antecedents
 from coreflab.learn.registry import register
 from coreflab.learn.spanning_forest import _edge_scores, edges
 
@@ -84,7 +85,11 @@ class CorrClustering(Learner):
                 callback(epoch, self)
         return self
 
-    def predict(self, data):
+    def predict(self, corpus, store):
+        """Antecedent per mention (document-local, -1 = new cluster) of the predicted clustering."""
+        return labels_to_antecedents(self.predict_labels((corpus, store)), store.doc_mention_offsets)
+
+    def predict_labels(self, data):
         """Cluster id per mention (document-local index of the cluster's first mention)."""
         data = as_training_data(data)
         _, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)

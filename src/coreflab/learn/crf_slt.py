@@ -18,26 +18,32 @@ ones re-label with the E-step and refit warm-started. Every iteration's model is
 tables can report each iteration and the best of 2..T as the paper does.
 """
 
-import json
-from pathlib import Path
-
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
 from coreflab.errors import UserError
+from coreflab.learn.base import Learner
+from coreflab.learn.labels import labels_to_antecedents
 from coreflab.learn.pair_data import FeatureIndex, arc_feature_rows, build_pairs
+from coreflab.learn.registry import register
 from coreflab.learn.slt_estep import closest_positive_pairs, estep_closest, estep_preserving, single_link
 
 VARIANTS = {"cc_base": "none", "cc_slt_closest": "closest", "cc_slt_preserving": "preserving"}
 ESTEPS = {"closest": estep_closest, "preserving": estep_preserving}
 
 
-class PairwiseCRF:
-    """Pairwise log-linear coreference model with optional SLT and biased potentials."""
+class PairwiseCRF(Learner):
+    """Pairwise log-linear coreference model with optional SLT and biased potentials.
 
-    def __init__(self, estep="none", bias="none", bias_weight=1.5, em_iterations=5, prior_variance=1.0,
+    The E-step is fixed by the registered variant (`estep` class attribute). coef_ packs
+    every EM iteration's coefficients and intercepts (so one model file keeps them all).
+    """
+
+    estep = "none"
+    _meta_fields = ("feature_ids_", "n_iterations_", "iteration_", "relabelled_")
+
+    def __init__(self, bias="none", bias_weight=1.5, em_iterations=5, prior_variance=1.0,
                  max_iter=300, tol=1e-4, threshold=0.5, seed=0):
-        self.estep = estep
         self.bias = bias
         self.bias_weight = bias_weight
         self.em_iterations = em_iterations
@@ -46,10 +52,6 @@ class PairwiseCRF:
         self.tol = tol
         self.threshold = threshold
         self.seed = seed
-
-    def get_params(self):
-        return {k: getattr(self, k) for k in ("estep", "bias", "bias_weight", "em_iterations", "prior_variance",
-                                              "max_iter", "tol", "threshold", "seed")}
 
     # -- training ---------------------------------------------------------------------------
     def pair_weights(self, pairs, labels):
@@ -65,19 +67,18 @@ class PairwiseCRF:
 
     def fit(self, train, dev=None, callback=None):
         """train = (CompiledCorpus, ArcStore); callback(iteration, model) after every M-step."""
-        if self.estep not in ("none", *ESTEPS):
-            raise UserError(f"unknown E-step {self.estep!r}; expected none, closest or preserving")
-        corpus, store = train
+        corpus, store = train if isinstance(train, tuple) else (train.corpus, train.store)
         pairs = build_pairs(corpus, store)
         if not pairs.gold.any() or pairs.gold.all():
             raise UserError(f"{corpus.name}/{corpus.split}: training pairs need both coreferent and non-coreferent pairs")
         indptr, indices = arc_feature_rows(store, pairs.arcs)
-        self.features_ = FeatureIndex(indices)
-        X = self.features_.matrix(indptr, indices)
+        features = FeatureIndex(indices)
+        self.feature_ids_ = features.ids_.tolist()
+        X = features.matrix(indptr, indices)
         model = LogisticRegression(C=self.prior_variance, solver="lbfgs", max_iter=self.max_iter, tol=self.tol,
                                    warm_start=True, random_state=self.seed)
         labels = pairs.gold.copy()
-        self.iterations_ = []
+        self._iterations = []
         self.relabelled_ = []
         n_iter = 1 if self.estep == "none" else self.em_iterations
         for t in range(1, n_iter + 1):
@@ -87,58 +88,73 @@ class PairwiseCRF:
                 self.relabelled_.append(int(np.count_nonzero(new != labels)))
                 labels = new
             model.fit(X, labels, sample_weight=self.pair_weights(pairs, labels))
-            self.iterations_.append((model.coef_.ravel().copy(), float(model.intercept_[0])))
+            self._iterations.append((model.coef_.ravel().copy(), float(model.intercept_[0])))
             self.iteration_ = t
+            self._pack()
             if callback is not None:
                 callback(t, self)
         self.train_labels_ = labels
         return self
 
+    def _pack(self):
+        coefs = np.stack([c for c, _ in self._iterations])
+        self.n_iterations_ = len(self._iterations)
+        self.coef_ = np.concatenate([coefs.ravel(), [b for _, b in self._iterations]])
+
+    @property
+    def iterations_(self):
+        """[(coefficients, intercept)] of every EM iteration (unpacked from coef_ after a load)."""
+        if "_iterations" not in self.__dict__:
+            k, n = self.n_iterations_, len(self.feature_ids_)
+            coefs = np.asarray(self.coef_[: k * n]).reshape(k, n)
+            self._iterations = [(coefs[t], float(self.coef_[k * n + t])) for t in range(k)]
+        return self._iterations
+
     # -- prediction -------------------------------------------------------------------------
     def pair_probabilities(self, data, iteration=None):
         """P(coreferent) of every candidate pair of data = (corpus, store), and the pairs."""
-        corpus, store = data
+        corpus, store = data if isinstance(data, tuple) else (data.corpus, data.store)
         pairs = build_pairs(corpus, store)
         indptr, indices = arc_feature_rows(store, pairs.arcs)
-        X = self.features_.matrix(indptr, indices)
+        X = FeatureIndex(np.asarray(self.feature_ids_, dtype=np.int64)).matrix(indptr, indices)
         coef, intercept = self.iterations_[(iteration or self.iteration_) - 1]
         z = X @ coef + intercept
         return pairs, 1.0 / (1.0 + np.exp(-z))
 
-    def predict(self, data, iteration=None):
+    def predict_labels(self, data, iteration=None):
         """Cluster id per mention row (single link over pairs with P ≥ threshold)."""
         pairs, prob = self.pair_probabilities(data, iteration)
         return single_link(pairs.n_mentions, pairs.ante, pairs.ana, prob >= self.threshold)
 
-    # -- persistence ------------------------------------------------------------------------
-    def save(self, path):
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp.npz")
-        np.savez_compressed(
-            tmp,
-            params=np.array(json.dumps(self.get_params(), sort_keys=True)),
-            feature_ids=self.features_.ids_,
-            coefs=np.stack([c for c, _ in self.iterations_]),
-            intercepts=np.array([b for _, b in self.iterations_]),
-        )
-        tmp.replace(path)
-
-    @classmethod
-    def load(cls, path):
-        with np.load(path, allow_pickle=False) as z:
-            model = cls(**json.loads(str(z["params"])))
-            model.features_ = FeatureIndex(z["feature_ids"])
-            model.iterations_ = [(c, float(b)) for c, b in zip(z["coefs"], z["intercepts"])]
-        model.iteration_ = len(model.iterations_)
-        return model
+    def predict(self, corpus, store, iteration=None):
+        """Antecedent per mention (document-local, -1 = new cluster) of the single-link clustering."""
+        return labels_to_antecedents(self.predict_labels((corpus, store), iteration), store.doc_mention_offsets)
 
 
-def make_learner(name, **params):
-    """The learner of a registry name (cc_base, cc_slt_closest, cc_slt_preserving)."""
+@register("cc_base")
+class CCBase(PairwiseCRF):
+    """BASE: the pairwise model trained on gold pair labels."""
+
+
+@register("cc_slt_closest")
+class CCSLTClosest(PairwiseCRF):
+    """SLT with the E-step closest to the local prediction (Fig. 1)."""
+
+    estep = "closest"
+
+
+@register("cc_slt_preserving")
+class CCSLTPreserving(PairwiseCRF):
+    """SLT with the connectivity-preserving E-step (Fig. 2)."""
+
+    estep = "preserving"
+
+
+def make_cc_learner(name, **params):
+    """The learner of a Choi & Cardie registry name (cc_base, cc_slt_closest, cc_slt_preserving)."""
     if name not in VARIANTS:
         raise UserError(f"unknown learner {name!r}; expected one of {', '.join(VARIANTS)}")
-    return PairwiseCRF(estep=VARIANTS[name], **params)
+    return {"cc_base": CCBase, "cc_slt_closest": CCSLTClosest, "cc_slt_preserving": CCSLTPreserving}[name](**params)
 
 
 def pair_decision_scores(gold, pred):

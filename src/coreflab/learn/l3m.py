@@ -12,6 +12,7 @@ import numpy as np
 
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.leftlink_kernels import l3m_cluster, l3m_objective, l3m_sgd_epoch
+from coreflab.learn.labels import labels_to_antecedents
 from coreflab.learn.registry import register
 
 
@@ -84,7 +85,11 @@ class L3M(Learner):
         return float(l3m_objective(np.asarray(self.coef_ if w is None else w, dtype=np.float64), *kernel_arrays(data),
                                    cluster, float(self.gamma), float(self.lam)))
 
-    def predict(self, data):
+    def predict(self, corpus, store):
+        """Antecedent per mention (document-local, -1 = new cluster) of the predicted clustering."""
+        return labels_to_antecedents(self.predict_labels((corpus, store)), store.doc_mention_offsets)
+
+    def predict_labels(self, data):
         """Cluster id per item (document-local: the index of the cluster's first item)."""
         data = as_training_data(data)
         return l3m_cluster(np.asarray(self.coef_, dtype=np.float64), *kernel_arrays(data), float(self.gamma))

@@ -16,6 +16,7 @@ from numba import njit
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.l3m import kernel_arrays
 from coreflab.learn.leftlink_kernels import _arc_score
+from coreflab.learn.labels import labels_to_antecedents
 from coreflab.learn.registry import register
 
 
@@ -205,7 +206,12 @@ class _SGDLeftLinker(Learner):
                 callback(epoch, self)
         return self
 
-    def predict(self, data):
+    def predict(self, corpus, store):
+        """Antecedent per mention (document-local, -1 = new cluster) of the predicted clustering."""
+        return labels_to_antecedents(self.predict_labels((corpus, store)), store.doc_mention_offsets)
+
+    def predict_labels(self, data):
+        """Cluster id per item (document-local index of the cluster's first item)."""
         data = as_training_data(data)
         return type(self)._cluster_kernel(np.asarray(self.coef_, dtype=np.float64), *kernel_arrays(data))
 

@@ -17,6 +17,7 @@ from coreflab.learn.l3m import kernel_arrays
 from coreflab.learn.leftlink_baselines import _add_arc, _shrink, gold_representatives
 from coreflab.learn.leftlink_kernels import _arc_score
 from coreflab.learn.registry import register
+from coreflab.learn.labels import labels_to_antecedents, local_labels
 from coreflab.learn.slt_estep import _kruskal, single_link
 
 
@@ -93,7 +94,11 @@ class SpanningForest(Learner):
                 callback(epoch, self)
         return self
 
-    def predict(self, data):
+    def predict(self, corpus, store):
+        """Antecedent per mention (document-local, -1 = new cluster) of the forest's clustering."""
+        return labels_to_antecedents(self.predict_labels((corpus, store)), store.doc_mention_offsets)
+
+    def predict_labels(self, data):
         """Cluster id per mention: components of the maximum spanning forest (document-local ids)."""
         data = as_training_data(data)
         doc_off, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
@@ -123,14 +128,3 @@ def _scores_at(v, scale, foff, feats, vals, arc_ante, arcs):
     for k in range(arcs.shape[0]):
         out[k] = _arc_score(v, scale, foff, feats, vals, arcs[k], arc_ante)
     return out
-
-
-def local_labels(global_labels, doc_offsets):
-    """Relabel component ids as the document-local index of each cluster's first item."""
-    doc_offsets = np.asarray(doc_offsets, dtype=np.int64)
-    n = global_labels.shape[0]
-    doc = np.repeat(np.arange(len(doc_offsets) - 1), np.diff(doc_offsets))
-    rows = np.arange(n)
-    first = np.full(int(global_labels.max()) + 1 if n else 0, n, dtype=np.int64)
-    np.minimum.at(first, global_labels, rows)
-    return first[global_labels] - doc_offsets[doc]
