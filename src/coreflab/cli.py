@@ -19,9 +19,15 @@ VERBS = {
     "import": ("import_corpus", "load one split of a corpus source and write it as CoNLL-2012"),
     "prepare": ("prepare", "read, validate and compile a corpus split"),
     "baseline": ("baseline", "string-match baseline predictions"),
+    "features": ("features", "compute the arc feature store (local features of every candidate arc) of a compiled split"),
+    "train": ("train", "fit a registered learner on a compiled split and its arc store"),
+    "predict": ("predict", "predict a split with a trained model and write CoNLL-2012"),
     "scores-table": ("scores_table", "collect score files into tidy CSV"),
     "leaderboard": ("leaderboard", "leaderboard table from tidy scores"),
     "overview": ("overview", "corpus overview figure"),
+    "cc-run": ("cc_run", "train one Choi & Cardie 2007 configuration and score every EM iteration"),
+    "cc-tables": ("cc_tables", "Choi & Cardie 2007 Tables 1-3 from cc-run results"),
+    "l3m-experiment": ("l3m_experiments", "L3M robustness, CCCP vs SGD and order-control studies"),
     "doccluster": ("doccluster", "supervised clustering of 20 Newsgroups posts (L3M Table 2)"),
 }
 

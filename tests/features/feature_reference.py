@@ -1,0 +1,156 @@
+"""A slow, pure-Python reference of the local templates and the arc store.
+
+Written from the template docstrings, independently of the numba kernels and of the
+mention table (it reads the CompiledCorpus arrays and vocabulary strings directly,
+compares acronyms as strings), so the equivalence test checks semantics, not shared code.
+"""
+
+from coreflab.features.hashing import ROOT_MARK, py_hash_values, template_key
+from coreflab.features.templates import REGISTRY, K_ANA, K_CONST, split_entry
+
+
+def bucket(d):
+    for limit, value in ((5, None), (8, 5), (12, 6), (20, 7)):
+        if d < limit:
+            return d if value is None else value
+    return 8
+
+
+class Ref:
+    def __init__(self, corpus):
+        self.c = corpus
+        self.a = {k: [int(x) for x in v] for k, v in corpus.arrays.items()}
+        self.doc_of = self.a["m_doc"]
+
+    def base(self, r):
+        return self.a["doc_token_offsets"][self.doc_of[r]]
+
+    def words(self, r, key="tok_lower"):
+        b = self.base(r)
+        return self.a[key][b + self.a["m_start"][r]: b + self.a["m_end"][r] + 1]
+
+    def attr(self, r, name):
+        a, b = self.a, self.base(r)
+        s, e, h = a["m_start"][r], a["m_end"][r], a["m_head"][r]
+        ts = a["tok_sentence"]
+        if name == "prev":
+            return a["tok_lower"][b + s - 1] if s > 0 and ts[b + s - 1] == ts[b + s] else -2
+        if name == "next":
+            n_tok = a["doc_token_offsets"][self.doc_of[r] + 1] - b
+            return a["tok_lower"][b + e + 1] if e + 1 < n_tok and ts[b + e + 1] == ts[b + e] else -3
+        if name == "length":
+            return bucket(e - s + 1)
+        if name == "head_pos":
+            return a["tok_pos"][b + h]
+        if name == "speaker":
+            return a["tok_speaker"][b + h]
+        if name == "embedded":
+            return int(a["m_embedded"][r] >= 0)
+        if name == "genre":
+            return a["doc_genre"][self.doc_of[r]]
+        field = {"head": "m_head_str", "first": "m_first_str", "last": "m_last_str",
+                 "full": "m_full_str", "subcategory": "m_subcategory"}.get(name, "m_" + name)
+        return a[field][r]
+
+    def acronym(self, r):
+        if self.a["m_type"][r] != 2:
+            return None
+        words = [self.c.vocab[w] for w in self.words(r, "tok_word")]
+        initials = "".join(w[0] for w in words if w and w[0].isupper() and w[0].isalpha())
+        return initials if len(initials) >= 2 else None
+
+    def self_acronym(self, r):
+        if self.a["m_start"][r] != self.a["m_end"][r]:
+            return None
+        core = self.c.vocab[self.words(r, "tok_word")[0]].replace(".", "")
+        return core if 2 <= len(core) <= 8 and core.isalpha() and core.isupper() else None
+
+    def pair(self, op, j, i):
+        a = self.a
+        if op == "sent_dist":
+            return bucket(abs(a["m_sentence"][j] - a["m_sentence"][i]))
+        if op == "ment_dist":
+            return bucket(j - i)
+        if op == "exact_match":
+            return int(a["m_full_str"][j] == a["m_full_str"][i] and a["m_full_str"][j] >= 0)
+        if op == "head_match":
+            return int(a["m_head_str"][j] == a["m_head_str"][i] and a["m_head_str"][j] >= 0)
+        if op == "substring_match":
+            x, y = self.words(j), self.words(i)
+            short, long_ = (x, y) if len(x) <= len(y) else (y, x)
+            return int(any(long_[k:k + len(short)] == short for k in range(len(long_) - len(short) + 1)))
+        if op == "head_contained":
+            hj = a["tok_lower"][self.base(j) + a["m_head"][j]]
+            hi = a["tok_lower"][self.base(i) + a["m_head"][i]]
+            return 1 if hj in self.words(i) else 2 if hi in self.words(j) else 0
+        if op == "alias":
+            aj, ai = self.acronym(j), self.acronym(i)
+            if (aj and aj == self.self_acronym(i)) or (ai and ai == self.self_acronym(j)):
+                return 1
+            if (a["m_type"][j] == 2 and a["m_type"][i] == 2 and a["m_last_str"][j] >= 0
+                    and a["m_last_str"][j] == a["m_last_str"][i] and a["m_full_str"][j] != a["m_full_str"][i]):
+                return 2
+            return 0
+        if op in ("gender_agree", "number_agree"):
+            f = "m_" + op.split("_")[0]
+            x, y = a[f][j], a[f][i]
+            return 2 if x <= 0 or y <= 0 else int(x == y)
+        if op == "nested":
+            si, ei, sj, ej = a["m_start"][i], a["m_end"][i], a["m_start"][j], a["m_end"][j]
+            if ei < sj or ej < si:
+                return 0
+            return 1 if si <= sj and ej <= ei else 2 if sj <= si and ei <= ej else 3
+        if op == "same_speaker":
+            x, y = self.attr(j, "speaker"), self.attr(i, "speaker")
+            return None if x < 0 or y < 0 else int(x == y)
+        raise KeyError(op)
+
+    def value(self, name, j, i):
+        """Value of template `name` on arc i -> j (i None = root); None = no value."""
+        tp = REGISTRY[name]
+        if name == "bias":
+            return 0
+        if name == "genre":
+            v = self.attr(j, "genre")
+        elif name.startswith("ana_"):
+            v = self.attr(j, name[4:])
+        elif name.startswith("ante_"):
+            if i is None:
+                return 0 if name == "ante_type" else None
+            v = self.attr(i, name[5:])
+        else:
+            assert tp.kind not in (K_ANA, K_CONST)
+            return None if i is None else self.pair(name, j, i)
+        return None if v == -1 else v
+
+    def features(self, entries, j, i, n_bits):
+        out = []
+        for entry in entries:
+            parts = split_entry(entry)
+            anaphor_side = [p for p in parts if REGISTRY[p].kind in (K_ANA, K_CONST)]
+            if i is not None and len(anaphor_side) == len(parts):
+                continue  # anaphor-only: root arc only
+            ordered = anaphor_side + [p for p in parts if p not in anaphor_side]
+            values = [self.value(p, j, i) for p in ordered]
+            if any(v is None for v in values):
+                continue
+            if i is None:
+                values.append(ROOT_MARK)
+            out.append(py_hash_values(template_key(entry), values, n_bits))
+        return out
+
+
+def reference_store(corpus, entries, n_bits=22, window=None):
+    """(m_arc_offsets, arc_ante, per-arc feature lists) by plain Python loops."""
+    ref = Ref(corpus)
+    off = [int(x) for x in corpus.doc_mention_offsets]
+    m_arc_offsets, arc_ante, feats = [0], [], []
+    for d in range(len(off) - 1):
+        lo, hi = off[d], off[d + 1]
+        for j in range(lo, hi):
+            arcs = [None] + [i for i in range(lo, j) if window is None or j - i <= window]
+            for i in arcs:
+                arc_ante.append(-1 if i is None else i - lo)
+                feats.append(ref.features(entries, j, i, n_bits))
+            m_arc_offsets.append(m_arc_offsets[-1] + len(arcs))
+    return m_arc_offsets, arc_ante, feats

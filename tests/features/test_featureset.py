@@ -1,0 +1,57 @@
+"""Feature-set files: shipped sets load; mistakes name the file, line and entry."""
+
+import pytest
+
+from coreflab.errors import UserError
+from coreflab.features import load_featureset
+from coreflab.features.featureset import parse_featureset
+from coreflab.features.templates import REGISTRY, split_entry
+
+
+@pytest.mark.parametrize("name", ["local", "small"])
+def test_shipped_sets_are_valid(name):
+    fs = load_featureset(name)
+    assert fs.name == name and fs.local and not fs.nonlocal_
+    assert all(p in REGISTRY for e in fs.local for p in split_entry(e))
+
+
+def test_local_set_size_and_anaphor_type_conjunctions():
+    fs = load_featureset("local")
+    assert 30 <= len(fs.local) <= 45
+    conj = [e for e in fs.local if "+" in e]
+    assert len(conj) >= 10 and sum(e.startswith("ana_type+") for e in conj) >= 8
+
+
+def test_load_by_path(tmp_path):
+    p = tmp_path / "mine.yaml"
+    p.write_text("- ana_type\n- ana_type + head_match\n")
+    fs = load_featureset(p)
+    assert fs.local == ["ana_type", "ana_type+head_match"] and fs.name == "mine"
+
+
+@pytest.mark.parametrize("text,pattern", [
+    ("- ana_type\n- head_mtch\n", r"bad.yaml:2: unknown feature template 'head_mtch'"),
+    ("- ana_type\n- ana_type+nope\n", r"bad.yaml:2: .*'nope' in entry 'ana_type\+nope'"),
+    ("- a+b+c\n", "exactly two"),
+    ("- ana_type\n- ana_type\n", "listed twice"),
+    ("ana_type: 1\n", "expected a non-empty YAML list"),
+    ("- [unclosed\n", "not valid YAML"),
+    ("- 3\n", "expected a template name"),
+])
+def test_mistakes_name_file_and_entry(text, pattern):
+    with pytest.raises(UserError, match=pattern):
+        parse_featureset(text, "bad.yaml")
+
+
+def test_unknown_name_or_missing_file(tmp_path):
+    with pytest.raises(UserError, match="no-such-set"):
+        load_featureset("no-such-set")
+    with pytest.raises(UserError, match="not found"):
+        load_featureset(tmp_path / "missing.yaml")
+
+
+def test_nonlocal_set_splits_local_and_decoder_entries():
+    fs = load_featureset("nonlocal")
+    assert fs.local == load_featureset("local").local
+    assert "cluster_shape" in fs.nonlocal_ and "cluster_size" in fs.nonlocal_
+    assert fs.entries == fs.local + fs.nonlocal_
