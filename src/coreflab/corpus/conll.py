@@ -26,6 +26,8 @@ _BEGIN = re.compile(r"^#\s*begin document\s*(?:\((.*)\)|(.*?))\s*;?\s*(?:part\s+
 _END = re.compile(r"^#\s*end document")
 _COREF_ITEM = re.compile(r"\([^()|]+\)|\([^()|]+|[^()|]+\)")
 _EMPTY_CELL = {"-", "_", ""}
+_UMASK = os.umask(0)
+os.umask(_UMASK)
 
 
 def read_conll(path, layout="auto"):
@@ -263,7 +265,7 @@ def coref_column(doc):
 
 
 def format_conll(docs):
-    """CoNLL-2012 text for documents (14 columns when args are absent: one `-` args column)."""
+    """CoNLL-2012 text for documents (one `_` args column when the document has none: 13 fields)."""
     out = []
     for doc in docs:
         out.append(f"#begin document ({doc.doc_id}); part {doc.part:03d}\n")
@@ -296,6 +298,7 @@ def atomic_write_text(path, text):
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; give the file the usual mode
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
