@@ -1,0 +1,261 @@
+"""Mentions of a document: the key's (`gold_mentions`) or extracted from its parse
+(`predicted_mentions`), plus mention-detection recall/precision against the key.
+
+Predicted mentions follow the usual rule-based extraction of the CoNLL-2011/2012 systems
+(Lee et al. 2013, Stanford sieve, Sec. 3.1; cort's `mention_extractor`): every NP node, every
+pronoun (POS PRP, PRP$), every named entity of the NE column, then filters:
+  * numeric / quantity named entities (CARDINAL, PERCENT, MONEY, QUANTITY, DATE, TIME,
+    ORDINAL) and non-pronoun candidates whose head lies inside one are dropped;
+  * pleonastic `it`: "it BE <one to three words> that/to/whether/if" ("it is likely that",
+    "it was said that"; no sentence punctuation in between) and "it seems/appears/happens"
+    are dropped;
+  * same-head duplicates: of candidates sharing a head token only the largest span is kept
+    (coordinated NPs -- an NP with a CC child -- are exempt, their head being only one conjunct).
+Without a parse the fallback is: NE spans + pronouns (by word form) + maximal runs of
+capitalised tokens that are not pronouns, leading function words ("The", "A") stripped,
+and a sentence-initial first word dropped when it also occurs lower-cased. Spans are inclusive token indices, returned sorted by (start, end).
+
+`analyse_document` computes, once per document, what mention extraction, head finding and
+attributes share (tree, node heads, POS label ids, NE spans, per-token flags).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from coreflab.corpus.heads import node_heads, span_nodes_and_heads
+from coreflab.corpus.lexicon import FUNCTION_WORDS, HEAD_STOP_WORDS, NUMERIC_NE_TYPES, PRONOUNS
+from coreflab.corpus.parse_tree import LABEL_IDS, label_id, label_ids, ne_spans, parse_document
+
+_NOUN_POS = ("NN", "NNS", "NNP", "NNPS", "PRP", "CD", "NML")
+_STOP_POS = ("IN", "TO", "WDT", "WP", "WP$", ",", "-LRB-", ":", "HYPH")
+_PRONOUN_POS = ("PRP", "PRP$")
+_BE = frozenset("is was 's be been being are were will would may might could can".split())
+_SEEM = frozenset("seems seemed seem appears appeared appear happens happened happen".split())
+_COMPLEMENTISER = frozenset("that to whether if".split())
+_IT_FORMS = frozenset(("it", "It", "IT"))
+_EMPTY_I32 = np.zeros(0, np.int32)
+
+
+def _label_table(labels):
+    ids = [label_id(x) for x in labels]
+    table = np.zeros(len(LABEL_IDS) + 1, np.bool_)
+    table[ids] = True
+    return table
+
+
+@dataclass
+class Analysis:
+    """What a document's mention extraction, heads and attributes share (see module doc)."""
+
+    n: int
+    words: list
+    tok_label: np.ndarray  # POS label id per token (-1 without POS)
+    has_pos: bool
+    tree: object  # parse_tree.Tree or None
+    node_head: np.ndarray
+    coordinated: np.ndarray  # per node: has a CC child
+    ne_labels: list
+    ne_start: np.ndarray
+    ne_end: np.ndarray
+    is_stop: np.ndarray
+    is_noun: np.ndarray
+    _lower: list = None
+
+    @property
+    def lower(self):
+        """Lower-cased words (computed on first use)."""
+        if self._lower is None:
+            self._lower = [w.lower() for w in self.words]
+        return self._lower
+
+    def tree_arrays(self):
+        t = self.tree
+        if t is None:
+            return _EMPTY_I32, _EMPTY_I32, _EMPTY_I32, _EMPTY_I32, _EMPTY_I32
+        return t.parent, t.start, t.end, t.tok_parent, self.node_head
+
+    def spans_nodes_heads(self, starts, ends):
+        """(nodes, heads) of spans (see `heads.span_nodes_and_heads`)."""
+        return span_nodes_and_heads(np.asarray(starts, np.int32), np.asarray(ends, np.int32),
+                                    *self.tree_arrays(), self.is_stop, self.is_noun)
+
+
+_TABLES = {}
+
+
+def _pos_flag_tables():
+    """(noun, stop) lookup tables over POS label ids, rebuilt when new labels appear."""
+    size = len(LABEL_IDS)
+    got = _TABLES.get("pos")
+    if got is None or got[0] != size:
+        noun, stop = _label_table(_NOUN_POS), _label_table(_STOP_POS)
+        got = _TABLES["pos"] = (len(LABEL_IDS), noun, stop)
+    return got[1], got[2]
+
+
+def _pronoun_pos_table():
+    got = _TABLES.get("pron")
+    if got is None or got[0] != len(LABEL_IDS):
+        got = _TABLES["pron"] = (len(LABEL_IDS), np.append(_label_table(_PRONOUN_POS), False))
+    return got[1]  # the spare last entry answers label -1
+
+
+def analyse_document(doc):
+    """The `Analysis` of a document."""
+    n = len(doc.words)
+    pos = doc.columns.get("pos")
+    has_pos = pos is not None and not all(p in ("-", "_") for p in pos[: min(n, 50)])
+    tok_label = label_ids(pos) if has_pos else np.full(n, -1, np.int32)
+    tree = parse_document(doc.columns.get("parse"))
+    a = Analysis(n, doc.words, tok_label, has_pos, tree, _EMPTY_I32, np.zeros(0, np.bool_), [], _EMPTY_I32, _EMPTY_I32, None, None)
+    if has_pos:
+        noun_tab, stop_tab = _pos_flag_tables()
+        a.is_noun = noun_tab[tok_label]
+        a.is_stop = stop_tab[tok_label]
+    else:
+        lower = a.lower
+        a.is_noun = np.fromiter((w not in FUNCTION_WORDS and w[:1].isalnum() for w in lower), np.bool_, n)
+        a.is_stop = np.fromiter((w in HEAD_STOP_WORDS for w in lower), np.bool_, n)
+    if tree is not None:
+        a.node_head = node_heads(tree, tok_label)
+        a.coordinated = np.zeros(tree.n_nodes, np.bool_)
+        cc = np.flatnonzero(tok_label == LABEL_IDS.get("CC", -2))
+        if len(cc):
+            parents = tree.tok_parent[cc]
+            a.coordinated[parents[parents >= 0]] = True
+    if doc.columns.get("ne") is not None:
+        a.ne_labels, a.ne_start, a.ne_end = ne_spans(doc.columns.get("ne"))
+    return a
+
+
+def gold_mentions(doc):
+    """The key's mention spans, sorted by (start, end); exact duplicates kept once."""
+    spans = sorted({span for cluster in doc.clusters for span in cluster})
+    if not spans:
+        return _EMPTY_I32.copy(), _EMPTY_I32.copy()
+    arr = np.asarray(spans, np.int32)
+    return arr[:, 0].copy(), arr[:, 1].copy()
+
+
+def _pleonastic_it(words, t):
+    """Whether the `it` at token t is pleonastic (see module docstring)."""
+    n = len(words)
+    if t + 1 >= n:
+        return False
+    w1 = words[t + 1].lower()
+    if w1 in _SEEM:
+        return True
+    if w1 in _BE:
+        for k in range(t + 2, min(n, t + 6)):
+            w = words[k].lower()
+            if w in _COMPLEMENTISER and k > t + 2:
+                return True
+            if w in (".", ",", ";", "!", "?"):
+                return False
+    return False
+
+
+def _capitalised_runs(doc, lower, sent_start):
+    """Maximal runs of capitalised non-pronoun tokens, leading function words stripped; a
+    sentence-initial first token is stripped too when its lower-cased form also occurs in
+    the document (a capitalised common word, "Suddenly", not part of a name)."""
+    starts, ends = [], []
+    run = -1
+    words = doc.words
+    seen_lower = None
+    for t, w in enumerate(words + [""]):
+        cap = w[:1].isupper() and lower[t] not in PRONOUNS if w else False
+        if cap and run < 0:
+            run = t
+        elif not cap and run >= 0:
+            s = run
+            while s < t and lower[s] in FUNCTION_WORDS:
+                s += 1
+            if s < t and sent_start[s]:
+                if seen_lower is None:
+                    seen_lower = set(words)
+                if lower[s] in seen_lower:
+                    s += 1
+            if s < t:
+                starts.append(s)
+                ends.append(t - 1)
+            run = -1
+    return starts, ends
+
+
+def predicted_mentions(doc, analysis=None):
+    """Rule-based mentions of a document (see module docstring): (starts, ends) int32 arrays."""
+    a = analysis or analyse_document(doc)
+    parts = []  # (starts, ends, exempt) arrays
+    if a.tree is not None:
+        np_nodes = np.flatnonzero(a.tree.label == LABEL_IDS["NP"])
+        parts.append((a.tree.start[np_nodes], a.tree.end[np_nodes], a.coordinated[np_nodes]))
+    if a.has_pos:
+        pron = np.flatnonzero(_pronoun_pos_table()[a.tok_label]).astype(np.int32)
+    else:
+        pron = np.asarray([t for t, w in enumerate(a.lower) if w in PRONOUNS and w != "one"], np.int32)
+    parts.append((pron, pron, np.zeros(len(pron), np.bool_)))
+    numeric = [k for k, l in enumerate(a.ne_labels) if l in NUMERIC_NE_TYPES]
+    if a.ne_labels:
+        named = np.asarray([l not in NUMERIC_NE_TYPES for l in a.ne_labels], np.bool_)
+        parts.append((a.ne_start[named], a.ne_end[named], np.zeros(int(named.sum()), np.bool_)))
+    if a.tree is None:
+        sent_start = np.zeros(a.n + 1, np.bool_)
+        sent_start[[0] + list(doc.sentence_ends[:-1])] = True
+        s2, e2 = _capitalised_runs(doc, a.lower, sent_start)
+        parts.append((np.asarray(s2, np.int32), np.asarray(e2, np.int32), np.zeros(len(s2), np.bool_)))
+    s = np.concatenate([p[0] for p in parts]).astype(np.int32)
+    if not len(s):
+        return _EMPTY_I32.copy(), _EMPTY_I32.copy()
+    e = np.concatenate([p[1] for p in parts]).astype(np.int32)
+    ex = np.concatenate([p[2] for p in parts]).astype(np.bool_)
+    # exact duplicates (an NE that is also an NP): keep one, exempt if any copy is
+    key = s.astype(np.int64) * (a.n + 1) + e
+    order = np.lexsort((~ex, key))
+    key, s, e, ex = key[order], s[order], e[order], ex[order]
+    first = np.ones(len(key), np.bool_)
+    first[1:] = key[1:] != key[:-1]
+    s, e, ex = s[first], e[first], ex[first]
+    _, heads = a.spans_nodes_heads(s, e)
+    keep = np.ones(len(s), np.bool_)
+    if numeric:
+        in_numeric = np.zeros(a.n, np.bool_)
+        for k in numeric:
+            in_numeric[a.ne_start[k]: a.ne_end[k] + 1] = True
+        pron_tok = np.zeros(a.n, np.bool_)
+        pron_tok[pron] = True
+        keep &= ~in_numeric[heads] | ((s == e) & pron_tok[s])
+    words = a.words
+    pleonastic = [t for t in pron.tolist() if words[t] in _IT_FORMS and _pleonastic_it(words, t)]
+    if pleonastic:
+        keep &= ~((s == e) & np.isin(s, pleonastic))
+    # same head: keep the largest span (ties: the earliest); coordinated NPs are exempt
+    cand = np.flatnonzero(keep & ~ex)
+    if len(cand):
+        length = (e[cand] - s[cand]).astype(np.int64)
+        order = np.lexsort((s[cand], -length, heads[cand]))
+        h_sorted = heads[cand][order]
+        dup = np.zeros(len(order), np.bool_)
+        dup[1:] = h_sorted[1:] == h_sorted[:-1]
+        keep[cand[order[dup]]] = False
+    return s[keep], e[keep]
+
+
+def mention_detection_scores(docs, mode="predicted"):
+    """Mention recall, precision and F1 (exact span match, micro-averaged) of `mode`
+    mentions ('gold' or 'predicted') against the key; also the counts."""
+    extract = predicted_mentions if mode == "predicted" else gold_mentions
+    n_gold = n_pred = n_match = 0
+    for doc in docs:
+        gs, ge = gold_mentions(doc)
+        ps, pe = extract(doc)
+        gold = set(zip(gs.tolist(), ge.tolist()))
+        pred = set(zip(ps.tolist(), pe.tolist()))
+        n_gold += len(gold)
+        n_pred += len(pred)
+        n_match += len(gold & pred)
+    r = n_match / n_gold if n_gold else 0.0
+    p = n_match / n_pred if n_pred else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"recall": r, "precision": p, "f1": f, "gold": n_gold, "predicted": n_pred, "matched": n_match}
