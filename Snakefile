@@ -16,7 +16,12 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
+include: "workflow/rules/features.smk"
+include: "workflow/rules/learn.smk"
 include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/bk2014.smk"
+include: "workflow/rules/cc2007.smk"
+include: "workflow/rules/l3m2014.smk"
 include: "workflow/rules/report.smk"
 
 
@@ -24,3 +29,23 @@ rule all:
     default_target: True
     input:
         all_targets,
+
+
+rule bk2014:
+    input:
+        paper_targets("bk2014"),
+
+
+rule cc2007:
+    input:
+        paper_targets("cc2007"),
+
+
+rule l3m2014:
+    input:
+        paper_targets("l3m2014"),
+
+
+rule papers:
+    input:
+        [paper_targets(p) for p in PAPERS],

@@ -25,9 +25,11 @@ VERBS = {
     "scores-table": ("scores_table", "collect score files into tidy CSV"),
     "leaderboard": ("leaderboard", "leaderboard table from tidy scores"),
     "overview": ("overview", "corpus overview figure"),
+    "bk-report": ("bk_report", "Björkelund & Kuhn 2014 Figs. 3-4 and Table 1 from dev curves"),
     "cc-run": ("cc_run", "train one Choi & Cardie 2007 configuration and score every EM iteration"),
     "cc-tables": ("cc_tables", "Choi & Cardie 2007 Tables 1-3 from cc-run results"),
     "l3m-experiment": ("l3m_experiments", "L3M robustness, CCCP vs SGD and order-control studies"),
+    "l3m-tables": ("l3m_tables", "Samdani et al. 2014 tables from the experiment results"),
     "doccluster": ("doccluster", "supervised clustering of 20 Newsgroups posts (L3M Table 2)"),
 }
 

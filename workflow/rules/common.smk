@@ -1,6 +1,7 @@
 # Helpers, wildcard constraints and target lists: the only place for Python functions.
 
 import json
+import os
 import sys
 
 from coreflab.config import check_config
@@ -42,6 +43,20 @@ def compiled_splits(wildcards):
     return [f"results/{wildcards.corpus}/compiled/{s}.npz" for s in SPLITS]
 
 
+def paper_targets(paper, corpora=None):
+    """The outputs of one paper's experiments for the configured corpora."""
+    out = []
+    for corpus in corpora or config["run"]["corpora"]:
+        base = f"results/{corpus}/paper/{paper}"
+        if paper == "bk2014":
+            out += [f"{base}/fig3.png", f"{base}/fig4.png", f"{base}/table1.md"]
+        elif paper == "cc2007":
+            out += [f"{base}/table1.md", f"{base}/table2.md", f"{base}/table3.md"]
+        elif paper == "l3m2014":
+            out += [f"{base}/table1.md", f"{base}/robustness.md", f"{base}/cccp_vs_sgd.md", f"{base}/order_control.md"]
+    return out
+
+
 def all_targets(wildcards):
     out = []
     for corpus in config["run"]["corpora"]:
@@ -50,4 +65,202 @@ def all_targets(wildcards):
             f"results/{corpus}/overview.png",
             f"results/{corpus}/overview.pdf",
         ]
+    for paper in config["run"]["papers"]:
+        out += paper_targets(paper)
     return out
+
+
+# ---- features and learners -------------------------------------------------------------
+
+FEATURESET = config["features"]["featureset"]
+LEARNER_SYSTEMS = sorted(config["learners"])
+LEARNER_SYSTEM_REGEX = "|".join(LEARNER_SYSTEMS) if LEARNER_SYSTEMS else "(?!)"
+
+
+def window_option(wildcards):
+    window = config["features"]["window"]
+    return f"--window {window}" if window else ""
+
+
+def singletons_flag(wildcards):
+    """--keep-singletons when responses keep singletons (auto: iff the key annotates them)."""
+    policy = config["response_singletons"]
+    if policy == "auto":
+        policy = "keep" if wildcards.corpus in SINGLETON_CORPORA else "drop"
+    return "--keep-singletons" if policy == "keep" else ""
+
+
+SINGLETON_CORPORA = {"litbank", "gum"}
+
+
+def split_inputs(corpus, split, featureset=None):
+    featureset = featureset or FEATURESET
+    return {
+        "compiled": f"results/{corpus}/compiled/{split}.npz",
+        "arcs": f"results/{corpus}/features/{featureset}/{split}.npz",
+        "conll": f"results/{corpus}/data/{split}.conll",
+    }
+
+
+def training_inputs(corpus):
+    train, dev = split_inputs(corpus, "train"), split_inputs(corpus, "dev")
+    return {
+        "compiled": train["compiled"],
+        "arcs": train["arcs"],
+        "dev_compiled": dev["compiled"],
+        "dev_arcs": dev["arcs"],
+        "dev_conll": dev["conll"],
+    }
+
+
+def system_training_inputs(wildcards):
+    return training_inputs(wildcards.corpus)
+
+
+def system_prediction_inputs(wildcards):
+    return {"model": f"results/{wildcards.corpus}/models/{wildcards.system}.npz", **split_inputs(wildcards.corpus, wildcards.split)}
+
+
+def system_learner(wildcards):
+    return config["learners"][wildcards.system]["learner"]
+
+
+def system_params(wildcards):
+    return json.dumps(config["learners"][wildcards.system].get("params", {}), sort_keys=True)
+
+
+def paper_inputs(corpus, *splits):
+    """Named compiled/arcs/conll inputs of several splits: train_compiled, test_arcs, ..."""
+    out = {}
+    for split in splits:
+        for kind, path in split_inputs(corpus, split).items():
+            out[f"{split}_{kind}"] = path
+    return out
+
+
+# ---- Björkelund & Kuhn 2014 --------------------------------------------------------------
+
+
+def bk2014_runs():
+    """Run names <learner>-<local|nonlocal>-b<beam> for Figs. 3 and 4 and Table 1."""
+    beams = config["bk2014"]["beams"]
+    runs = ["bk_baseline-local-b1"]
+    for features in ("local", "nonlocal"):
+        runs += [f"bk_early-{features}-b{b}" for b in beams]
+        runs += [f"{l}-{features}-b{beams[0]}" for l in config["bk2014"]["strategies"] if l != "bk_early"]
+    return sorted(set(runs))
+
+
+def _bk_run_parts(run):
+    learner, features, beam = run.rsplit("-", 2)
+    return learner, features, int(beam[1:])
+
+
+def bk2014_run_inputs(wildcards):
+    return training_inputs(wildcards.corpus)
+
+
+def bk2014_run_learner(wildcards):
+    return _bk_run_parts(wildcards.run)[0]
+
+
+def bk2014_run_params(wildcards):
+    learner, features, beam = _bk_run_parts(wildcards.run)
+    params = {"n_iter": config["bk2014"]["iterations"], "beam": beam}
+    if features == "nonlocal":
+        params["nonlocal_templates"] = config["bk2014"]["nonlocal_templates"]
+    return json.dumps(params, sort_keys=True)
+
+
+def bk2014_curve_files(wildcards):
+    return [f"results/{wildcards.corpus}/paper/bk2014/runs/{r}.csv" for r in bk2014_runs()]
+
+
+def bk2014_curve_args(wildcards, input):
+    return " ".join(f"--curve {r}={p}" for r, p in zip(bk2014_runs(), input.curves))
+
+
+def bk2014_beams(wildcards):
+    return ",".join(str(b) for b in config["bk2014"]["beams"])
+
+
+# ---- Choi & Cardie 2007 -------------------------------------------------------------------
+
+
+def cc2007_runs():
+    """<learner>-<bias>-<λ>: BASE and both SLT variants, unbiased and with every bias × λ."""
+    runs = []
+    for learner in ("cc_base", "cc_slt_closest", "cc_slt_preserving"):
+        runs.append(f"{learner}-none-1")
+        runs += [f"{learner}-{b}-{w:g}" for b in config["cc2007"]["biases"] for w in config["cc2007"]["bias_weights"]]
+    return runs
+
+
+def cc2007_run_inputs(wildcards):
+    return paper_inputs(wildcards.corpus, "train", "test")
+
+
+def cc2007_run_args(wildcards):
+    learner, bias, weight = wildcards.run.rsplit("-", 2)
+    return f"--learner {learner} --bias {bias} --bias-weight {weight}"
+
+
+def cc2007_run_files(wildcards):
+    return [f"results/{wildcards.corpus}/paper/cc2007/runs/{r}.csv" for r in cc2007_runs()]
+
+
+# ---- Samdani, Chang & Roth 2014 -------------------------------------------------------------
+
+L3M_BASELINES = ("corr_clustering", "spanning_forest", "sumlink", "binleftlink")
+
+
+def l3m2014_techniques():
+    return list(L3M_BASELINES) + [f"l3m-g{g:g}" for g in config["l3m2014"]["gammas"]]
+
+
+def l3m2014_inputs(wildcards):
+    return paper_inputs(wildcards.corpus, "train", "dev", "test")
+
+
+def l3m2014_learner(wildcards):
+    return "l3m" if wildcards.technique.startswith("l3m-g") else wildcards.technique
+
+
+def l3m2014_params(wildcards):
+    params = dict(config["l3m2014"]["learner_params"].get(l3m2014_learner(wildcards), {}))
+    if wildcards.technique.startswith("l3m-g"):
+        params["gamma"] = float(wildcards.technique[len("l3m-g"):])
+    return json.dumps(params, sort_keys=True)
+
+
+def doccluster_enabled():
+    local = config["doccluster"]["local_dir"]
+    setting = config["doccluster"]["enabled"]
+    return setting is True or (setting == "auto" and bool(local) and os.path.exists(local))
+
+
+def doccluster_files():
+    if not doccluster_enabled():
+        return []
+    return [f"results/doccluster/runs/{k}_{o}.csv" for k in ("author", "thread") for o in ("natural", "shuffled")]
+
+
+def doccluster_shuffle_flag(wildcards):
+    return "--shuffle-items" if wildcards.order == "shuffled" else ""
+
+
+def l3m2014_table_inputs(wildcards):
+    base = f"results/{wildcards.corpus}/paper/l3m2014/runs"
+    return {
+        "curves": [f"{base}/curves_{t}.csv" for t in l3m2014_techniques()],
+        "robustness": f"{base}/robustness.csv",
+        "cccp": f"{base}/cccp_vs_sgd.csv",
+        "order": f"{base}/order_control.csv",
+        "doccluster": doccluster_files(),
+    }
+
+
+def l3m2014_doccluster_args(wildcards, input):
+    return ("--doccluster " + " ".join(input.doccluster)) if input.doccluster else ""
+
+PAPERS = ["bk2014", "cc2007", "l3m2014"]

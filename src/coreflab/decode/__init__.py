@@ -1,1 +1,1 @@
-"""coreflab.decode"""
+"""coreflab.decode: numba decoders over the arc store (best-first, beam search)."""

@@ -90,9 +90,12 @@ def l3m_value_and_grad(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat
 def train_cccp(train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100):
     """CCCP from w = 0; returns (w, history of (seconds, objective)) after every outer step."""
     data = as_training_data(train)
-    arrays = kernel_arrays(data)
+    arrays = list(kernel_arrays(data))
+    # weights of features that never fire stay 0 under L2, so optimise over the used ids only
+    used, arrays[4] = np.unique(arrays[4], return_inverse=True)
+    arrays = tuple(arrays)
     cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
-    dim = 1 << int(data.store.n_bits)
+    dim = int(used.shape[0])
     w = np.zeros(dim)
     start = time.perf_counter()
     history = [(0.0, float(l3m_objective(w, *arrays, cluster, gamma, lam)))]
@@ -108,4 +111,6 @@ def train_cccp(train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100
         history.append((time.perf_counter() - start, obj))
         if history[-2][1] - obj < tol * max(1.0, abs(obj)):
             break
-    return w, history
+    full = np.zeros(1 << int(data.store.n_bits))
+    full[used] = w
+    return full, history

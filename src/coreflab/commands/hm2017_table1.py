@@ -1,0 +1,27 @@
+"""`coreflab hm2017-table1`: H&M 2017 Table 1 and Fig. 2 (regressor accuracy) from mela-data output."""
+
+from pathlib import Path
+
+
+def add_arguments(p):
+    p.add_argument("--data", required=True, help="CSV from `coreflab mela-data`")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out-dir", required=True, help="folder for table1.{csv,md,tex}, fig2.{png,pdf,csv}")
+
+
+def run(args):
+    from coreflab.commands.mela_fit import read_data
+    from coreflab.report import hm2017 as R
+    from coreflab.report.io import save_figure, write_table
+
+    df = read_data(args.data)
+    out = Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    write_table(R.table1(df, seed=args.seed), out / "table1",
+                caption="H&M 2017 Table 1: MELA regressor trained on one document sample, tested on the other.")
+    points = R.fig2_points(df, seed=args.seed)
+    write_table(points, out / "fig2", formats=("csv",))
+    fig = R.fig2(points)
+    for ext in ("png", "pdf"):
+        save_figure(fig, out / f"fig2.{ext}")
+    return 0

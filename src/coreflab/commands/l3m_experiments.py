@@ -1,0 +1,161 @@
+"""`coreflab l3m-experiment`: the L3M paper's robustness, CCCP-vs-SGD and order-control studies.
+
+  curves         one learner trained for --passes passes, dev and test MUC/B3/CEAFe/AVG
+                 after every pass (Table 1: 1 pass, and passes tuned on dev).
+  robustness     30 random N(0, 1) initialisations of L3M, γ = 1, one pass: AVG per run.
+  cccp_vs_sgd    on the first --docs training documents: training objective and time of
+                 CCCP (L-BFGS inner solver) and of SGD passes, from w = 0.
+  order_control  each technique trained and tested with mentions shuffled within documents
+                 (every pair keeps its features) against the natural order: AVG and the drop.
+"""
+
+import json
+import time
+
+import numpy as np
+import pandas as pd
+
+from coreflab.commands.train import load_split
+from coreflab.corpus.conll import read_conll_path
+from coreflab.errors import UserError
+from coreflab.learn.base import TrainingData, as_training_data
+from coreflab.learn.evaluation import avg_row, score_model
+from coreflab.learn.l3m import L3M
+from coreflab.learn.l3m_cccp import train_cccp
+from coreflab.learn.order_control import shuffled_data
+from coreflab.learn.registry import make_learner
+from coreflab.report.io import atomic_write_text
+
+
+def add_arguments(p):
+    p.add_argument("study", choices=["curves", "robustness", "cccp_vs_sgd", "order_control"])
+    p.add_argument("--learner", default="l3m", help="curves: registered learner")
+    p.add_argument("--params", default="{}", help="curves: JSON learner parameters")
+    p.add_argument("--dev-compiled")
+    p.add_argument("--dev-arcs")
+    p.add_argument("--dev-conll")
+    for split in ("train", "test"):
+        p.add_argument(f"--{split}-compiled", required=True)
+        p.add_argument(f"--{split}-arcs", required=True)
+        p.add_argument(f"--{split}-conll", required=True)
+    p.add_argument("--runs", type=int, default=30, help="robustness: random initialisations")
+    p.add_argument("--docs", type=int, default=20, help="cccp_vs_sgd: training documents in the subset")
+    p.add_argument("--passes", type=int, default=5)
+    p.add_argument("--gamma", type=float, default=1.0)
+    p.add_argument("--lam", type=float, default=1e-4)
+    p.add_argument("--eta0", type=float, default=0.1)
+    p.add_argument("--techniques", default='{"l3m": {"gamma": 0.0}, "sumlink": {}, "binleftlink": {}}',
+                   help="order_control: JSON {learner: params}")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", required=True)
+
+
+def _subset(data, n_docs):
+    """The first n documents of a split (corpus arrays and store sliced consistently)."""
+    from types import SimpleNamespace
+
+    s = data.store
+    doc_off = np.asarray(s.doc_mention_offsets)[: n_docs + 1]
+    m_hi = int(doc_off[-1])
+    arc_hi = int(s.m_arc_offsets[m_hi])
+    f_hi = int(s.arc_feat_offsets[arc_hi])
+    store = SimpleNamespace(n_bits=s.n_bits, doc_mention_offsets=doc_off, m_arc_offsets=np.asarray(s.m_arc_offsets)[: m_hi + 1],
+                            arc_ante=np.asarray(s.arc_ante)[:arc_hi], arc_feat_offsets=np.asarray(s.arc_feat_offsets)[: arc_hi + 1],
+                            arc_feats=np.asarray(s.arc_feats)[:f_hi])
+    corpus = SimpleNamespace(m_cluster=np.asarray(data.corpus.m_cluster)[:m_hi], arrays={"doc_mention_offsets": doc_off})
+    return TrainingData(corpus, store)
+
+
+def robustness(args, train, test, key):
+    rows = []
+    for run in range(args.runs):
+        model = L3M(gamma=args.gamma, lam=args.lam, eta0=args.eta0, epochs=1, init="normal", seed=args.seed + run).fit(train)
+        rows.append({"run": run, **avg_row(score_model(model, test.corpus, test.store, key))})
+    zero = L3M(gamma=args.gamma, lam=args.lam, eta0=args.eta0, epochs=1, seed=args.seed).fit(train)
+    rows.append({"run": "zero-init", **avg_row(score_model(zero, test.corpus, test.store, key))})
+    return pd.DataFrame(rows)
+
+
+def cccp_vs_sgd(args, train):
+    small = _subset(train, args.docs)
+    rows = []
+    w, history = train_cccp(small, gamma=args.gamma, lam=args.lam, outer=args.passes)
+    for k, (secs, obj) in enumerate(history):
+        rows.append({"method": "CCCP", "step": k, "seconds": secs, "objective": obj})
+    model = L3M(gamma=args.gamma, lam=args.lam, eta0=args.eta0, epochs=args.passes, seed=args.seed)
+    start = time.perf_counter()
+    rows.append({"method": "SGD", "step": 0, "seconds": 0.0, "objective": model.objective(small, np.zeros(1 << int(small.store.n_bits)))})
+
+    def record(epoch, m):
+        rows.append({"method": "SGD", "step": epoch, "seconds": time.perf_counter() - start, "objective": m.objective(small)})
+
+    model.fit(small, callback=record)
+    return pd.DataFrame(rows)
+
+
+def order_control(args, train, test, key):
+    rows = []
+    techniques = json.loads(args.techniques)
+    shuffled_train, _ = shuffled_data(train, args.seed)
+    shuffled_test, new_to_old = shuffled_data(test, args.seed + 1)
+    for name, params in techniques.items():
+        params = {"epochs": 1, "seed": args.seed, **params}
+        natural = make_learner(name, params).fit(train)
+        rows.append({"technique": name, "order": "natural", **avg_row(score_model(natural, test.corpus, test.store, key))})
+        shuffled = make_learner(name, params).fit(shuffled_train)
+        labels = shuffled.predict_labels(shuffled_test)
+        # back to text order: the clustering is what is scored
+        from coreflab.learn.labels import labels_to_antecedents
+        from coreflab.learn.output import response_documents
+        from coreflab.metrics.scorer import score_documents
+
+        back = np.empty_like(labels)
+        back[new_to_old] = labels + 10**9 * np.repeat(np.arange(len(test.store.doc_mention_offsets) - 1),
+                                                      np.diff(test.store.doc_mention_offsets))
+        ante = labels_to_antecedents(back, test.store.doc_mention_offsets)
+        scores = score_documents(key, response_documents(key, test.corpus, ante), metrics=("muc", "bcub", "ceafe"))
+        rows.append({"technique": name, "order": "shuffled", **avg_row(scores)})
+    return pd.DataFrame(rows)
+
+
+def curves(args, train, test, key):
+    if not (args.dev_compiled and args.dev_arcs and args.dev_conll):
+        raise UserError("curves needs --dev-compiled, --dev-arcs and --dev-conll")
+    dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
+    dev_key = read_conll_path(args.dev_conll)
+    params = {**json.loads(args.params), "seed": args.seed}
+    params.setdefault("epochs", args.passes)
+    model = make_learner(args.learner, params)
+    rows = []
+    start = time.perf_counter()
+
+    def record(epoch, m):
+        secs = time.perf_counter() - start
+        for split, data, k in (("dev", dev, dev_key), ("test", test, key)):
+            rows.append({"epoch": epoch, "split": split, "seconds": secs, **avg_row(score_model(m, data.corpus, data.store, k))})
+
+    model.fit(train, callback=record)
+    df = pd.DataFrame(rows)
+    df.insert(0, "params", json.dumps(json.loads(args.params), sort_keys=True))
+    df.insert(0, "learner", args.learner)
+    for extra in ("exact_", "fallback_"):
+        if hasattr(model, extra):
+            df[extra.rstrip("_")] = getattr(model, extra)
+    return df
+
+
+def run(args):
+    train = as_training_data(load_split(args.train_compiled, args.train_arcs))
+    test = as_training_data(load_split(args.test_compiled, args.test_arcs))
+    key = read_conll_path(args.test_conll)
+    if args.study == "curves":
+        df = curves(args, train, test, key)
+    elif args.study == "robustness":
+        df = robustness(args, train, test, key)
+    elif args.study == "cccp_vs_sgd":
+        df = cccp_vs_sgd(args, train)
+    else:
+        df = order_control(args, train, test, key)
+    atomic_write_text(args.out, df.to_csv(index=False, lineterminator="\n", float_format="%.6f"))
+    print(df.to_string(index=False))
+    return 0

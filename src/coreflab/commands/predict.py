@@ -1,0 +1,29 @@
+"""`coreflab predict`: apply a saved model to a compiled split and write CoNLL-2012.
+
+The response keeps every token and column of the key documents and carries the
+predicted clusters (singletons dropped unless `--keep-singletons`).
+"""
+
+from coreflab.commands.train import load_split
+
+
+def add_arguments(p):
+    p.add_argument("--model", required=True, help="model file written by `coreflab train`")
+    p.add_argument("--compiled", required=True, help="compiled split (.npz)")
+    p.add_argument("--arcs", required=True, help="arc store of the split (.npz)")
+    p.add_argument("--conll", required=True, help="key of the split (CoNLL-2012 file or directory)")
+    p.add_argument("--keep-singletons", action="store_true", help="write singleton clusters too")
+    p.add_argument("--out", required=True, help="CoNLL-2012 response file to write")
+
+
+def run(args):
+    from coreflab.corpus.conll import read_conll_path, write_conll
+    from coreflab.learn.base import Learner, as_training_data
+    from coreflab.learn.output import response_documents
+
+    model = Learner.load(args.model)
+    data = as_training_data(load_split(args.compiled, args.arcs))
+    ante = model.predict(data.corpus, data.store)
+    key = read_conll_path(args.conll)
+    write_conll(response_documents(key, data.corpus, ante, args.keep_singletons, source=args.conll), args.out)
+    return 0

@@ -1,0 +1,42 @@
+"""`coreflab score KEY RESPONSE`: the CoNLL metrics, printed like the official scorer v8.01.
+
+KEY and RESPONSE are CoNLL-2012 files or directories (read with the project's one reader,
+so malformed input is a one-line error naming file and line, exit status 2). Documents are
+matched on (doc_id, part); `--format json` prints one object with every metric's recall,
+precision, F1 (percent, unrounded) and raw numerators/denominators, plus `mentions` and
+`mela`.
+"""
+
+import json
+import sys
+import warnings
+
+from coreflab.corpus.conll import read_conll_path
+from coreflab.metrics.scorer import METRIC_CHOICES, RepeatedMentionWarning, score_documents
+from coreflab.metrics.text import format_text
+
+
+def add_arguments(parser):
+    parser.add_argument("key", help="gold CoNLL-2012 file or directory")
+    parser.add_argument("response", help="system CoNLL-2012 file or directory")
+    parser.add_argument("--metric", default="all", choices=METRIC_CHOICES, help="metric to report (default: all)")
+    parser.add_argument("--format", default="text", choices=("text", "json"), help="output format (default: text)")
+    parser.add_argument("--per-doc", action="store_true", help="add a per-document breakdown")
+
+
+def run(args):
+    key = read_conll_path(args.key)
+    response = read_conll_path(args.response)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RepeatedMentionWarning)
+        scores = score_documents(key, response, metrics=args.metric)
+    for w in caught:
+        print(f"coreflab score: warning: {w.message}", file=sys.stderr)
+    missing = len({d.key for d in key} - {d.key for d in response})
+    if missing:
+        print(f"coreflab score: warning: {missing} key document(s) missing from the response, scored as empty", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps(scores.to_dict(per_doc=args.per_doc), indent=2))
+    else:
+        sys.stdout.write(format_text(scores, per_doc=args.per_doc))
+    return 0

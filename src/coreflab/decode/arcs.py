@@ -1,0 +1,85 @@
+"""Arc scores, gold-consistent arcs and the per-arc loss over an `ArcStore`.
+
+These are the pieces every latent-tree decoder and learner shares (METHODS.md §1 and
+§2): the score w·Φ(a) of every candidate arc, the mask of gold-consistent arcs Ã
+(Fernandes et al. 2012; Björkelund & Kuhn 2014, Sec. 3.2) and the arc loss of
+Björkelund & Kuhn (1.5 for a wrong root attachment, 1 for another wrong arc, 0 for a
+gold-consistent arc). All work on the flat CSR arrays of the store (no Python object
+per arc).
+
+Gold-consistent antecedents of mention j: the earlier candidates with j's gold cluster
+id; when there is none (j starts its cluster, is a singleton, has an unknown cluster
+-1, or a window hides all its earlier cluster mates) the root alone. With a window the
+last case makes the latent tree cluster slightly differently from gold; without a
+window "every arc gold-consistent" is exactly "the tree encodes the gold clustering".
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def score_arcs(w, arc_feat_offsets, arc_feats, a_lo, a_hi, out):
+    """out[a - a_lo] = Σ w[f] over the features of arc a, for a in [a_lo, a_hi)."""
+    for a in range(a_lo, a_hi):
+        s = 0.0
+        for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            s += w[arc_feats[e]]
+        out[a - a_lo] = s
+
+
+def arc_scores(w, store):
+    """float64[n_arcs] scores of every arc of the store under weights w."""
+    n = int(store.arc_ante.shape[0])
+    out = np.empty(n, dtype=np.float64)
+    score_arcs(np.asarray(w, dtype=np.float64), store.arc_feat_offsets, store.arc_feats, 0, n, out)
+    return out
+
+
+@njit(cache=True)
+def _gold_mask(doc_mention_offsets, m_arc_offsets, arc_ante, m_cluster, out):
+    for d in range(doc_mention_offsets.shape[0] - 1):
+        lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
+        for r in range(lo, hi):
+            c = m_cluster[r]
+            a0, a1 = m_arc_offsets[r], m_arc_offsets[r + 1]
+            found = False
+            for a in range(a0, a1):
+                ante = arc_ante[a]
+                ok = ante >= 0 and c >= 0 and m_cluster[lo + ante] == c
+                out[a] = 1 if ok else 0
+                found = found or ok
+            if not found:
+                for a in range(a0, a1):
+                    if arc_ante[a] < 0:
+                        out[a] = 1
+
+
+def gold_arc_mask(corpus, store):
+    """int8[n_arcs]: 1 where the arc is gold-consistent (the arc is in Ã_j)."""
+    out = np.zeros(store.arc_ante.shape[0], dtype=np.int8)
+    _gold_mask(
+        np.asarray(store.doc_mention_offsets, dtype=np.int64),
+        np.asarray(store.m_arc_offsets, dtype=np.int64),
+        np.asarray(store.arc_ante, dtype=np.int32),
+        np.asarray(corpus.arrays["m_cluster"], dtype=np.int32),
+        out,
+    )
+    return out
+
+
+def bk_arc_loss(arc_gold, arc_ante, root_loss=1.5):
+    """Björkelund & Kuhn's arc loss: 0 gold-consistent, root_loss wrong root, else 1."""
+    loss = np.where(np.asarray(arc_ante) < 0, root_loss, 1.0)
+    loss[np.asarray(arc_gold) == 1] = 0.0
+    return loss.astype(np.float64)
+
+
+@njit(cache=True)
+def antecedents_to_clusters(ante):
+    """Cluster id per mention (index of the cluster's first mention) of one document tree."""
+    n = ante.shape[0]
+    cl = np.empty(n, dtype=np.int32)
+    for j in range(n):
+        cl[j] = j if ante[j] < 0 else cl[ante[j]]
+    return cl

@@ -1,0 +1,25 @@
+"""Score a fitted learner on a split exactly as the leaderboard does (CoNLL response documents).
+
+Every experiment table goes through the same path — antecedents → response documents →
+`coreflab.metrics.scorer.score_documents` — so a number in a paper table and the same
+system's leaderboard row can never disagree.
+"""
+
+from coreflab.learn.output import response_documents
+
+AVG_METRICS = ("muc", "bcub", "ceafe")
+
+
+def score_model(model, corpus, store, key_docs, metrics=AVG_METRICS, keep_singletons=False):
+    """Scores object of model on (corpus, store) against the key documents."""
+    from coreflab.metrics.scorer import score_documents
+
+    response = response_documents(key_docs, corpus, model.predict(corpus, store), keep_singletons)
+    return score_documents(key_docs, response, metrics=metrics)
+
+
+def avg_row(scores):
+    """MUC, B3, CEAFe F1 and their average (percent), the L3M paper's columns."""
+    row = {name: 100 * scores.f1(m) for m, name in (("muc", "MUC"), ("bcub", "B3"), ("ceafe", "CEAFe"))}
+    row["AVG"] = scores.mela
+    return row

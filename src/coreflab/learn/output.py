@@ -1,0 +1,50 @@
+"""Predicted antecedents → clusters → CoNLL documents (what `predict` and dev curves write).
+
+A tree's clustering is the transitive closure of its non-root arcs (METHODS.md,
+notation). Responses keep the key documents' tokens and columns and replace only the
+clusters (`Document.with_clusters`); singletons are dropped by default, as in CoNLL-2012
+system output.
+"""
+
+import numpy as np
+
+from coreflab.decode.arcs import antecedents_to_clusters
+from coreflab.errors import UserError
+
+
+def clusters_per_document(corpus, antecedents, keep_singletons=False):
+    """Per compiled document: clusters as lists of inclusive (start, end) token spans."""
+    out = []
+    offs = corpus.arrays["doc_mention_offsets"]
+    starts, ends = corpus.arrays["m_start"], corpus.arrays["m_end"]
+    for d in range(len(offs) - 1):
+        lo, hi = int(offs[d]), int(offs[d + 1])
+        cl = antecedents_to_clusters(np.asarray(antecedents[lo:hi], dtype=np.int32))
+        groups = {}
+        for i, c in enumerate(cl):
+            groups.setdefault(int(c), []).append((int(starts[lo + i]), int(ends[lo + i])))
+        out.append([g for g in groups.values() if keep_singletons or len(g) > 1])
+    return out
+
+
+def response_documents(key_docs, corpus, antecedents, keep_singletons=False, source="key"):
+    """The key documents with their clusters replaced by the predicted ones (key order).
+
+    Compiled documents are matched to key documents on (doc_id, part); a compiled
+    document absent from the key is a user error (wrong key file for this split).
+    """
+    parts = corpus.arrays.get("doc_parts")
+    index = {}
+    for d, doc_id in enumerate(corpus.doc_ids):
+        index[(doc_id, int(parts[d]) if parts is not None else 0)] = d
+    clusters = clusters_per_document(corpus, antecedents, keep_singletons)
+    keys = {doc.key for doc in key_docs}
+    missing = [k for k in index if k not in keys]
+    if missing:
+        raise UserError(f"{source}: {len(missing)} compiled document(s) not in the key, e.g. "
+                        f"{missing[0][0]!r} part {missing[0][1]}")
+    out = []
+    for doc in key_docs:
+        d = index.get(doc.key)
+        out.append(doc.with_clusters(clusters[d] if d is not None else []))
+    return out

@@ -1,0 +1,63 @@
+"""Passive-aggressive update with weight averaging (Crammer et al. 2006).
+
+Björkelund & Kuhn (2014, Alg. 1 lines 7-9; METHODS.md §1): Δ = Φ(ỹ) − Φ(ŷ),
+τ = (w·Φ(ŷ) − w·Φ(ỹ) + L) / ‖Δ‖², w ← w + τΔ; τ = 1 is the plain perceptron.
+τ is clipped at 0 (no update when the loss-augmented margin is already satisfied —
+a choice the paper leaves open; it never triggers after a genuine violation) and there
+is no update when ‖Δ‖ = 0 (prediction and latent gold have the same features).
+
+Averaging (Daumé's trick, "standard averaged-perceptron bookkeeping"): the averaged
+vector is the mean of the weights after every training document, (1/T) Σ_t w_t. Keep
+w and u, where an update Δw made while processing the document with 0-based counter c
+adds c·Δw to u; after T documents the average is w − u/T (`averaged_weights`).
+
+Sums over Δ run in ascending feature-id order, so two learners that reach the same Δ
+by different routes (delayed LaSO vs. baseline) produce bit-identical weights.
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def pa_update(w, u, c, acc, touched, nt, loss, perceptron):
+    """Apply the update for the accumulated Δ (acc over touched[:nt]); returns τ."""
+    ids = np.sort(touched[:nt])
+    margin = 0.0
+    norm = 0.0
+    for f in ids:
+        d = acc[f]
+        if d != 0.0:
+            margin += w[f] * d
+            norm += d * d
+    if norm == 0.0:
+        return 0.0
+    if perceptron:
+        tau = 1.0
+    else:
+        tau = (loss - margin) / norm
+        if tau <= 0.0:
+            return 0.0
+    for f in ids:
+        d = acc[f]
+        if d != 0.0:
+            w[f] += tau * d
+            u[f] += c * tau * d
+    return tau
+
+
+def averaged_weights(w, u, n_seen):
+    """The averaged weight vector after n_seen documents (w itself when n_seen == 0)."""
+    if n_seen == 0:
+        return w.copy()
+    return w - u / float(n_seen)
+
+
+class Accumulator:
+    """Dense Δ accumulator arrays for a weight space of 2**n_bits (see decode.featvec)."""
+
+    def __init__(self, n_bits):
+        size = 1 << int(n_bits)
+        self.acc = np.zeros(size, dtype=np.float64)
+        self.mark = np.zeros(size, dtype=np.int8)
+        self.touched = np.zeros(size, dtype=np.int32)

@@ -1,0 +1,68 @@
+"""Learner registry: name → class, filled by the `register` decorator.
+
+A researcher adds a learner by writing one module under `coreflab/learn/` whose class
+is decorated with `@register("name")`; `get_learner` imports every module of the
+package once (pkgutil discovery), so no central list needs editing.
+"""
+
+import importlib
+import pkgutil
+
+from coreflab.errors import UserError
+
+LEARNERS = {}
+_discovered = False
+_import_errors = {}  # module -> error, reported when a requested learner is missing
+
+
+def register(name):
+    """Class decorator: make the learner available under `name` (sets `cls.name`)."""
+
+    def deco(cls):
+        if name in LEARNERS and LEARNERS[name] is not cls:
+            raise ValueError(f"learner {name!r} registered twice")
+        cls.name = name
+        LEARNERS[name] = cls
+        return cls
+
+    return deco
+
+
+def _discover():
+    global _discovered
+    if _discovered:
+        return
+    import coreflab.learn as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        try:
+            importlib.import_module(f"coreflab.learn.{info.name}")
+        except Exception as err:  # one broken module must not hide the other learners
+            _import_errors[info.name] = f"{type(err).__name__}: {err}"
+    _discovered = True
+
+
+def available_learners():
+    _discover()
+    return sorted(LEARNERS)
+
+
+def get_learner(name):
+    """The learner class registered as `name` (UserError naming the known ones otherwise)."""
+    if name not in LEARNERS:
+        _discover()
+    if name not in LEARNERS:
+        broken = "".join(f"; coreflab.learn.{m} failed to import ({e})" for m, e in sorted(_import_errors.items()))
+        raise UserError(f"unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}{broken}")
+    return LEARNERS[name]
+
+
+def make_learner(name, params=None):
+    """Instantiate a registered learner with a dict of parameters (unknown keys → UserError)."""
+    cls = get_learner(name)
+    params = dict(params or {})
+    known = cls._param_names()
+    bad = sorted(set(params) - set(known))
+    if bad:
+        raise UserError(f"learner {name!r} has no parameter(s) {', '.join(bad)}; known: {', '.join(known)}")
+    return cls(**params)

@@ -1,0 +1,113 @@
+"""Björkelund & Kuhn (2014) Figs. 3–4 and Table 1 from the per-iteration dev curves.
+
+Runs are named `<learner>-<local|nonlocal>-b<beam>`; each curve CSV holds dev R/P/F of
+MUC, B3, CEAFm, CEAFe and MELA after every iteration (`coreflab train --curve`).
+"""
+
+import re
+
+import numpy as np
+import pandas as pd
+
+RUN = re.compile(r"^(?P<learner>bk_[a-z_]+)-(?P<features>local|nonlocal)-b(?P<beam>\d+)$")
+NAMES = {"bk_baseline": "baseline", "bk_early": "early update", "bk_maxviolation": "max-violation",
+         "bk_laso": "LaSO", "bk_delayed_laso": "delayed LaSO"}
+
+
+def parse_run(name):
+    m = RUN.match(name)
+    if not m:
+        raise ValueError(f"run name {name!r} is not <learner>-<local|nonlocal>-b<beam>")
+    return m.group("learner"), m.group("features"), int(m.group("beam"))
+
+
+def load_curves(paths_by_run):
+    frames = []
+    for run, path in paths_by_run.items():
+        df = pd.read_csv(path)
+        learner, features, beam = parse_run(run)
+        df["run"], df["learner"], df["features"], df["beam"] = run, learner, features, beam
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _mela(curves):
+    return curves[curves.metric == "mela"].assign(MELA=lambda d: d.f1.astype(float))
+
+
+def _label(learner, features, beam):
+    name = NAMES.get(learner, learner)
+    return name if learner == "bk_baseline" else f"{name}, beam {beam}"
+
+
+def figure3(curves, beams):
+    """Dev MELA vs iteration: early update at two beams against the baseline (local | non-local)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    mela = _mela(curves)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for ax, features in zip(axes, ("local", "nonlocal")):
+        base = mela[mela.learner == "bk_baseline"]
+        ax.plot(base.epoch, base.MELA, color="black", linewidth=2, label="baseline (local, exact search)")
+        for k, beam in enumerate(beams):
+            sub = mela[(mela.learner == "bk_early") & (mela.features == features) & (mela.beam == beam)]
+            ax.plot(sub.epoch, sub.MELA, marker="o", markersize=3, linestyle=["-", "--", ":"][k % 3], label=f"early update, beam {beam}")
+        ax.set(title=f"{'Local' if features == 'local' else 'Non-local'} features", xlabel="iteration")
+        ax.grid(alpha=0.3)
+        ax.legend(frameon=False, fontsize=9)
+    axes[0].set_ylabel("dev MELA (CoNLL F1)")
+    fig.suptitle("Björkelund & Kuhn 2014, Fig. 3: early update vs exact search")
+    fig.tight_layout()
+    return fig
+
+
+def figure4(curves, beam):
+    """Dev MELA vs iteration for early update, (max-violation,) LaSO and delayed LaSO."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    mela = _mela(curves)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for ax, features in zip(axes, ("local", "nonlocal")):
+        for learner in ("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso"):
+            sub = mela[(mela.learner == learner) & (mela.features == features) & (mela.beam == beam)]
+            if len(sub):
+                ax.plot(sub.epoch, sub.MELA, marker="o", markersize=3, label=NAMES[learner])
+        base = mela[mela.learner == "bk_baseline"]
+        if features == "local" and len(base):
+            ax.plot(base.epoch, base.MELA, color="black", linewidth=1, linestyle=":", label="baseline")
+        ax.set(title=f"{'Local' if features == 'local' else 'Non-local'} features (beam {beam})", xlabel="iteration")
+        ax.grid(alpha=0.3)
+        ax.legend(frameon=False, fontsize=9)
+    axes[0].set_ylabel("dev MELA (CoNLL F1)")
+    fig.suptitle("Björkelund & Kuhn 2014, Fig. 4: update strategies")
+    fig.tight_layout()
+    return fig
+
+
+def table1(curves, beam):
+    """Local vs non-local delayed LaSO on dev at the last iteration, with the difference row."""
+    rows = []
+    for features in ("local", "nonlocal"):
+        sub = curves[(curves.learner == "bk_delayed_laso") & (curves.features == features) & (curves.beam == beam)]
+        if sub.empty:
+            continue
+        last = sub[sub.epoch == sub.epoch.max()].set_index("metric")
+        row = {"features": features, "iteration": int(sub.epoch.max())}
+        for metric, label in (("muc", "MUC"), ("bcub", "B3"), ("ceafm", "CEAFm"), ("ceafe", "CEAFe")):
+            for col, short in (("recall", "R"), ("precision", "P"), ("f1", "F")):
+                row[f"{label} {short}"] = float(last.loc[metric, col])
+        row["MELA"] = float(last.loc["mela", "f1"])
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if len(table) == 2:
+        diff = {"features": "difference", "iteration": np.nan}
+        for col in table.columns[2:]:
+            diff[col] = table[col].iloc[1] - table[col].iloc[0]
+        table = pd.concat([table, pd.DataFrame([diff])], ignore_index=True)
+    return table

@@ -1,0 +1,88 @@
+"""Samdani, Chang & Roth (2014) tables from the experiment CSVs.
+
+table1: MUC, B3, CEAFe and AVG on test for every technique after 1 pass and after the
+number of passes tuned on dev (and, for L3M, γ tuned on dev); robustness: mean ± std of
+AVG over random initialisations; cccp_vs_sgd: objective reached and time; order_control:
+AVG in natural and shuffled order and the drop (and VI for author clustering when the
+document-clustering experiment ran); table2_vi: VI ×100 per technique, 1 and 5 passes.
+"""
+
+import numpy as np
+import pandas as pd
+
+LABELS = {"corr_clustering": "Corr-Clustering", "spanning_forest": "Spanning Forest", "sumlink": "Sum-Link",
+          "binleftlink": "Bin-Left-Link", "l3m_gamma0": "L3M (γ = 0)", "l3m": "L3M (tuned γ)"}
+METRICS = ["MUC", "B3", "CEAFe", "AVG"]
+
+
+def _technique(row):
+    if row["learner"] != "l3m":
+        return row["learner"]
+    return "l3m_gamma0" if row["gamma"] == 0 else "l3m"
+
+
+def table1(curves):
+    """curves: rows (learner, gamma, epoch, split, MUC, B3, CEAFe, AVG)."""
+    rows = []
+    for learner, g in curves.groupby("learner", sort=False):
+        gammas = sorted(g["gamma"].dropna().unique()) if learner == "l3m" else [np.nan]
+        variants = [("l3m_gamma0", [0.0]), ("l3m", gammas)] if learner == "l3m" else [(learner, gammas)]
+        for technique, allowed in variants:
+            sub = g[g["gamma"].isin(allowed)] if learner == "l3m" else g
+            dev, test = sub[sub.split == "dev"], sub[sub.split == "test"]
+            for setting, dev_pick in (("1 pass", dev[dev.epoch == 1]), ("tuned", dev)):
+                best = dev_pick.sort_values(["AVG", "epoch"], ascending=[False, True]).iloc[0]
+                match = test[(test.epoch == best.epoch) & ((test.gamma == best.gamma) | test.gamma.isna())].iloc[0]
+                row = {"technique": LABELS.get(technique, technique), "setting": setting, "passes": int(best.epoch)}
+                if learner == "l3m":
+                    row["gamma"] = float(best.gamma)
+                row.update({m: float(match[m]) for m in METRICS})
+                rows.append(row)
+    out = pd.DataFrame(rows)
+    order = {v: i for i, v in enumerate(LABELS.values())}
+    return out.sort_values(["technique", "setting"], key=lambda s: s.map(order) if s.name == "technique" else s, kind="stable").reset_index(drop=True)
+
+
+def robustness(df):
+    runs = df[df["run"].astype(str) != "zero-init"]
+    zero = df[df["run"].astype(str) == "zero-init"]
+    row = {"runs": len(runs)}
+    for m in METRICS:
+        row[f"{m} mean"] = float(runs[m].mean())
+        row[f"{m} std"] = float(runs[m].std(ddof=1)) if len(runs) > 1 else 0.0
+    if len(zero):
+        row["AVG (zero init)"] = float(zero["AVG"].iloc[0])
+    return pd.DataFrame([row])
+
+
+def cccp_vs_sgd(df):
+    rows = []
+    for method, g in df.groupby("method", sort=True):
+        last = g.sort_values("step").iloc[-1]
+        rows.append({"method": method, "steps": int(last.step), "objective": float(last.objective), "seconds": float(last.seconds),
+                     "start objective": float(g.sort_values("step").iloc[0].objective)})
+    return pd.DataFrame(rows)
+
+
+def order_control(coref, doc=None):
+    wide = coref.pivot_table(index="technique", values="AVG", columns="order").reset_index()
+    wide["drop (AVG)"] = wide["natural"] - wide["shuffled"]
+    wide = wide.rename(columns={"natural": "AVG natural", "shuffled": "AVG shuffled"})
+    if doc is not None and len(doc):
+        author = doc[(doc.key == "author") & (doc.passes == 1)]
+        vi = author.groupby(["technique", "shuffled"])["vi"].mean().unstack()
+        if True in vi.columns and False in vi.columns:
+            vi = (vi[True] - vi[False]).rename("author VI increase (shuffled)")
+            names = {"l3m_gamma0": "l3m"}
+            vi.index = [names.get(i, i) for i in vi.index]
+            wide = wide.merge(vi, left_on="technique", right_index=True, how="left")
+    return wide
+
+
+def table2_vi(doc):
+    natural = doc[~doc.shuffled.astype(bool)]
+    wide = natural.groupby(["technique", "key", "passes"])["vi"].mean().unstack(["key", "passes"])
+    wide.columns = [f"{k} VI ({p} pass{'es' if p > 1 else ''})" for k, p in wide.columns]
+    wide = wide.reset_index()
+    wide["technique"] = wide["technique"].map(lambda t: LABELS.get(t, t))
+    return wide

@@ -1,0 +1,96 @@
+"""Non-local templates read from a decoder state, hand-computed (B&K 2014, Sec. 6.2)."""
+
+import numpy as np
+import pytest
+
+from coreflab.corpus.compiled import CompiledCorpus
+from coreflab.errors import UserError
+from coreflab.features.hashing import py_hash_values, template_key
+from coreflab.features.nonlocal_templates import (
+    F_CLUS, F_SIZE, NF, NONLOCAL_CODE, combine, emit_nonlocal, mention_attributes, resolve_nonlocal,
+    state_push,
+)
+
+N_BITS = 20
+# mention types R=0 P=1 N=2 C=3; heads are small ints
+TYPES = [2, 3, 1, 2, 1]
+HEADS = [10, 11, 12, 13, 14]
+
+
+def _corpus(path_s=True):
+    arrays = {"doc_mention_offsets": np.array([0, 5]), "m_doc": np.zeros(5, dtype=np.int32), "m_type": np.array(TYPES, dtype=np.int8),
+              "m_head_str": np.array(HEADS, dtype=np.int32), "m_ne": np.array([1, 0, 0, 2, 0], dtype=np.int32),
+              "m_gender": np.zeros(5, dtype=np.int8), "m_number": np.ones(5, dtype=np.int8),
+              "m_path_s": np.array([5, 6, 7, 8, 9] if path_s else [-1] * 5, dtype=np.int32)}
+    return CompiledCorpus(name="t", split="s", doc_ids=["d"], vocab=[], arrays=arrays,
+                          missing=[] if path_s else ["m_path_s"])
+
+
+def _state(antes, attrs):
+    n = len(antes) + 1
+    st = np.zeros((NF, n), dtype=np.int32)
+    shp = np.zeros(n, dtype=np.uint64)
+    for j, a in enumerate(antes):
+        state_push(st, shp, j, a, 0, attrs[j, 0])
+    return st, shp
+
+
+def _fid(name, value, t_j):
+    return py_hash_values(template_key("nonlocal:" + name), [value, t_j], N_BITS)
+
+
+def _emit(names, st, shp, attrs, j, a):
+    codes = np.array([NONLOCAL_CODE[n] for n in names], dtype=np.int32)
+    out = np.zeros(64, dtype=np.int64)
+    k = emit_nonlocal(codes, attrs, 0, j, a, st, shp, N_BITS, out)
+    return list(out[:k])
+
+
+def test_cluster_bookkeeping_and_features_hand_computed():
+    attrs = mention_attributes(_corpus())
+    # tree so far: m0 root, m1 root, m2 -> m0, m3 -> m2 ; clusters {0, 2, 3}, {1}
+    st, shp = _state([-1, -1, 0, 2], attrs)
+    assert st[F_CLUS, :4].tolist() == [0, 1, 0, 0] and st[F_SIZE, 0] == 3
+    t4 = TYPES[4]  # anaphor m4 (pronoun), candidate antecedent m3
+    assert _emit(["cluster_size"], st, shp, attrs, 4, 3) == [_fid("cluster_size", 3, t4)]
+    assert _emit(["cluster_start_distance"], st, shp, attrs, 4, 3) == [_fid("cluster_start_distance", 0, t4)]
+    assert _emit(["ante_ante_type"], st, shp, attrs, 4, 3) == [_fid("ante_ante_type", TYPES[2], t4)]
+    assert _emit(["ante_ante_head"], st, shp, attrs, 4, 3) == [_fid("ante_ante_head", HEADS[2], t4)]
+    assert _emit(["ante_ante_head"], st, shp, attrs, 4, 0) == [_fid("ante_ante_head", -2, t4)]
+    assert _emit(["cluster_first_head"], st, shp, attrs, 4, 2) == [_fid("cluster_first_head", HEADS[0], t4)]
+    assert _emit(["cluster_first_name_head"], st, shp, attrs, 4, 3) == [_fid("cluster_first_name_head", HEADS[0], t4)]
+    # predecessor of m4 in the cluster of m2 is its last mention m3
+    ctx = int(combine(5 + 4, 8))  # path_s of m4 = 9, of m3 = 8
+    assert _emit(["syntactic_context"], st, shp, attrs, 4, 2) == [_fid("syntactic_context", ctx, t4)]
+    # bag of heads over the cluster, most recent first
+    assert _emit(["cluster_bag_head"], st, shp, attrs, 4, 0) == [
+        _fid("cluster_bag_head", h, t4) for h in (HEADS[3], HEADS[2], HEADS[0])]
+    # root attachments get no non-local features
+    assert _emit(["cluster_size", "cluster_bag_head"], st, shp, attrs, 4, -1) == []
+    # cluster of m1 (one name): size 1, start distance 1
+    assert _emit(["cluster_size", "cluster_start_distance"], st, shp, attrs, 4, 1) == [
+        _fid("cluster_size", 1, t4), _fid("cluster_start_distance", 1, t4)]
+
+
+def test_shape_is_the_linear_type_string():
+    attrs = np.zeros((40, 6), dtype=np.int64)
+    attrs[:, 0] = [2, 1, 2, 3] * 10
+    st, shp = _state([-1, 0, 1, 2], attrs)  # one cluster N P N C
+    st2, shp2 = _state([-1, -1, 0, 2, 1], np.array([[2], [3], [1], [2], [3]] * 1, dtype=np.int64)
+                       .repeat(6, axis=1))  # cluster {0,2,3}: N P N ; cluster {1,4}: C C
+    st3, shp3 = _state([-1, 0, 1], attrs)  # N P N
+    assert shp2[0] == shp3[0] and shp[0] != shp3[0] and shp2[1] != shp2[0]
+    # capped at 15 mentions: clusters of 16 and 17 identical-type mentions share a shape
+    a = np.zeros((20, 6), dtype=np.int64) + 3
+    s16, h16 = _state([-1] + list(range(15)), a)
+    s17, h17 = _state([-1] + list(range(16)), a)
+    s14, h14 = _state([-1] + list(range(13)), a)
+    assert h16[0] == h17[0] and h14[0] != h16[0]
+
+
+def test_unavailable_and_unknown_templates():
+    codes, unavailable = resolve_nonlocal(["cluster_size", "syntactic_context"], _corpus(path_s=False))
+    assert codes.tolist() == [NONLOCAL_CODE["cluster_size"]]
+    assert unavailable == {"syntactic_context": "corpus has no m_path_s"}
+    with pytest.raises(UserError, match="unknown non-local template 'nope'"):
+        resolve_nonlocal(["nope"])

@@ -1,0 +1,116 @@
+"""LSP learners (Haponchyk & Moschitti 2017): exact loss-augmented search, training, data generation."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from coreflab.decode.arcs import arc_scores, gold_arc_mask
+from coreflab.decode.best_first import best_first_antecedents
+from coreflab.decode.random_problem import random_problem
+from coreflab.errors import UserError
+from coreflab.learn.base import Learner
+from coreflab.learn.lsp_kernels import arc_losses
+from coreflab.learn.lsp_regressor_data import regressor_table
+from coreflab.learn.registry import make_learner
+from coreflab.mela.features import FEATURE_NAMES
+from coreflab.mela.regressor import fit_regressor, load_regressor, mse_scc, save_regressor
+
+
+def _delta(kind, ante, mc, r):
+    """Δ_F / Δ_YJ of one tree from their definitions over the gold clustering."""
+    n = len(ante)
+    if kind == "f":
+        total = 0.0
+        for i in range(n):
+            gold = [j for j in range(i) if mc[j] == mc[i]] or [-1]
+            if ante[i] not in gold:
+                total += 1 + r * (gold == [-1])
+        return total
+    k = len(set(mc))
+    return n - k + sum(-1.0 if mc[a] == mc[i] else r for i, a in enumerate(ante) if a >= 0)
+
+
+@pytest.mark.parametrize("kind,r", [("f", 0.5), ("f", 2.0), ("yj", 0.1), ("yj", 0.5)])
+@pytest.mark.parametrize("seed", range(6))
+def test_loss_augmented_best_first_equals_brute_force(kind, r, seed):
+    corpus, store = random_problem([5, 4], n_bits=8, seed=seed, informative=False)
+    w = np.random.default_rng(seed).normal(size=1 << 8)
+    C = [0.3, 1.0, 3.0][seed % 3]
+    scores = arc_scores(w, store)
+    loss = arc_losses(kind, gold_arc_mask(corpus, store), store.arc_ante, store.m_arc_offsets, r)
+    ante = best_first_antecedents(scores, store, loss=loss, loss_scale=C)
+    mc = corpus.arrays["m_cluster"]
+    offs = store.doc_mention_offsets
+    for d in range(2):
+        lo, hi = int(offs[d]), int(offs[d + 1])
+        arcs = [range(store.m_arc_offsets[j], store.m_arc_offsets[j + 1]) for j in range(lo, hi)]
+        doc_mc = list(mc[lo:hi])
+
+        def value(tree):
+            a = [int(store.arc_ante[x]) for x in tree]
+            return scores[list(tree)].sum() + C * _delta(kind, a, doc_mc, r)
+
+        best = max(value(t) for t in itertools.product(*arcs))
+        chosen = [store.m_arc_offsets[j] + (0 if ante[j] < 0 else 1 + ante[j]) for j in range(lo, hi)]
+        assert np.isclose(value(chosen), best)
+
+
+def _regressor(tmp_path, corpus, store):
+    df = regressor_table(corpus, store, per_sample=4, n_iter=10, seed=3)
+    path = tmp_path / "reg.json"
+    save_regressor(path, fit_regressor(df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()), len(df))
+    return path, df
+
+
+def test_regressor_data_is_deterministic_and_exact(tmp_path):
+    corpus, store = random_problem([6, 9, 4, 12, 7, 3, 10, 8], n_bits=10, seed=2, informative=False)
+    a = regressor_table(corpus, store, per_sample=4, n_iter=10, seed=3)
+    b = regressor_table(corpus, store, per_sample=4, n_iter=10, seed=3)
+    pd.testing.assert_frame_equal(a, b)
+    assert set(a["sample"]) == {1, 2}
+    assert not set(a.loc[a["sample"] == 1, "doc"]) & set(a.loc[a["sample"] == 2, "doc"])
+    assert len(a) > 8
+    # the exact MUC and B3 F1 of the scorer equal the corresponding features
+    assert np.allclose(a["muc"], a["muc_f"]) and np.allclose(a["bcub"], a["b3_f"])
+    assert np.allclose(a["mela"], (a["muc"] + a["bcub"] + a["ceafe"]) / 3)
+
+
+def test_regressor_round_trip_and_metrics(tmp_path):
+    corpus, store = random_problem([6, 9, 4, 12, 7, 3, 10, 8], n_bits=10, seed=2, informative=False)
+    path, df = _regressor(tmp_path, corpus, store)
+    reg = load_regressor(path)
+    assert len(reg["coef"]) == 9 and reg["n_examples"] == len(df)
+    mse, scc = mse_scc([1.0, 2.0, 3.0], [2.0, 4.0, 6.0])
+    assert np.isclose(mse, (1 + 4 + 9) / 3) and np.isclose(scc, 100.0)
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(UserError):
+        load_regressor(tmp_path / "bad.json")
+
+
+@pytest.mark.parametrize("name", ["lsp_f", "lsp_yj", "lsp_rho"])
+def test_learners_fit_predict_save_load(tmp_path, name):
+    corpus, store = random_problem([6, 9, 4, 12, 7, 3, 10, 8], n_bits=10, seed=1)
+    params = {"n_iter": 4, "C": 1.0, "seed": 5}
+    if name == "lsp_rho":
+        params["regressor"] = str(_regressor(tmp_path, corpus, store)[0])
+    epochs = []
+    model = make_learner(name, params).fit((corpus, store), callback=lambda e, m: epochs.append(e))
+    assert epochs == [1, 2, 3, 4]
+    assert model.history_[0]["updates"] > 0
+    ante = model.predict(corpus, store)
+    # informative features: after training the predicted trees are gold-consistent
+    arc = store.m_arc_offsets[:-1] + np.where(ante < 0, 0, ante + 1)
+    assert gold_arc_mask(corpus, store)[arc].mean() > 0.9
+    path = model.save(tmp_path / "m.npz")
+    again = Learner.load(path)
+    assert np.array_equal(again.predict(corpus, store), ante)
+    same = make_learner(name, params).fit((corpus, store))
+    assert np.array_equal(same.coef_, model.coef_)  # deterministic for a seed
+
+
+def test_lsp_rho_needs_a_regressor():
+    corpus, store = random_problem([5, 4], n_bits=8, seed=0)
+    with pytest.raises(UserError):
+        make_learner("lsp_rho", {"n_iter": 1}).fit((corpus, store))

@@ -1,0 +1,72 @@
+# Björkelund & Kuhn 2014: dev learning curves of every update strategy, Figs. 3-4, Table 1.
+
+
+rule bk2014_run:
+    input:
+        unpack(bk2014_run_inputs),
+    output:
+        model="results/{corpus}/paper/bk2014/runs/{run}.npz",
+        curve="results/{corpus}/paper/bk2014/runs/{run}.csv",
+    params:
+        learner=bk2014_run_learner,
+        params=bk2014_run_params,
+        seed=config["seed"],
+    log:
+        "results/{corpus}/logs/bk2014_{run}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/bk2014_{run}.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
+        "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
+        "--curve {output.curve} --params {params.params:q} --seed {params.seed} --out {output.model} > {log} 2>&1"
+
+
+rule bk2014_report:
+    input:
+        curves=bk2014_curve_files,
+    output:
+        fig3=report(
+            "results/{corpus}/paper/bk2014/fig3.png",
+            caption="../report/bk2014_fig3.rst",
+            category="Björkelund & Kuhn 2014",
+            labels={"corpus": "{corpus}", "item": "Fig. 3"},
+        ),
+        fig3_pdf="results/{corpus}/paper/bk2014/fig3.pdf",
+        fig4=report(
+            "results/{corpus}/paper/bk2014/fig4.png",
+            caption="../report/bk2014_fig4.rst",
+            category="Björkelund & Kuhn 2014",
+            labels={"corpus": "{corpus}", "item": "Fig. 4"},
+        ),
+        fig4_pdf="results/{corpus}/paper/bk2014/fig4.pdf",
+        table1=report(
+            "results/{corpus}/paper/bk2014/table1.md",
+            caption="../report/bk2014_table1.rst",
+            category="Björkelund & Kuhn 2014",
+            labels={"corpus": "{corpus}", "item": "Table 1"},
+        ),
+        table1_csv="results/{corpus}/paper/bk2014/table1.csv",
+        table1_tex="results/{corpus}/paper/bk2014/table1.tex",
+    params:
+        curves=bk2014_curve_args,
+        beams=bk2014_beams,
+        out_dir="results/{corpus}/paper/bk2014",
+    log:
+        "results/{corpus}/logs/bk2014_report.log",
+    benchmark:
+        "results/{corpus}/benchmarks/bk2014_report.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab bk-report {params.curves} --beams {params.beams} --corpus {wildcards.corpus} "
+        "--out-dir {params.out_dir} > {log} 2>&1"

@@ -1,0 +1,66 @@
+# Choi & Cardie 2007: BASE, SLT (both E-steps) and biased potentials; Tables 1-3.
+
+
+rule cc2007_run:
+    input:
+        unpack(cc2007_run_inputs),
+    output:
+        csv="results/{corpus}/paper/cc2007/runs/{run}.csv",
+    params:
+        args=cc2007_run_args,
+        seed=config["seed"],
+        iterations=config["cc2007"]["em_iterations"],
+    log:
+        "results/{corpus}/logs/cc2007_{run}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/cc2007_{run}.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab cc-run {params.args} --em-iterations {params.iterations} --seed {params.seed} "
+        "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
+        "--test-compiled {input.test_compiled} --test-arcs {input.test_arcs} --test-conll {input.test_conll} "
+        "--out {output.csv} > {log} 2>&1"
+
+
+rule cc2007_tables:
+    input:
+        runs=cc2007_run_files,
+    output:
+        table1=report(
+            "results/{corpus}/paper/cc2007/table1.md",
+            caption="../report/cc2007_table1.rst",
+            category="Choi & Cardie 2007",
+            labels={"corpus": "{corpus}", "item": "Table 1"},
+        ),
+        table2=report(
+            "results/{corpus}/paper/cc2007/table2.md",
+            caption="../report/cc2007_table2.rst",
+            category="Choi & Cardie 2007",
+            labels={"corpus": "{corpus}", "item": "Table 2"},
+        ),
+        table3=report(
+            "results/{corpus}/paper/cc2007/table3.md",
+            caption="../report/cc2007_table3.rst",
+            category="Choi & Cardie 2007",
+            labels={"corpus": "{corpus}", "item": "Table 3"},
+        ),
+        csv="results/{corpus}/paper/cc2007/table1.csv",
+    params:
+        out_dir="results/{corpus}/paper/cc2007",
+    log:
+        "results/{corpus}/logs/cc2007_tables.log",
+    benchmark:
+        "results/{corpus}/benchmarks/cc2007_tables.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab cc-tables --runs {input.runs} --corpus {wildcards.corpus} --out-dir {params.out_dir} > {log} 2>&1"

@@ -1,0 +1,138 @@
+# Samdani, Chang & Roth 2014: L3M and its baselines (Table 1), robustness, CCCP vs SGD,
+# order control, and supervised document clustering of 20 Newsgroups posts (Table 2).
+
+
+rule l3m2014_curves:
+    input:
+        unpack(l3m2014_inputs),
+    output:
+        csv="results/{corpus}/paper/l3m2014/runs/curves_{technique}.csv",
+    params:
+        learner=l3m2014_learner,
+        params=l3m2014_params,
+        passes=config["l3m2014"]["passes"],
+        seed=config["seed"],
+    log:
+        "results/{corpus}/logs/l3m2014_curves_{technique}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/l3m2014_curves_{technique}.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab l3m-experiment curves --learner {params.learner} --params {params.params:q} "
+        "--passes {params.passes} --seed {params.seed} "
+        "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
+        "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
+        "--test-compiled {input.test_compiled} --test-arcs {input.test_arcs} --test-conll {input.test_conll} "
+        "--out {output.csv} > {log} 2>&1"
+
+
+rule l3m2014_study:
+    input:
+        unpack(l3m2014_inputs),
+    output:
+        csv="results/{corpus}/paper/l3m2014/runs/{study}.csv",
+    wildcard_constraints:
+        study="robustness|cccp_vs_sgd|order_control",
+    params:
+        runs=config["l3m2014"]["robustness_runs"],
+        docs=config["l3m2014"]["cccp_docs"],
+        passes=config["l3m2014"]["cccp_outer"],
+        seed=config["seed"],
+    log:
+        "results/{corpus}/logs/l3m2014_{study}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/l3m2014_{study}.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab l3m-experiment {wildcards.study} --runs {params.runs} --docs {params.docs} "
+        "--passes {params.passes} --seed {params.seed} "
+        "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
+        "--test-compiled {input.test_compiled} --test-arcs {input.test_arcs} --test-conll {input.test_conll} "
+        "--out {output.csv} > {log} 2>&1"
+
+
+rule doccluster:
+    output:
+        csv="results/doccluster/runs/{key}_{order}.csv",
+    wildcard_constraints:
+        key="author|thread",
+        order="natural|shuffled",
+    params:
+        local_dir=config["doccluster"]["local_dir"],
+        set_size=config["doccluster"]["set_size"],
+        max_sets=config["doccluster"]["max_sets"],
+        folds=config["doccluster"]["folds"],
+        passes=config["doccluster"]["passes"],
+        shuffle=doccluster_shuffle_flag,
+        seed=config["seed"],
+    log:
+        "results/doccluster/logs/doccluster_{key}_{order}.log",
+    benchmark:
+        "results/doccluster/benchmarks/doccluster_{key}_{order}.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=60,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab doccluster --local-dir {params.local_dir:q} --key {wildcards.key} --set-size {params.set_size} "
+        "--max-sets {params.max_sets} --folds {params.folds} --passes {params.passes} {params.shuffle} "
+        "--seed {params.seed} --out {output.csv} > {log} 2>&1"
+
+
+rule l3m2014_tables:
+    input:
+        unpack(l3m2014_table_inputs),
+    output:
+        table1=report(
+            "results/{corpus}/paper/l3m2014/table1.md",
+            caption="../report/l3m2014_table1.rst",
+            category="Samdani, Chang & Roth 2014",
+            labels={"corpus": "{corpus}", "item": "Table 1"},
+        ),
+        robustness=report(
+            "results/{corpus}/paper/l3m2014/robustness.md",
+            caption="../report/l3m2014_robustness.rst",
+            category="Samdani, Chang & Roth 2014",
+            labels={"corpus": "{corpus}", "item": "robustness"},
+        ),
+        cccp=report(
+            "results/{corpus}/paper/l3m2014/cccp_vs_sgd.md",
+            caption="../report/l3m2014_cccp.rst",
+            category="Samdani, Chang & Roth 2014",
+            labels={"corpus": "{corpus}", "item": "CCCP vs SGD"},
+        ),
+        order=report(
+            "results/{corpus}/paper/l3m2014/order_control.md",
+            caption="../report/l3m2014_order.rst",
+            category="Samdani, Chang & Roth 2014",
+            labels={"corpus": "{corpus}", "item": "order control"},
+        ),
+        csv="results/{corpus}/paper/l3m2014/table1.csv",
+    params:
+        doccluster=l3m2014_doccluster_args,
+        out_dir="results/{corpus}/paper/l3m2014",
+    log:
+        "results/{corpus}/logs/l3m2014_tables.log",
+    benchmark:
+        "results/{corpus}/benchmarks/l3m2014_tables.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab l3m-tables --corpus {wildcards.corpus} --curves {input.curves} --robustness {input.robustness} "
+        "--cccp {input.cccp} --order {input.order} {params.doccluster} --out-dir {params.out_dir} > {log} 2>&1"

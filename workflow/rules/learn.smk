@@ -1,0 +1,53 @@
+# Leaderboard systems: every configured learner trained on the same features and split.
+
+
+rule train_system:
+    input:
+        unpack(system_training_inputs),
+    output:
+        model="results/{corpus}/models/{system}.npz",
+        curve="results/{corpus}/curves/{system}.csv",
+    wildcard_constraints:
+        system=LEARNER_SYSTEM_REGEX,
+    params:
+        learner=system_learner,
+        params=system_params,
+        seed=config["seed"],
+    log:
+        "results/{corpus}/logs/train_{system}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/train_{system}.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
+        "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
+        "--curve {output.curve} --params {params.params:q} --seed {params.seed} --out {output.model} > {log} 2>&1"
+
+
+rule predict_system:
+    input:
+        unpack(system_prediction_inputs),
+    output:
+        conll="results/{corpus}/predictions/{system}/{split}.conll",
+    wildcard_constraints:
+        system=LEARNER_SYSTEM_REGEX,
+    params:
+        singletons=singletons_flag,
+    log:
+        "results/{corpus}/logs/predict_{system}_{split}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/predict_{system}_{split}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab predict --model {input.model} --compiled {input.compiled} --arcs {input.arcs} "
+        "--conll {input.conll} {params.singletons} --out {output.conll} > {log} 2>&1"
