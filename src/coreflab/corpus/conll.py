@@ -14,6 +14,7 @@ Column layouts:
   index_word_coref  3 columns: token index, word, coref (GUM / OntoGUM)
 """
 
+import gc
 import os
 import re
 import tempfile
@@ -26,6 +27,7 @@ _BEGIN = re.compile(r"^#\s*begin document\s*(?:\((.*)\)|(.*?))\s*;?\s*(?:part\s+
 _END = re.compile(r"^#\s*end document")
 _COREF_ITEM = re.compile(r"\([^()|]+\)|\([^()|]+|[^()|]+\)")
 _EMPTY_CELL = {"-", "_", ""}
+_SPECIAL_LINE = re.compile(r"\n(?=[#\s]|\Z)")  # a newline before a line that is not a token line
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 
@@ -48,13 +50,54 @@ def read_conll(path, layout="auto"):
 
 
 def parse_conll(text, source="<string>", layout="auto"):
-    """Parse CoNLL text (see module docstring); `source` names the file in errors."""
+    """Parse CoNLL text (see module docstring); `source` names the file in errors.
+
+    Speed (issue 3: read + compile >= 200k tokens/s): token lines are not visited one by
+    one. A regex finds the rare "special" lines (empty, or starting with '#' or
+    whitespace); each run of token lines between two of them (a sentence) goes to
+    `_DocBuilder.add_run` as one slice of the text. The cyclic garbage collector is
+    paused meanwhile: the reader makes millions of small objects but no reference
+    cycles, and the collector's repeated passes over them cost as much as the parsing.
+    """
+    if not gc.isenabled():
+        return _parse_conll(text, source, layout)
+    gc.disable()
+    try:
+        return _parse_conll(text, source, layout)
+    finally:
+        gc.enable()
+
+
+def _special_line_starts(text):
+    """Offsets of the lines that are empty or start with '#' or whitespace."""
+    c = text[:1]
+    if not c or c == "#" or c.isspace():
+        yield 0
+    for m in _SPECIAL_LINE.finditer(text):
+        yield m.end()
+
+
+def _parse_conll(text, source, layout):
+    if "\r" in text:  # lines lose their trailing '\r's; offsets and line numbers stay
+        text = "\n".join([line.rstrip("\r") for line in text.split("\n")])
+    split_runs = "\0" not in text  # add_run marks line ends with NUL
     docs = []
     seen = {}
     builder = None
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        line = line.rstrip("\r")
-        if line.startswith("#"):
+    run, run_line = 0, 1  # offset and line number of the line after the last special line
+    for start in _special_line_starts(text):
+        if start > run:  # token lines text[run:start - 1]
+            if builder is None:
+                raise InputFormatError(source, run_line, "token line outside a document; expected '#begin document (id); part N' first")
+            chunk = text[run : start - 1]
+            builder.add_run(chunk, run_line, split_runs)
+            run_line += chunk.count("\n") + 1
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        line, lineno = text[start:end], run_line
+        run, run_line = end + 1, lineno + 1
+        if line[:1] == "#":
             m = _BEGIN.match(line)
             if m:
                 if builder is not None:
@@ -80,14 +123,18 @@ def parse_conll(text, source="<string>", layout="auto"):
                 builder = None
                 continue
             if builder is None or not builder.has_tokens_in_sentence():
-                continue  # comment line
+                continue  # comment line; inside a sentence a '#' line is a token (below)
         if not line.strip():
             if builder is not None:
                 builder.end_sentence()
             continue
         if builder is None:
             raise InputFormatError(source, lineno, "token line outside a document; expected '#begin document (id); part N' first")
-        builder.add_token(line, lineno)
+        builder.add_run(line, lineno, split_runs)
+    if run < len(text):
+        if builder is None:
+            raise InputFormatError(source, run_line, "token line outside a document; expected '#begin document (id); part N' first")
+        builder.add_run(text[run:], run_line, split_runs)
     if builder is not None:
         raise InputFormatError(
             source, builder.begin_line, f"document {builder.name!r} is never closed; expected '#end document' before end of file"
@@ -108,7 +155,7 @@ class _DocBuilder:
         self.sentence_first_line = None
         self.parse_depth = 0
         self.open = {}  # label -> stack of (token, line)
-        self.spans = {}  # label -> list of (start, end, open_line, close_line)
+        self.spans = {}  # label -> list of (start, end)
         self.label_order = []
 
     @property
@@ -118,7 +165,55 @@ class _DocBuilder:
     def has_tokens_in_sentence(self):
         return self.sentence_first_line is not None
 
+    def add_run(self, chunk, first_lineno, split_runs=True):
+        """Add a run of consecutive token lines (`chunk`, '\\n'-separated; line `first_lineno` first).
+
+        Same result and same errors as `add_token` on each line in turn, done a run at a
+        time: one `split` of the run, with a NUL marking each line end, gives the fields in
+        a flat list, and stride slices give the columns. If the lines do not all have the
+        same valid number of columns (or the text holds a NUL, `split_runs` False),
+        `add_token` replays the run line by line, so errors name the same line as always.
+        """
+        n = chunk.count("\n") + 1
+        width = 0
+        if split_runs:
+            flat = chunk.replace("\n", " \0 ").split() if n > 1 else chunk.split()
+            w = flat.index("\0") if n > 1 else len(flat)
+            if len(flat) == n * (w + 1) - 1 and (n == 1 or flat[w :: w + 1].count("\0") == n - 1):
+                width = w  # every line has exactly w fields
+        layout = self.layout
+        if layout == "auto":
+            layout = "index_word_coref" if width == 3 else "conll2012"
+        step = width + 1
+        if layout == "conll2012" and width >= 12:
+            words, coref = flat[3::step], flat[width - 1 :: step]
+            for k in range(7):
+                self.cols[k].extend(flat[4 + k :: step])
+            if width == 13:
+                self.args.extend(zip(flat[11::step]))
+            elif width == 12:
+                self.args.extend([()] * n)
+            else:
+                self.args.extend(zip(*[flat[j::step] for j in range(11, width - 1)]))
+            bits = "".join(flat[5::step])
+            self.parse_depth += bits.count("(") - bits.count(")")
+        elif layout == "index_word_coref" and width == 3:
+            words, coref = flat[1::4], flat[2::4]
+        else:
+            for k, line in enumerate(chunk.split("\n")):
+                self.add_token(line, first_lineno + k)
+            return
+        self.layout = layout
+        if self.sentence_first_line is None:
+            self.sentence_first_line = first_lineno
+        tok0 = len(self.words)
+        self.words.extend(words)
+        for k, cell in enumerate(coref):
+            if cell not in _EMPTY_CELL:
+                self._coref_cell(cell, tok0 + k, first_lineno + k)
+
     def add_token(self, line, lineno):
+        """Add one token line (the reference path; `add_lines` falls back to it on errors)."""
         fields = line.split()
         n = len(fields)
         if self.layout == "auto":
@@ -147,6 +242,13 @@ class _DocBuilder:
             self._coref_cell(coref, tok, lineno)
 
     def _coref_cell(self, cell, tok, lineno):
+        if "|" not in cell:  # fast path: one item, "(id)", "(id" or "id)"
+            opens = cell[0] == "("
+            closes = cell[-1] == ")"
+            label = cell[opens : len(cell) - closes]
+            if label and (opens or closes) and "(" not in label and ")" not in label:
+                self._add_item(label, opens, closes, tok, lineno)
+                return
         # Items are joined by '|' (CoNLL-2012) or written back to back (GUM: "(a-1(b-2").
         items = _COREF_ITEM.findall(cell)
         if "".join(items) != cell.replace("|", ""):
@@ -157,24 +259,27 @@ class _DocBuilder:
         # passes: one-token mentions "(id)", then every opening "(id", then every closing
         # "id)". So "0)|(0" closes the mention opened on this very token, not the earlier
         # one; we read cells the same way so both see the same mentions.
-        items.sort(key=lambda it: 0 if it.startswith("(") and it.endswith(")") else 1 if it.startswith("(") else 2)
+        if len(items) > 1:
+            items.sort(key=lambda it: 0 if it.startswith("(") and it.endswith(")") else 1 if it.startswith("(") else 2)
         for item in items:
             opens = item.startswith("(")
             closes = item.endswith(")")
-            label = item[1 if opens else 0 : len(item) - 1 if closes else len(item)]
-            if label not in self.spans:
-                self.spans[label] = []
-                self.label_order.append(label)
-            if opens and closes:
-                self.spans[label].append((tok, tok, lineno, lineno))
-            elif opens:
-                self.open.setdefault(label, []).append((tok, lineno))
-            else:
-                stack = self.open.get(label)
-                if not stack:
-                    raise InputFormatError(self.source, lineno, f"closing bracket '{item}' for id {label!r} that was never opened")
-                start, open_line = stack.pop()
-                self.spans[label].append((start, tok, open_line, lineno))
+            self._add_item(item[1 if opens else 0 : len(item) - 1 if closes else len(item)], opens, closes, tok, lineno)
+
+    def _add_item(self, label, opens, closes, tok, lineno):
+        spans = self.spans.get(label)
+        if spans is None:
+            spans = self.spans[label] = []
+            self.label_order.append(label)
+        if opens and closes:
+            spans.append((tok, tok))
+        elif opens:
+            self.open.setdefault(label, []).append((tok, lineno))
+        else:
+            stack = self.open.get(label)
+            if not stack:
+                raise InputFormatError(self.source, lineno, f"closing bracket '{label})' for id {label!r} that was never opened")
+            spans.append((stack.pop()[0], tok))
 
     def end_sentence(self):
         if self.sentence_first_line is None:
@@ -195,12 +300,12 @@ class _DocBuilder:
         columns = {}
         if self.layout == "conll2012":
             for name, values in zip(OPTIONAL_COLUMNS, self.cols):
-                columns[name] = None if all(v == "_" for v in values) else values
-            args = self.args if any(self.args) and not all(all(a == "_" for a in t) for t in self.args) else None
+                columns[name] = None if values.count("_") == len(values) else values
+            args = self.args if any(self.args) and not all(a == "_" for t in self.args for a in t) else None
         else:
             columns = {name: None for name in OPTIONAL_COLUMNS}
             args = None
-        clusters = [[(s, e) for s, e, _, _ in self.spans[label]] for label in self.label_order]
+        clusters = [self.spans[label] for label in self.label_order]
         return Document(
             doc_id=self.doc_id,
             part=self.part,

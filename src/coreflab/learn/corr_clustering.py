@@ -15,21 +15,13 @@ from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.correlation_solver import correlation_partition
 from coreflab.learn.l3m import kernel_arrays
 from coreflab.learn.leftlink_baselines import _add_arc, _shrink, gold_representatives
-from coreflab.learn.labels import labels_to_antecedents
+from coreflab.learn.labels import ClusteringLearnerMixin
 from coreflab.learn.registry import register
-from coreflab.learn.spanning_forest import _edge_scores, edges
-
-
-def _document_edges(data):
-    doc_off = np.asarray(data.store.doc_mention_offsets, dtype=np.int64)
-    ante, ana, arcs = edges(data)
-    doc_of_row = np.repeat(np.arange(len(doc_off) - 1), np.diff(doc_off))
-    edge_doc_off = np.searchsorted(doc_of_row[ana], np.arange(len(doc_off)), side="left")
-    return doc_off, ante, ana, arcs, edge_doc_off
+from coreflab.learn.spanning_forest import _edge_scores, document_edges
 
 
 @register("corr_clustering")
-class CorrClustering(Learner):
+class CorrClustering(ClusteringLearnerMixin, Learner):
     """Structural SVM with correlation-clustering inference."""
 
     _meta_fields = ("epochs_done_", "exact_", "fallback_")
@@ -56,7 +48,7 @@ class CorrClustering(Learner):
     def fit(self, train, dev=None, callback=None):
         data = as_training_data(train)
         _, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
-        doc_off, ante, ana, arcs, edge_doc_off = _document_edges(data)
+        doc_off, ante, ana, arcs, edge_doc_off = document_edges(data)
         rep = gold_representatives(doc_off, np.asarray(data.corpus.m_cluster, dtype=np.int64))
         same = rep[ante] == rep[ana]
         rng = np.random.default_rng(self.seed)
@@ -79,21 +71,14 @@ class CorrClustering(Learner):
                 for k in np.flatnonzero(coef):
                     _add_arc(v, scale, foff, feats, vals, arcs[e0 + k], eta * coef[k])
                 step += 1
-            self.coef_ = v * scale
-            self.epochs_done_ = epoch
-            if callback is not None:
-                callback(epoch, self)
+            self._end_epoch(epoch, v, scale, callback)
         return self
-
-    def predict(self, corpus, store):
-        """Antecedent per mention (document-local, -1 = new cluster) of the predicted clustering."""
-        return labels_to_antecedents(self.predict_labels((corpus, store)), store.doc_mention_offsets)
 
     def predict_labels(self, data):
         """Cluster id per mention (document-local index of the cluster's first mention)."""
         data = as_training_data(data)
         _, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
-        doc_off, ante, ana, arcs, edge_doc_off = _document_edges(data)
+        doc_off, ante, ana, arcs, edge_doc_off = document_edges(data)
         s = _edge_scores(np.asarray(self.coef_, dtype=np.float64), 1.0, foff, feats, vals, arc_ante, arcs)
         out = np.arange(arc_off.shape[0] - 1) - np.repeat(doc_off[:-1], np.diff(doc_off))
         self.exact_, self.fallback_ = getattr(self, "exact_", 0), getattr(self, "fallback_", 0)

@@ -10,7 +10,7 @@ epochs it finished.
 import time
 
 from coreflab.corpus.conll import atomic_write_text
-from coreflab.learn.output import response_documents
+from coreflab.learn.evaluation import score_model
 
 CURVE_METRICS = ("muc", "bcub", "ceafm", "ceafe")
 CURVE_COLUMNS = ("learner", "seed", "epoch", "metric", "recall", "precision", "f1", "seconds")
@@ -26,11 +26,7 @@ class DevCurve:
 
     def score(self, model):
         """Scores object of the model on the dev split."""
-        from coreflab.metrics.scorer import score_documents
-
-        ante = model.predict(self.corpus, self.store)
-        response = response_documents(self.key_docs, self.corpus, ante, self.keep_singletons)
-        return score_documents(self.key_docs, response, metrics=CURVE_METRICS)
+        return score_model(model, self.corpus, self.store, self.key_docs, CURVE_METRICS, self.keep_singletons)
 
     def __call__(self, epoch, model):
         scores = self.score(model)

@@ -12,7 +12,7 @@ import numpy as np
 
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.leftlink_kernels import l3m_cluster, l3m_objective, l3m_sgd_epoch
-from coreflab.learn.labels import labels_to_antecedents
+from coreflab.learn.labels import ClusteringLearnerMixin
 from coreflab.learn.registry import register
 
 
@@ -38,7 +38,7 @@ def kernel_arrays(data):
 
 
 @register("l3m")
-class L3M(Learner):
+class L3M(ClusteringLearnerMixin, Learner):
     """Latent left-linking model; `gamma` = 0 gives max-left-link."""
 
     _meta_fields = ("objective_", "epochs_done_")
@@ -72,10 +72,7 @@ class L3M(Learner):
             scale, step, obj = l3m_sgd_epoch(v, scale, order, *arrays, cluster, float(self.gamma), float(self.lam),
                                              float(self.eta0), step)
             self.objective_.append(float(obj))
-            self.coef_ = v * scale
-            self.epochs_done_ = epoch
-            if callback is not None:
-                callback(epoch, self)
+            self._end_epoch(epoch, v, scale, callback)
         return self
 
     def objective(self, data, w=None):
@@ -84,10 +81,6 @@ class L3M(Learner):
         cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
         return float(l3m_objective(np.asarray(self.coef_ if w is None else w, dtype=np.float64), *kernel_arrays(data),
                                    cluster, float(self.gamma), float(self.lam)))
-
-    def predict(self, corpus, store):
-        """Antecedent per mention (document-local, -1 = new cluster) of the predicted clustering."""
-        return labels_to_antecedents(self.predict_labels((corpus, store)), store.doc_mention_offsets)
 
     def predict_labels(self, data):
         """Cluster id per item (document-local: the index of the cluster's first item)."""

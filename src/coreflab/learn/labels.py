@@ -35,3 +35,18 @@ def labels_to_antecedents(labels, doc_offsets):
     same = (doc[order][1:] == doc[order][:-1]) & (labels[order][1:] == labels[order][:-1])
     ante[order[1:][same]] = (order[:-1][same] - doc_offsets[doc[order[1:][same]]]).astype(np.int32)
     return ante
+
+
+class ClusteringLearnerMixin:
+    """Shared by the clustering learners: antecedents from labels, end-of-epoch bookkeeping."""
+
+    def predict(self, corpus, store):
+        """Antecedent per mention (document-local, -1 = new cluster) of the predicted clustering."""
+        return labels_to_antecedents(self.predict_labels((corpus, store)), store.doc_mention_offsets)
+
+    def _end_epoch(self, epoch, v, scale, callback):
+        """Publish the weights of a scaled SGD vector after an epoch and call the callback."""
+        self.coef_ = v * scale
+        self.epochs_done_ = epoch
+        if callback is not None:
+            callback(epoch, self)

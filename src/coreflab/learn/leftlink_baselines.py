@@ -16,7 +16,7 @@ from numba import njit
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.l3m import kernel_arrays
 from coreflab.learn.leftlink_kernels import _arc_score
-from coreflab.learn.labels import labels_to_antecedents
+from coreflab.learn.labels import ClusteringLearnerMixin
 from coreflab.learn.registry import register
 
 
@@ -177,7 +177,7 @@ def best_left_link_cluster(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_
     return labels
 
 
-class _SGDLeftLinker(Learner):
+class _SGDLeftLinker(ClusteringLearnerMixin, Learner):
     """Shared fit/predict of the SGD-trained left-link baselines."""
 
     _meta_fields = ("epochs_done_",)
@@ -200,15 +200,8 @@ class _SGDLeftLinker(Learner):
         for epoch in range(1, self.epochs + 1):
             order = rng.permutation(arrays[0].shape[0] - 1).astype(np.int64)
             scale, step = type(self)._epoch_kernel(v, scale, order, *arrays, rep, float(self.lam), float(self.eta0), step)
-            self.coef_ = v * scale
-            self.epochs_done_ = epoch
-            if callback is not None:
-                callback(epoch, self)
+            self._end_epoch(epoch, v, scale, callback)
         return self
-
-    def predict(self, corpus, store):
-        """Antecedent per mention (document-local, -1 = new cluster) of the predicted clustering."""
-        return labels_to_antecedents(self.predict_labels((corpus, store)), store.doc_mention_offsets)
 
     def predict_labels(self, data):
         """Cluster id per item (document-local index of the cluster's first item)."""

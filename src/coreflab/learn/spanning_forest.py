@@ -17,7 +17,7 @@ from coreflab.learn.l3m import kernel_arrays
 from coreflab.learn.leftlink_baselines import _add_arc, _shrink, gold_representatives
 from coreflab.learn.leftlink_kernels import _arc_score
 from coreflab.learn.registry import register
-from coreflab.learn.labels import labels_to_antecedents, local_labels
+from coreflab.learn.labels import ClusteringLearnerMixin, local_labels
 from coreflab.learn.slt_estep import _kruskal, single_link
 
 
@@ -33,6 +33,15 @@ def edges(data):
     return doc_off[doc] + ante_local[keep], ana[keep], keep
 
 
+def document_edges(data):
+    """(doc offsets, ante rows, anaphor rows, arc ids, per-document edge offsets) of the non-root arcs."""
+    doc_off = np.asarray(data.store.doc_mention_offsets, dtype=np.int64)
+    ante, ana, arcs = edges(data)
+    doc_of_row = np.repeat(np.arange(len(doc_off) - 1), np.diff(doc_off))
+    edge_doc_off = np.searchsorted(doc_of_row[ana], np.arange(len(doc_off)), side="left")
+    return doc_off, ante, ana, arcs, edge_doc_off
+
+
 def max_spanning_forest(n_items, ante, ana, weight):
     """Edges chosen by Kruskal among those of positive weight, heaviest first (ties by index)."""
     idx = np.flatnonzero(weight > 0)
@@ -41,7 +50,7 @@ def max_spanning_forest(n_items, ante, ana, weight):
 
 
 @register("spanning_forest")
-class SpanningForest(Learner):
+class SpanningForest(ClusteringLearnerMixin, Learner):
     """Latent structural SVM with maximum-spanning-forest inference (Yu & Joachims 2009)."""
 
     _meta_fields = ("epochs_done_", "updates_")
@@ -55,14 +64,12 @@ class SpanningForest(Learner):
 
     def fit(self, train, dev=None, callback=None):
         data = as_training_data(train)
-        doc_off, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
-        ante, ana, arcs = edges(data)
+        _, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
+        # edges of each document are contiguous (rows are sorted by document)
+        doc_off, ante, ana, arcs, edge_doc_off = document_edges(data)
         rep = gold_representatives(doc_off, np.asarray(data.corpus.m_cluster, dtype=np.int64))
-        doc_of_row = np.repeat(np.arange(len(doc_off) - 1), np.diff(doc_off))
         same = rep[ante] == rep[ana]
         edge_loss = np.where(same, -1.0, float(self.r))
-        # edges of each document are contiguous (rows are sorted by document)
-        edge_doc_off = np.searchsorted(doc_of_row[ana], np.arange(len(doc_off)), side="left")
         rng = np.random.default_rng(self.seed)
         v = np.zeros(1 << int(data.store.n_bits))
         scale, step, self.updates_ = 1.0, 0, 0
@@ -88,15 +95,8 @@ class SpanningForest(Learner):
                     for a in a_idx[pred & ~gold_tree]:
                         _add_arc(v, scale, foff, feats, vals, a, -eta)
                 step += 1
-            self.coef_ = v * scale
-            self.epochs_done_ = epoch
-            if callback is not None:
-                callback(epoch, self)
+            self._end_epoch(epoch, v, scale, callback)
         return self
-
-    def predict(self, corpus, store):
-        """Antecedent per mention (document-local, -1 = new cluster) of the forest's clustering."""
-        return labels_to_antecedents(self.predict_labels((corpus, store)), store.doc_mention_offsets)
 
     def predict_labels(self, data):
         """Cluster id per mention: components of the maximum spanning forest (document-local ids)."""

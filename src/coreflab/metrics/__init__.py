@@ -1,1 +1,62 @@
-"""coreflab.metrics"""
+"""coreflab.metrics: the CoNLL coreference metrics, exactly as the official scorer v8.01.
+
+MUC, B3, CEAFm, CEAFe, BLANC (predicted-mention version), LEA and mention identification,
+with v8.01's treatment of twinless mentions, singletons, repeated spans and missing
+documents (Pradhan et al. 2014), plus MELA (mean F1 of MUC, B3, CEAFe), pairwise link
+scores and Variation of Information, and paired significance tests.
+
+Scoring files (what `coreflab score` does)::
+
+    from coreflab.corpus.conll import read_conll_path
+    from coreflab.metrics import score_documents
+    scores = score_documents(read_conll_path(key), read_conll_path(response))
+    scores.prf("muc")      # (recall, precision, F1) as fractions, micro-averaged
+    scores.mela            # CoNLL score, percent
+    scores.per_doc["bcub"] # (n_docs, 4): recall num/den, precision num/den per document
+
+Fast paths for learners (no files, no Document objects; ~0.06 s for 300 documents and
+46,000 mentions with every metric):
+
+- `score_clusters(key_clusters, response_clusters)`: one document, clusters as lists of
+  inclusive (start, end) spans.
+- `score_clusterings(key_clusterings, response_clusterings)`: many documents, one list of
+  clusters per document.
+- `score_labels(key_labels, response_labels, doc_index=None)`: per-mention cluster-id
+  arrays over one shared mention list (e.g. the rows of a `CompiledCorpus`: gold cluster
+  id vs predicted cluster id), -1 = mention absent from that side. Cheapest of all.
+
+Pass `metrics="mela"` (or a list such as ["muc", "bcub"]) to compute only what you need.
+`pairwise_scores` and `variation_of_information` compare two labelings of the same items;
+`paired_test` runs the paired bootstrap or approximate randomization over documents.
+"""
+
+from coreflab.metrics.counts import ALL_METRICS, document_counts
+from coreflab.metrics.pairwise import pairwise_scores, variation_of_information
+from coreflab.metrics.scorer import (
+    MELA_METRICS,
+    RepeatedMentionWarning,
+    Scores,
+    prf_from_sums,
+    score_clusterings,
+    score_clusters,
+    score_documents,
+    score_labels,
+)
+from coreflab.metrics.significance import PairedResult, paired_test
+
+__all__ = [
+    "ALL_METRICS",
+    "MELA_METRICS",
+    "PairedResult",
+    "RepeatedMentionWarning",
+    "Scores",
+    "document_counts",
+    "paired_test",
+    "pairwise_scores",
+    "prf_from_sums",
+    "score_clusterings",
+    "score_clusters",
+    "score_documents",
+    "score_labels",
+    "variation_of_information",
+]

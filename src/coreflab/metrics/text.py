@@ -1,0 +1,82 @@
+"""The official scorer's text output, line for line, so scripts that parse it keep working.
+
+v8.01 (`scorer.pl all KEY RESPONSE none`) prints per metric a `METRIC name:` header and a
+TOTALS block; each figure line is ShowRPF's
+  `Recall: (num / den) r%<TAB>Precision: (num / den) p%<TAB>F1: f%`
+followed by a dashed rule. Numbers are perl's default stringification (`%.15g`) and the
+percentages are truncated, not rounded, to two decimals (`int(x * 10000) / 100`).
+BLANC prints the coreference-link line, the non-coreference-link line and `BLANC:` with
+its (R / 1), (P / 1) values. We add one line `MELA (CoNLL F1): x` at the end.
+"""
+
+import math
+
+from coreflab.metrics.scorer import MELA_METRICS, prf_from_sums
+
+RULE = "-" * 74
+ORDER = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+
+
+def perl_number(x):
+    """perl's print of a number: integers plainly, floats with 15 significant digits."""
+    x = float(x)
+    if x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.15g}"
+
+
+def _percent(x):
+    return perl_number(math.trunc(x * 10000) / 100)
+
+
+def show_rpf(nr, dr, np_, dp, f1=None):
+    """perl ShowRPF: the figure line and its rule (two lines, no trailing newline)."""
+    p = np_ / dp if dp else 0.0
+    r = nr / dr if dr else 0.0
+    if f1 is None:
+        f1 = 2 * p * r / (p + r) if (r + p) else 0.0
+    line = (
+        f"Recall: ({perl_number(nr)} / {perl_number(dr)}) {_percent(r)}%"
+        f"\tPrecision: ({perl_number(np_)} / {perl_number(dp)}) {_percent(p)}%"
+        f"\tF1: {_percent(f1)}%"
+    )
+    return line + "\n" + RULE
+
+
+def metric_block(scores, metric, rows=None):
+    """`METRIC name:` header and the TOTALS block of one metric, as v8.01 prints them."""
+    pick = (lambda m: scores.totals(m)) if rows is None else (lambda m: scores.per_doc[m][rows])
+    ment = pick("mentions")
+    out = [f"METRIC {metric}:", "", "====== TOTALS =======", "Identification of Mentions: " + show_rpf(*ment)]
+    s = pick(metric)
+    if metric == "blanc":
+        r, p, f = (float(x) for x in prf_from_sums("blanc", s))
+        out += [
+            "",
+            "Coreference:",
+            "Coreference links: " + show_rpf(*s[:4]),
+            "Non-coreference links: " + show_rpf(*s[4:]),
+            "BLANC: " + show_rpf(r, 1, p, 1, f),
+        ]
+    else:
+        out.append("Coreference: " + show_rpf(*s))
+    return "\n".join(out)
+
+
+def format_text(scores, per_doc=False):
+    """The whole text report: per-document blocks (optional), then the totals."""
+    metrics = [m for m in ORDER if m in scores.per_doc]
+    parts = []
+    if per_doc:
+        for i, (doc_id, part) in enumerate(scores.doc_keys):
+            parts.append(f"{doc_id}; part {part:03d}:")
+            parts += ["", *(metric_block(scores, m, rows=i) for m in metrics)]
+            if all(m in scores.per_doc for m in MELA_METRICS):
+                mela = sum(float(prf_from_sums(m, scores.per_doc[m][i])[2]) for m in MELA_METRICS) / 3
+                parts.append(f"MELA (CoNLL F1): {100 * mela:.2f}")
+            parts.append("")
+    for m in metrics:
+        parts += ["", metric_block(scores, m)]
+    if all(m in scores.per_doc for m in MELA_METRICS):
+        parts.append(f"MELA (CoNLL F1): {scores.mela:.2f}")
+    return "\n".join(parts) + "\n"

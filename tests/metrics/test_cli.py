@@ -1,0 +1,105 @@
+"""`coreflab score` / `coreflab compare` end to end on small CoNLL files."""
+
+import json
+
+import pytest
+
+from coreflab.cli import main
+
+KEY = """#begin document (d1); part 000
+d1 0 0 a NN * - - - - * (0)
+d1 0 1 b NN * - - - - * (0
+d1 0 2 c NN * - - - - * 0)
+d1 0 3 d NN * - - - - * (1)
+
+d1 0 4 e NN * - - - - * (1)
+#end document
+#begin document (d2); part 000
+d2 0 0 a NN * - - - - * (3)
+d2 0 1 b NN * - - - - * (3)
+#end document
+"""
+
+RESPONSE = """#begin document (d1); part 000
+d1 0 0 a NN * - - - - * (0)
+d1 0 1 b NN * - - - - * (0
+d1 0 2 c NN * - - - - * 0)|(7)
+d1 0 3 d NN * - - - - * (0)
+
+d1 0 4 e NN * - - - - * -
+#end document
+"""
+
+
+def tabs(text):
+    return "\n".join(line if line.startswith("#") else line.replace(" ", "\t") for line in text.split("\n"))
+
+
+@pytest.fixture
+def files(tmp_path):
+    k, r = tmp_path / "key.conll", tmp_path / "resp.conll"
+    k.write_text(tabs(KEY))
+    r.write_text(tabs(RESPONSE))
+    return k, r
+
+
+def test_text_output_has_v801_lines(files, capsys):
+    assert main(["score", str(files[0]), str(files[1])]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # key: d1 {a, bc} {d, e}, d2 {a, b}; response: d1 {a, bc, d} {c} (twinless), d2 missing
+    assert out[1:4] == ["METRIC muc:", "", "====== TOTALS ======="]
+    assert out[4] == "Identification of Mentions: Recall: (3 / 6) 50%\tPrecision: (3 / 4) 75%\tF1: 60%"
+    assert out[5] == "-" * 74
+    assert out[6] == "Coreference: Recall: (1 / 3) 33.33%\tPrecision: (1 / 2) 50%\tF1: 40%"
+    blanc = out.index("METRIC blanc:")
+    assert out[blanc + 5 : blanc + 7] == ["", "Coreference:"]
+    assert out[blanc + 7].startswith("Coreference links: Recall: (1 / 3) 33.33%")
+    assert out[blanc + 9] == "Non-coreference links: Recall: (0 / 4) 0%\tPrecision: (0 / 3) 0%\tF1: 0%"
+    assert out[blanc + 11].startswith("BLANC: Recall: (0.166666666666667 / 1) 16.66%")
+    assert out[-1].startswith("MELA (CoNLL F1): ")
+
+
+def test_json_output(files, capsys):
+    assert main(["score", str(files[0]), str(files[1]), "--format", "json", "--per-doc"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["muc"]["recall_num"] == 1 and data["muc"]["recall_den"] == 3
+    assert data["muc"]["precision"] == pytest.approx(50)
+    assert data["mentions"]["f1"] == pytest.approx(60)
+    assert data["mela"] == pytest.approx((data["muc"]["f1"] + data["bcub"]["f1"] + data["ceafe"]["f1"]) / 3)
+    assert [d["doc_id"] for d in data["documents"]] == ["d1", "d2"]
+    assert data["documents"][1]["muc"]["recall_den"] == 1
+
+
+def test_single_metric(files, capsys):
+    assert main(["score", str(files[0]), str(files[1]), "--metric", "ceafm"]) == 0
+    out = capsys.readouterr().out
+    assert "METRIC ceafm:" in out and "METRIC muc:" not in out and "MELA" not in out
+
+
+def test_bad_input_exits_2_naming_file_and_line(files, tmp_path, capsys):
+    bad = tmp_path / "bad.conll"
+    bad.write_text(tabs(KEY).replace("d1\t0\t2\tc\tNN\t*\t-\t-\t-\t-\t*\t0)", "d1\t0\t2\tc\tNN\t*\t-\t-\t-\t-\t*\t-"))
+    assert main(["score", str(files[0]), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.conll:" in err and "never closed" in err
+
+
+def test_compare_is_deterministic(files, capsys):
+    args = ["compare", str(files[0]), str(files[1]), str(files[0]), "--samples", "300", "--seed", "7"]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert main(args) == 0
+    assert capsys.readouterr().out == first
+    assert "difference (A - B): -" in first and "p-value (paired bootstrap, 300 samples, seed 7)" in first
+
+
+def test_cell_read_like_v801_opens_before_closes():
+    # v8.01 reads "0)|(0" as: open at this token, then close it -> a one-token mention,
+    # and the mention opened on token 0 closes on token 4 (CorScorer.pm GetCoreference)
+    from coreflab.corpus.conll import parse_conll
+
+    text = "#begin document (x); part 000\n" + "".join(
+        f"x\t0\t{t}\tw\tNN\t*\t-\t-\t-\t-\t*\t{cell}\n" for t, cell in enumerate(["(0", "-", "0)|(0", "-", "0)"])
+    ) + "#end document\n"
+    (doc,) = parse_conll(text)
+    assert sorted(doc.clusters[0]) == [(0, 4), (2, 2)]
