@@ -264,3 +264,22 @@ def l3m2014_doccluster_args(wildcards, input):
     return ("--doccluster " + " ".join(input.doccluster)) if input.doccluster else ""
 
 PAPERS = ["bk2014", "cc2007", "l3m2014"]
+
+
+# ---- leaderboard ------------------------------------------------------------------------------
+
+
+def leaderboard_inputs(wildcards):
+    c = wildcards.corpus
+    out = {"scores": f"results/{c}/scores/systems_test.csv"}
+    for s in systems():
+        out[f"json_{s}"] = f"results/{c}/scores/{s}/test.json"
+        if s in LEARNER_SYSTEMS:
+            out[f"bench_{s}"] = f"results/{c}/benchmarks/train_{s}.tsv"
+    return out
+
+
+def leaderboard_args(wildcards, input):
+    args = [f"--score-json {s}={input['json_' + s]}" for s in systems()]
+    args += [f"--benchmark {s}={input['bench_' + s]}" for s in systems() if s in LEARNER_SYSTEMS]
+    return " ".join(args)

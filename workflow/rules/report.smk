@@ -8,7 +8,7 @@ localrules:
 
 rule leaderboard:
     input:
-        scores="results/{corpus}/scores/systems_test.csv",
+        unpack(leaderboard_inputs),
     output:
         csv="results/{corpus}/leaderboard.csv",
         md=report(
@@ -20,6 +20,8 @@ rule leaderboard:
         tex="results/{corpus}/leaderboard.tex",
     params:
         prefix="results/{corpus}/leaderboard",
+        extra=leaderboard_args,
+        seed=config["seed"],
     log:
         "results/{corpus}/logs/leaderboard.log",
     benchmark:
@@ -31,7 +33,8 @@ rule leaderboard:
     conda:
         "../envs/coreflab.yaml"
     shell:
-        "coreflab leaderboard --scores {input.scores} --split test --out-prefix {params.prefix} > {log} 2>&1"
+        "coreflab leaderboard --scores {input.scores} --split test {params.extra} --seed {params.seed} "
+        "--out-prefix {params.prefix} > {log} 2>&1"
 
 
 rule overview:

@@ -10,7 +10,85 @@ from coreflab.report.scores import wide_f1
 def add_arguments(p):
     p.add_argument("--scores", required=True, help="tidy scores CSV (scores-table output)")
     p.add_argument("--split", default="test")
+    p.add_argument("--score-json", action="append", default=[], metavar="SYSTEM=JSON",
+                   help="per-document score JSON of a system (enables significance against the best)")
+    p.add_argument("--benchmark", action="append", default=[], metavar="SYSTEM=TSV",
+                   help="Snakemake benchmark file of a system's training job (time, peak memory)")
+    p.add_argument("--samples", type=int, default=10000)
+    p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out-prefix", required=True, help="writes PREFIX.csv, PREFIX.md, PREFIX.tex")
+
+
+def _pairs(items, flag):
+    out = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or not name:
+            raise UserError(f"{flag} {item!r}: expected SYSTEM=PATH")
+        out[name] = path
+    return out
+
+
+def per_doc_scores(path):
+    """A Scores-like object (per_doc arrays, doc_keys) from `coreflab score --format json --per-doc`."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from coreflab.report.scores import read_score_json
+
+    obj = read_score_json(path)
+    docs = obj.get("documents")
+    if docs is None:
+        raise UserError(f"{path}: no per-document scores (score with --per-doc)")
+    per_doc = {}
+    for metric in ("muc", "bcub", "ceafe"):
+        per_doc[metric] = np.array([[d[metric][k] for k in ("recall_num", "recall_den", "precision_num", "precision_den")]
+                                    for d in docs], dtype=np.float64).reshape(len(docs), 4)
+    return SimpleNamespace(per_doc=per_doc, doc_keys=[(d["doc_id"], d["part"]) for d in docs])
+
+
+def add_significance(board, jsons, samples, seed):
+    """Paired bootstrap of every system against the best (MELA): difference, p, and a † at p < 0.05."""
+    from coreflab.metrics.significance import paired_test
+
+    best = board["system"].iloc[0]
+    if best not in jsons:
+        return board
+    best_scores = per_doc_scores(jsons[best])
+    deltas, pvalues = [], []
+    for system in board["system"]:
+        if system == best or system not in jsons:
+            deltas.append(0.0 if system == best else float("nan"))
+            pvalues.append(float("nan"))
+            continue
+        res = paired_test(per_doc_scores(jsons[system]), best_scores, metric="mela", test="bootstrap",
+                          samples=samples, seed=seed)
+        deltas.append(res.difference)
+        pvalues.append(res.p_value)
+    board = board.copy()
+    board["Δ MELA vs best"] = deltas
+    board["p (bootstrap)"] = pvalues
+    board["sig."] = ["" if not (p == p) else ("†" if p < 0.05 else "") for p in pvalues]
+    return board
+
+
+def add_costs(board, benchmarks):
+    """Training time (s) and peak memory (MB) of each system, from Snakemake benchmark files."""
+    secs, mem = [], []
+    for system in board["system"]:
+        path = benchmarks.get(system)
+        if path is None:
+            secs.append(float("nan"))
+            mem.append(float("nan"))
+            continue
+        b = pd.read_csv(path, sep="\t")
+        secs.append(float(b["s"].iloc[0]))
+        mem.append(float(b["max_rss"].iloc[0]) if "max_rss" in b and str(b["max_rss"].iloc[0]) != "-" else float("nan"))
+    board = board.copy()
+    board["train s"] = secs
+    board["peak MB"] = mem
+    return board
 
 
 def leaderboard_frame(df, split):
@@ -36,6 +114,10 @@ def run(args):
     df = pd.read_csv(args.scores)
     corpus = df["corpus"].iloc[0] if len(df) else "?"
     board = leaderboard_frame(df, args.split)
-    write_table(board, args.out_prefix, caption=f"Leaderboard: {corpus}, {args.split} split (F1 in %, MELA = CoNLL average)")
+    board = add_significance(board, _pairs(args.score_json, "--score-json"), args.samples, args.seed)
+    board = add_costs(board, _pairs(args.benchmark, "--benchmark"))
+    write_table(board, args.out_prefix, caption=f"Leaderboard: {corpus}, {args.split} split (F1 in %, MELA = CoNLL average; "
+                "† = significantly below the best system, paired bootstrap over documents, p < 0.05; "
+                "training time and peak memory from the Snakemake benchmark files)")
     print(board.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
     return 0
