@@ -25,6 +25,7 @@ VERBS = {
     "scores-table": ("scores_table", "collect score files into tidy CSV"),
     "leaderboard": ("leaderboard", "leaderboard table from tidy scores"),
     "overview": ("overview", "corpus overview figure"),
+    "select": ("select", "greedy forward/backward feature-template selection (B&K 2014)"),
     "bk-report": ("bk_report", "Björkelund & Kuhn 2014 Figs. 3-4 and Table 1 from dev curves"),
     "cc-run": ("cc_run", "train one Choi & Cardie 2007 configuration and score every EM iteration"),
     "cc-tables": ("cc_tables", "Choi & Cardie 2007 Tables 1-3 from cc-run results"),

@@ -43,18 +43,21 @@ def compiled_splits(wildcards):
     return [f"results/{wildcards.corpus}/compiled/{s}.npz" for s in SPLITS]
 
 
+PAPER_OUTPUTS = {
+    "bk2014": ["paper/bk2014/fig3.png", "paper/bk2014/fig4.png", "paper/bk2014/table1.md", "selection/steps.csv"],
+    "cc2007": ["paper/cc2007/table1.md", "paper/cc2007/table2.md", "paper/cc2007/table3.md"],
+    "l3m2014": [
+        "paper/l3m2014/table1.md",
+        "paper/l3m2014/robustness.md",
+        "paper/l3m2014/cccp_vs_sgd.md",
+        "paper/l3m2014/order_control.md",
+    ],
+}
+
+
 def paper_targets(paper, corpora=None):
     """The outputs of one paper's experiments for the configured corpora."""
-    out = []
-    for corpus in corpora or config["run"]["corpora"]:
-        base = f"results/{corpus}/paper/{paper}"
-        if paper == "bk2014":
-            out += [f"{base}/fig3.png", f"{base}/fig4.png", f"{base}/table1.md"]
-        elif paper == "cc2007":
-            out += [f"{base}/table1.md", f"{base}/table2.md", f"{base}/table3.md"]
-        elif paper == "l3m2014":
-            out += [f"{base}/table1.md", f"{base}/robustness.md", f"{base}/cccp_vs_sgd.md", f"{base}/order_control.md"]
-    return out
+    return [f"results/{corpus}/{name}" for corpus in corpora or config["run"]["corpora"] for name in PAPER_OUTPUTS[paper]]
 
 
 def all_targets(wildcards):
@@ -66,7 +69,7 @@ def all_targets(wildcards):
             f"results/{corpus}/overview.pdf",
         ]
     for paper in config["run"]["papers"]:
-        out += paper_targets(paper)
+        out.extend(paper_targets(paper))
     return out
 
 
@@ -215,7 +218,7 @@ L3M_BASELINES = ("corr_clustering", "spanning_forest", "sumlink", "binleftlink")
 
 
 def l3m2014_techniques():
-    return list(L3M_BASELINES) + [f"l3m-g{g:g}" for g in config["l3m2014"]["gammas"]]
+    return [*L3M_BASELINES, *(f"l3m-g{g:g}" for g in config["l3m2014"]["gammas"])]
 
 
 def l3m2014_inputs(wildcards):
@@ -261,7 +264,8 @@ def l3m2014_table_inputs(wildcards):
 
 
 def l3m2014_doccluster_args(wildcards, input):
-    return ("--doccluster " + " ".join(input.doccluster)) if input.doccluster else ""
+    files = " ".join(input.doccluster)
+    return f"--doccluster {files}" if input.doccluster else ""
 
 PAPERS = ["bk2014", "cc2007", "l3m2014"]
 
@@ -280,6 +284,6 @@ def leaderboard_inputs(wildcards):
 
 
 def leaderboard_args(wildcards, input):
-    args = [f"--score-json {s}={input['json_' + s]}" for s in systems()]
-    args += [f"--benchmark {s}={input['bench_' + s]}" for s in systems() if s in LEARNER_SYSTEMS]
+    args = [f"--score-json {s}={input.get('json_%s' % s)}" for s in systems()]
+    args.extend(f"--benchmark {s}={input.get('bench_%s' % s)}" for s in systems() if s in LEARNER_SYSTEMS)
     return " ".join(args)

@@ -1,0 +1,25 @@
+"""Greedy template selection: forward, backward and non-local steps on a known objective."""
+
+from coreflab.learn.selection import greedy_selection, split_documents
+
+
+def test_greedy_selection_finds_the_best_subset_of_a_known_objective():
+    value = {"a": 3.0, "b": 2.0, "c": -1.0, "d": 0.01, "n1": 1.5, "n2": -2.0}
+
+    def evaluate(local, nonlocal_=()):
+        return sum(value[t] for t in local) + sum(value[t] for t in nonlocal_)
+
+    local, nonlocal_, rows = greedy_selection(evaluate, ["c"], ["a", "b", "c", "d"], ["n1", "n2"], min_gain=0.05,
+                                              max_steps=10, log=lambda *_: None)
+    assert sorted(local) == ["a", "b"]  # c removed by a backward step, d's gain is below min_gain
+    assert nonlocal_ == ["n1"]
+    kept = [(r[1], r[2], r[3]) for r in rows if r[5] and r[0] > 0]
+    assert ("local", "remove", "c") in kept and ("nonlocal", "add", "n1") in kept
+    assert rows[0][4] == -1.0
+
+
+def test_split_is_seeded_and_by_document():
+    docs = list(range(20))
+    a, b = split_documents(docs, seed=3)
+    assert len(a) == 15 and len(b) == 5 and sorted(a + b) == docs
+    assert split_documents(docs, seed=3) == (a, b) and split_documents(docs, seed=4) != (a, b)

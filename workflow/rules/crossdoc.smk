@@ -1,0 +1,248 @@
+# Singh et al. (2011): distributed MCMC cross-document coreference on Dask.
+# Person-X (synthetic, strings hidden) for Figs. 5-6; a large synthetic corpus and ECB+ with
+# string-match initialisation for Fig. 7 and Table 2. Sizes and sample counts come from
+# config["crossdoc"]; the 1.5M-mention scaling run is bench/crossdoc.py, not a rule.
+
+
+localrules:
+    crossdoc_report,
+
+
+rule crossdoc_personx:
+    output:
+        corpus="results/crossdoc/data/personx.npz",
+    params:
+        size=config["crossdoc"]["personx_size"],
+        seed=config["crossdoc"]["seed"],
+    log:
+        "results/crossdoc/logs/personx.log",
+    benchmark:
+        "results/crossdoc/benchmarks/personx.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab synth-crossdoc --size {params.size} --seed {params.seed} --person-x "
+        "--out {output.corpus} > {log} 2>&1"
+
+
+rule crossdoc_large:
+    output:
+        corpus="results/crossdoc/data/large.npz",
+    params:
+        size=config["crossdoc"]["large_size"],
+        seed=config["crossdoc"]["seed"],
+    log:
+        "results/crossdoc/logs/large.log",
+    benchmark:
+        "results/crossdoc/benchmarks/large.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=20,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab synth-crossdoc --size {params.size} --seed {params.seed} --out {output.corpus} > {log} 2>&1"
+
+
+rule crossdoc_ecbplus:
+    output:
+        corpus="results/crossdoc/data/ecbplus.npz",
+    params:
+        local_dir=config["crossdoc"]["ecbplus_dir"] or "",
+    log:
+        "results/crossdoc/logs/ecbplus.log",
+    benchmark:
+        "results/crossdoc/benchmarks/ecbplus.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab crossdoc-ecbplus --local-dir {params.local_dir:q} --out {output.corpus} > {log} 2>&1"
+
+
+rule crossdoc_calibrate:
+    input:
+        corpus="results/crossdoc/data/personx.npz",
+    output:
+        bias="results/crossdoc/personx_bias.json",
+    params:
+        bias=config["crossdoc"]["bias"]["personx"],
+        rounds=config["crossdoc"]["rounds"],
+        samples=config["crossdoc"]["samples_per_round"],
+        steps=config["crossdoc"]["calibration_steps"],
+        seed=config["crossdoc"]["seed"],
+    log:
+        "results/crossdoc/logs/calibrate.log",
+    benchmark:
+        "results/crossdoc/benchmarks/calibrate.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab crossdoc-calibrate --corpus {input.corpus} --model flat --bias {params.bias} "
+        "--rounds {params.rounds} --samples-per-round {params.samples} --steps {params.steps} "
+        "--seed {params.seed} --out {output.bias} > {log} 2>&1"
+
+
+rule crossdoc_personx_run:
+    input:
+        corpus="results/crossdoc/data/personx.npz",
+        bias="results/crossdoc/personx_bias.json",
+    output:
+        trace="results/crossdoc/traces/personx_{model}_K{workers}.csv",
+    params:
+        rounds=config["crossdoc"]["rounds"],
+        samples=config["crossdoc"]["samples_per_round"],
+        t_start=config["crossdoc"]["t_start"],
+        t_stop=config["crossdoc"]["t_stop"],
+        sub_ratio=config["crossdoc"]["sub_bias_ratio"],
+        super_ratio=config["crossdoc"]["super_bias_ratio"],
+        scheduler=config["crossdoc"]["scheduler"],
+        seed=config["crossdoc"]["seed"],
+    log:
+        "results/crossdoc/logs/personx_{model}_K{workers}.log",
+    benchmark:
+        "results/crossdoc/benchmarks/personx_{model}_K{workers}.tsv"
+    threads: max(config["crossdoc"]["workers"])
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab crossdoc --corpus {input.corpus} --corpus-name personx --model {wildcards.model} "
+        "--bias-from {input.bias} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
+        "--string-weight 0 --init singletons --scheduler {params.scheduler} --workers {wildcards.workers} "
+        "--rounds {params.rounds} --samples-per-round {params.samples} --t-start {params.t_start} "
+        "--t-stop {params.t_stop} --seed {params.seed} --trace {output.trace} > {log} 2>&1"
+
+
+rule crossdoc_string_init_run:
+    input:
+        corpus="results/crossdoc/data/{corpus}.npz",
+    output:
+        trace="results/crossdoc/traces/{corpus}_string_{model}_K{workers}.csv",
+        labels="results/crossdoc/labels/{corpus}_string_{model}_K{workers}.npy",
+    params:
+        bias=lookup(dpath="crossdoc/bias/{corpus}", within=config),
+        string_weight=config["crossdoc"]["string_weight"],
+        rounds=config["crossdoc"]["rounds"],
+        samples=config["crossdoc"]["samples_per_round"],
+        t_start=config["crossdoc"]["t_start"],
+        t_stop=config["crossdoc"]["t_stop"],
+        sub_ratio=config["crossdoc"]["sub_bias_ratio"],
+        super_ratio=config["crossdoc"]["super_bias_ratio"],
+        scheduler=config["crossdoc"]["scheduler"],
+        seed=config["crossdoc"]["seed"],
+    log:
+        "results/crossdoc/logs/{corpus}_string_{model}_K{workers}.log",
+    benchmark:
+        "results/crossdoc/benchmarks/{corpus}_string_{model}_K{workers}.tsv"
+    threads: max(config["crossdoc"]["workers"])
+    resources:
+        mem_mb=6000,
+        runtime=60,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab crossdoc --corpus {input.corpus} --corpus-name {wildcards.corpus} --model {wildcards.model} "
+        "--bias {params.bias} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
+        "--string-weight {params.string_weight} --init string --scheduler {params.scheduler} "
+        "--workers {wildcards.workers} --rounds {params.rounds} --samples-per-round {params.samples} "
+        "--t-start {params.t_start} --t-stop {params.t_stop} --seed {params.seed} "
+        "--trace {output.trace} --labels {output.labels} > {log} 2>&1"
+
+
+rule crossdoc_baselines:
+    input:
+        corpus="results/crossdoc/data/{corpus}.npz",
+    output:
+        csv="results/crossdoc/baselines/{corpus}.csv",
+    params:
+        bias=lookup(dpath="crossdoc/bias/{corpus}", within=config),
+        string_weight=config["crossdoc"]["string_weight"],
+        neighbours=config["crossdoc"]["neighbours"],
+        seed=config["crossdoc"]["seed"],
+    log:
+        "results/crossdoc/logs/baselines_{corpus}.log",
+    benchmark:
+        "results/crossdoc/benchmarks/baselines_{corpus}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=20,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab crossdoc-baselines --corpus {input.corpus} --corpus-name {wildcards.corpus} "
+        "--bias {params.bias} --string-weight {params.string_weight} --neighbours {params.neighbours} "
+        "--seed {params.seed} --out {output.csv} > {log} 2>&1"
+
+
+rule crossdoc_report:
+    input:
+        fig5=expand("results/crossdoc/traces/personx_flat_K{workers}.csv", workers=config["crossdoc"]["workers"]),
+        fig6=expand(
+            "results/crossdoc/traces/personx_{model}_K{workers}.csv",
+            model=["flat", "sub", "super", "hier"],
+            workers=max(config["crossdoc"]["workers"]),
+        ),
+        fig7=expand(
+            "results/crossdoc/traces/large_string_hier_K{workers}.csv", workers=config["crossdoc"]["workers"]
+        )
+        + expand("results/crossdoc/traces/ecbplus_string_hier_K{workers}.csv", workers=max(config["crossdoc"]["workers"])),
+        baselines=expand("results/crossdoc/baselines/{corpus}.csv", corpus=["large", "ecbplus"]),
+    output:
+        fig5=report(
+            "results/crossdoc/paper/singh2011/fig5_workers.png",
+            caption="../report/singh2011_fig5.rst",
+            category="singh2011",
+            labels={"figure": "fig5_workers"},
+        ),
+        fig5_pdf="results/crossdoc/paper/singh2011/fig5_workers.pdf",
+        fig6=report(
+            "results/crossdoc/paper/singh2011/fig6_hierarchy.png",
+            caption="../report/singh2011_fig6.rst",
+            category="singh2011",
+            labels={"figure": "fig6_hierarchy"},
+        ),
+        fig6_pdf="results/crossdoc/paper/singh2011/fig6_hierarchy.pdf",
+        fig7=report(
+            "results/crossdoc/paper/singh2011/fig7_large.png",
+            caption="../report/singh2011_fig7.rst",
+            category="singh2011",
+            labels={"figure": "fig7_large"},
+        ),
+        fig7_pdf="results/crossdoc/paper/singh2011/fig7_large.pdf",
+        table_csv="results/crossdoc/paper/singh2011/table2.csv",
+        table_md=report(
+            "results/crossdoc/paper/singh2011/table2.md",
+            caption="../report/singh2011_table2.rst",
+            category="singh2011",
+            labels={"table": "table2"},
+        ),
+        table_tex="results/crossdoc/paper/singh2011/table2.tex",
+    log:
+        "results/crossdoc/logs/report.log",
+    benchmark:
+        "results/crossdoc/benchmarks/report.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=5,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab crossdoc-report --fig5 {input.fig5} --fig6 {input.fig6} --fig7 {input.fig7} "
+        "--baselines {input.baselines} --outdir results/crossdoc/paper/singh2011 > {log} 2>&1"

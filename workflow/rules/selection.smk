@@ -1,0 +1,37 @@
+# Björkelund & Kuhn 2014, Sec. 6: greedy forward/backward template selection on the training split.
+
+
+rule select_templates:
+    input:
+        conll="results/{corpus}/data/train.conll",
+    output:
+        log=report(
+            "results/{corpus}/selection/steps.csv",
+            caption="../report/selection.rst",
+            category="Björkelund & Kuhn 2014",
+            labels={"corpus": "{corpus}", "item": "feature selection"},
+        ),
+        featureset="results/{corpus}/selection/selected.yaml",
+    params:
+        mentions=config["mentions"],
+        start=config["selection"]["start"],
+        candidates=config["selection"]["candidates"],
+        nonlocal_candidates=",".join(config["selection"]["nonlocal_candidates"]),
+        iterations=config["selection"]["iterations"],
+        max_steps=config["selection"]["max_steps"],
+        seed=config["seed"],
+    log:
+        "results/{corpus}/logs/select_templates.log",
+    benchmark:
+        "results/{corpus}/benchmarks/select_templates.tsv"
+    threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} "
+        "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
+        "--iterations {params.iterations} --max-steps {params.max_steps} --jobs {threads} --seed {params.seed} "
+        "--log-out {output.log} --out {output.featureset} > {log} 2>&1"
