@@ -23,6 +23,7 @@ include: "workflow/rules/bk2014.smk"
 include: "workflow/rules/selection.smk"
 include: "workflow/rules/cc2007.smk"
 include: "workflow/rules/l3m2014.smk"
+include: "workflow/rules/mela.smk"
 include: "workflow/rules/report.smk"
 
 
@@ -45,6 +46,11 @@ rule cc2007:
 rule l3m2014:
     input:
         paper_targets("l3m2014"),
+
+
+rule hm2017:
+    input:
+        paper_targets("hm2017"),
 
 
 rule papers:

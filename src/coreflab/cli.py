@@ -31,6 +31,13 @@ VERBS = {
     "cc-tables": ("cc_tables", "Choi & Cardie 2007 Tables 1-3 from cc-run results"),
     "l3m-experiment": ("l3m_experiments", "L3M robustness, CCCP vs SGD and order-control studies"),
     "l3m-tables": ("l3m_tables", "Samdani et al. 2014 tables from the experiment results"),
+    "mela-data": ("mela_data", "regressor training data from per-document LSP_F runs (H&M 2017)"),
+    "mela-fit": ("mela_fit", "fit the MELA regressor (LinearSVR on the nine features)"),
+    "hm2017-table1": ("hm2017_table1", "H&M 2017 Table 1 and Fig. 2"),
+    "hm2017-select": ("hm2017_select", "rank features by a mention-pair classifier"),
+    "hm2017-tune": ("hm2017_tune", "tune C and r of an LSP learner on a training sample"),
+    "hm2017-run": ("hm2017_run", "one LSP learner in one feature space, dev/test scores per epoch"),
+    "hm2017-report": ("hm2017", "H&M 2017 Fig. 3 and Tables 2-4"),
     "doccluster": ("doccluster", "supervised clustering of 20 Newsgroups posts (L3M Table 2)"),
 }
 

@@ -1,11 +1,14 @@
 """The CoNLL-2012 reader/writer: round trips, layouts, and one clear error per malformation."""
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coreflab.corpus.conll import format_conll, parse_conll, read_conll, read_conll_path, write_conll
-from coreflab.corpus.document import Document
+from coreflab.corpus.document import OPTIONAL_COLUMNS, Document
 from coreflab.errors import InputFormatError, UserError
 
 DOC = """#begin document (nw/test/01); part 000
@@ -149,3 +152,193 @@ def test_round_trip_property(doc):
     assert {lab: sorted(c) for lab, c in zip(back.cluster_labels, back.clusters)} == {
         lab: sorted(c) for lab, c in zip(doc.cluster_labels, doc.clusters)
     }
+
+
+# --- the run-at-a-time reader (issue 3) against a plain line-by-line reference -------------
+# The reference is the reader as it was before the speed-up: one line at a time, one split per
+# line, every coreference cell through the regex and the scorer's three-pass order.
+
+_REF_BEGIN = re.compile(r"^#\s*begin document\s*(?:\((.*)\)|(.*?))\s*;?\s*(?:part\s+(\d+))?\s*$")
+_REF_ITEM = re.compile(r"\([^()|]+\)|\([^()|]+|[^()|]+\)")
+
+
+def _reference_parse(text, source):
+    docs, seen, doc = [], {}, None
+
+    def end_sentence():
+        if doc["first"] is not None:
+            if doc["depth"]:
+                raise InputFormatError(source, doc["first"], f"unbalanced parse brackets in the sentence starting here ({doc['depth']:+d}); expected a complete tree")
+            doc["ends"].append(len(doc["words"]))
+            doc["first"] = None
+
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        line = line.rstrip("\r")
+        if line.startswith("#"):
+            m = _REF_BEGIN.match(line)
+            if m:
+                if doc is not None:
+                    raise InputFormatError(source, lineno, f"'#begin document' while {doc['name']!r} (line {doc['begin']}) is still open; expected '#end document' first")
+                doc_id = (m.group(1) if m.group(1) is not None else m.group(2) or "").strip() or Path(source).name.split(".")[0]
+                part = int(m.group(3)) if m.group(3) else 0
+                doc = dict(id=doc_id, part=part, name=f"{doc_id}; part {part:03d}", begin=lineno, layout="auto", words=[],
+                           cols=[[] for _ in range(7)], args=[], ends=[], first=None, depth=0, open={}, spans={})
+                continue
+            if re.match(r"^#\s*end document", line):
+                if doc is None:
+                    raise InputFormatError(source, lineno, "'#end document' without a matching '#begin document'")
+                end_sentence()
+                for label, stack in doc["open"].items():
+                    if stack:
+                        raise InputFormatError(source, stack[-1][1], f"coreference bracket '({label}' is never closed; expected '{label})' before '#end document' (line {lineno})")
+                if doc["layout"] == "conll2012":
+                    columns = {k: None if all(v == "_" for v in vals) else vals for k, vals in zip(OPTIONAL_COLUMNS, doc["cols"])}
+                    args = doc["args"] if any(doc["args"]) and not all(all(a == "_" for a in t) for t in doc["args"]) else None
+                else:
+                    columns, args = {k: None for k in OPTIONAL_COLUMNS}, None
+                d = Document(doc["id"], doc["part"], doc["words"], doc["ends"] or [len(doc["words"])], columns, args,
+                             list(doc["spans"].values()), list(doc["spans"]), source)
+                if d.key in seen:
+                    raise InputFormatError(source, doc["begin"], f"duplicate document {d.name!r} (first at line {seen[d.key]})")
+                seen[d.key] = doc["begin"]
+                docs.append(d)
+                doc = None
+                continue
+            if doc is None or doc["first"] is None:
+                continue
+        if not line.strip():
+            if doc is not None:
+                end_sentence()
+            continue
+        if doc is None:
+            raise InputFormatError(source, lineno, "token line outside a document; expected '#begin document (id); part N' first")
+        fields = line.split()
+        if doc["layout"] == "auto":
+            doc["layout"] = "index_word_coref" if len(fields) == 3 else "conll2012"
+        if doc["layout"] == "conll2012":
+            if len(fields) < 12:
+                raise InputFormatError(source, lineno, f"found {len(fields)} columns; expected at least 12 (CoNLL-2012: doc part word# word pos parse lemma frameset sense speaker ne [args] coref)")
+            for k in range(7):
+                doc["cols"][k].append(fields[4 + k])
+            doc["args"].append(tuple(fields[11:-1]))
+            doc["depth"] += fields[5].count("(") - fields[5].count(")")
+            word, cell = fields[3], fields[-1]
+        else:
+            if len(fields) != 3:
+                raise InputFormatError(source, lineno, f"found {len(fields)} columns; expected 3 (index, word, coref)")
+            word, cell = fields[1], fields[2]
+        if doc["first"] is None:
+            doc["first"] = lineno
+        tok = len(doc["words"])
+        doc["words"].append(word)
+        if cell in ("-", "_"):
+            continue
+        items = _REF_ITEM.findall(cell)
+        if "".join(items) != cell.replace("|", ""):
+            raise InputFormatError(source, lineno, f"bad coreference cell {cell!r}; expected '(id', 'id)' or '(id)' joined by '|'")
+        items.sort(key=lambda it: 0 if it[0] == "(" and it[-1] == ")" else 1 if it[0] == "(" else 2)
+        for item in items:
+            opens, closes = item[0] == "(", item[-1] == ")"
+            label = item[opens : len(item) - closes]
+            spans = doc["spans"].setdefault(label, [])
+            if opens and closes:
+                spans.append((tok, tok))
+            elif opens:
+                doc["open"].setdefault(label, []).append((tok, lineno))
+            else:
+                if not doc["open"].get(label):
+                    raise InputFormatError(source, lineno, f"closing bracket '{item}' for id {label!r} that was never opened")
+                spans.append((doc["open"][label].pop()[0], tok))
+    if doc is not None:
+        raise InputFormatError(source, doc["begin"], f"document {doc['name']!r} is never closed; expected '#end document' before end of file")
+    return docs
+
+
+def _outcome(parse, text):
+    try:
+        return "docs", parse(text, "dir/f.conll")
+    except InputFormatError as err:
+        return "error", (err.line, str(err))
+
+
+_BAD_CELLS = st.sampled_from(["(1)x", "()", "(2|", "7)", "0", "(q"])
+_WORDS = st.sampled_from(["w", "#", "x_y", "(", ")", "|", "é"])
+
+
+@st.composite
+def _coref_cell(draw, open_labels, last, gum):
+    """A valid cell: closes of open ids, one-token mentions, opens (any order); on the last
+    token of a document every open id is closed. Now and then a malformed cell."""
+    if draw(st.integers(0, 60)) == 7:  # (not 0: hypothesis favours the ends of a range)
+        return draw(_BAD_CELLS)
+    items = []
+    for label in list(open_labels):
+        if open_labels[label] and (last or draw(st.integers(0, 2)) == 0):
+            open_labels[label] -= 1
+            items.append(f"{label})")
+    for label in draw(st.lists(st.sampled_from(["0", "1", "a-1", "12"]), max_size=2)):
+        if last or draw(st.booleans()):
+            items.append(f"({label})")
+        else:
+            open_labels[label] = open_labels.get(label, 0) + 1
+            items.append(f"({label}")
+    items = draw(st.permutations(items))
+    if not items:
+        return draw(st.sampled_from(["-", "-", "_"]))
+    return ("" if gum and draw(st.booleans()) else "|").join(items)
+
+
+@st.composite
+def conll_texts(draw):
+    """Mostly valid CoNLL-2012 / 3-column text with the oddities the reader must keep right:
+    comments, '#' token lines, blank lines with spaces, leading whitespace, CRLF, a missing
+    final newline, runs whose lines differ in width, and now and then a malformed line."""
+    lines = []
+    for d in range(draw(st.integers(0, 3))):
+        gum = draw(st.booleans()) and draw(st.booleans())
+        lines.append(draw(st.sampled_from([f"#begin document (d{d}); part 00{d % 2}", f"# begin document d{d}", "#begin document ()"])))
+        open_labels = {}
+        n_sent = draw(st.integers(0, 4))
+        for s in range(n_sent):
+            if draw(st.integers(0, 9)) == 7:
+                lines.append(draw(st.sampled_from(["# a comment", "# a comment", "#", "#end document", "#begin document (x)"])))
+            width = draw(st.sampled_from([13, 13, 12, 14]))
+            m = draw(st.integers(1, 6))
+            for i in range(m):
+                word = draw(_WORDS)
+                cell = draw(_coref_cell(open_labels, s == n_sent - 1 and i == m - 1, gum))
+                if gum:
+                    fields = [str(i), word, cell]
+                else:
+                    bits = draw(st.sampled_from(["*", "*", "(NP*)", "(NP*)", "_", "*", "(NP*)", "*", "*", "(NP*"]))
+                    bits = "(S" + bits if i == 0 else bits
+                    bits = bits + ")" if i == m - 1 else bits
+                    fields = [f"d{d}", "0", str(i), word, draw(st.sampled_from(["NN", "_"])), bits, "-", "_", "_", "spk", "*"]
+                    if draw(st.integers(0, 20)) == 7:
+                        width = draw(st.sampled_from([12, 13, 14]))  # lines of one sentence differ in width
+                    fields += [draw(st.sampled_from(["*", "_", "(V*)"])) for _ in range(width - 12)] + [cell]
+                if draw(st.integers(0, 60)) == 7:
+                    fields = fields[: draw(st.integers(1, len(fields)))]
+                sep = draw(st.sampled_from(["\t", "\t", " ", "  "]))
+                lines.append(draw(st.sampled_from(["", "", "", "", "", " ", "", "", "", "#"])) + sep.join(fields))
+            lines.append(draw(st.sampled_from(["", "", "", " ", "\t"])))
+        if draw(st.integers(0, 15)) != 7:
+            lines.append("#end document")
+    eol = draw(st.sampled_from(["\n", "\n", "\r\n"]))
+    return eol.join(lines) + draw(st.sampled_from([eol, ""]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(conll_texts())
+def test_reader_matches_the_line_by_line_reference(text):
+    assert _outcome(parse_conll, text) == _outcome(_reference_parse, text)
+
+
+def test_reader_matches_the_reference_on_a_synthetic_corpus_and_with_nul_bytes():
+    from coreflab.corpus.synthetic import generate_corpus
+
+    text = format_conll(generate_corpus("tiny", seed=3)["train"])
+    assert _outcome(parse_conll, text) == _outcome(_reference_parse, text)
+    odd = text.replace("\n\n", "\n \n", 3).replace("\tw", "\t\0w", 1)  # NUL: the per-line path
+    assert _outcome(parse_conll, odd) == _outcome(_reference_parse, odd)
+    assert parse_conll(text) == parse_conll(text.replace("\n", "\r\n"))

@@ -114,3 +114,19 @@ def test_lsp_rho_needs_a_regressor():
     corpus, store = random_problem([5, 4], n_bits=8, seed=0)
     with pytest.raises(UserError):
         make_learner("lsp_rho", {"n_iter": 1}).fit((corpus, store))
+
+
+def test_reduce_store_keeps_only_ranked_features():
+    from coreflab.learn.lsp_experiments import keep_ids_for, n_features_grid, rank_features, reduce_store
+
+    corpus, store = random_problem([6, 9, 4, 12, 7], n_bits=10, seed=1)
+    ranked, root_only, weight = rank_features(corpus, store)
+    assert np.all(np.diff(weight) <= 0)
+    n = n_features_grid(len(ranked), [0.01, 0.1, 1.0])
+    assert n[0] == max(1, round(0.01 * len(ranked))) and n[-1] == len(ranked)
+    keep = keep_ids_for((ranked, root_only), 3)
+    small = reduce_store(store, keep).validate()
+    assert set(np.unique(small.arc_feats)) <= set(keep)
+    assert np.array_equal(small.arc_ante, store.arc_ante)
+    full = reduce_store(store, keep_ids_for((ranked, root_only), 0))
+    assert np.array_equal(full.arc_feats, store.arc_feats)

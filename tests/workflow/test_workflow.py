@@ -1,6 +1,7 @@
 """The whole DAG on the tiny config: runs, is deterministic, and fails cleanly on bad config."""
 
 import filecmp
+import os
 import shutil
 import subprocess
 import sys
@@ -19,10 +20,17 @@ def _copy_workflow(dest):
     shutil.copy(ROOT / "tests" / "workflow" / "config.yaml", dest / "tiny.yaml")
 
 
+EXAMPLE = ["--config", "learners={example_counts: {learner: example_counts}}",
+           "systems=[string_match, bk_baseline, l3m, example_counts]"]
+
+
 def _snakemake(cwd, *args):
+    # the example learner lives outside the package, as a researcher's own module would
+    env = dict(os.environ, COREFLAB_LEARNER_MODULES="example_learner",
+               PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "workflow"), os.environ.get("PYTHONPATH", "")]))
     return subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "tiny.yaml", *args],
-        cwd=cwd, capture_output=True, text=True, timeout=900,
+        cwd=cwd, capture_output=True, text=True, timeout=1500, env=env,
     )
 
 
@@ -32,7 +40,7 @@ def two_runs(tmp_path_factory):
     for name in ("run_a", "run_b"):
         d = tmp_path_factory.mktemp(name)
         _copy_workflow(d)
-        proc = _snakemake(d)
+        proc = _snakemake(d, *EXAMPLE)
         assert proc.returncode == 0, proc.stderr[-3000:]
         dirs.append(d)
     return dirs
@@ -42,7 +50,8 @@ def test_tiny_workflow_produces_leaderboard_and_overview(two_runs):
     res = two_runs[0] / "results" / "synth"
     board = (res / "leaderboard.csv").read_text().splitlines()
     assert board[0].startswith("rank,system,MUC R")
-    assert any(line.split(",")[1] == "string_match" for line in board[1:])
+    systems = {line.split(",")[1] for line in board[1:]}
+    assert {"string_match", "bk_baseline", "l3m", "example_counts"} <= systems  # the added learner is ranked too
     for name in ("leaderboard.md", "leaderboard.tex", "overview.png", "overview.pdf", "scores/systems_test.csv"):
         assert (res / name).stat().st_size > 0
 
@@ -56,7 +65,7 @@ def test_two_clean_runs_give_byte_identical_tables(two_runs):
 
 
 def test_nothing_left_to_do_after_a_run(two_runs):
-    proc = _snakemake(two_runs[0], "-n")
+    proc = _snakemake(two_runs[0], "-n", *EXAMPLE)
     assert proc.returncode == 0
     assert "Nothing to be done" in proc.stdout + proc.stderr
 

@@ -46,6 +46,14 @@ def compiled_splits(wildcards):
 PAPER_OUTPUTS = {
     "bk2014": ["paper/bk2014/fig3.png", "paper/bk2014/fig4.png", "paper/bk2014/table1.md", "selection/steps.csv"],
     "cc2007": ["paper/cc2007/table1.md", "paper/cc2007/table2.md", "paper/cc2007/table3.md"],
+    "hm2017": [
+        "paper/hm2017/table1.md",
+        "paper/hm2017/fig2.png",
+        "paper/hm2017/fig3.png",
+        "paper/hm2017/table2.md",
+        "paper/hm2017/table3.md",
+        "paper/hm2017/table4.md",
+    ],
     "l3m2014": [
         "paper/l3m2014/table1.md",
         "paper/l3m2014/robustness.md",
@@ -267,7 +275,7 @@ def l3m2014_doccluster_args(wildcards, input):
     files = " ".join(input.doccluster)
     return f"--doccluster {files}" if input.doccluster else ""
 
-PAPERS = ["bk2014", "cc2007", "l3m2014"]
+PAPERS = ["bk2014", "cc2007", "l3m2014", "hm2017"]
 
 
 # ---- leaderboard ------------------------------------------------------------------------------
@@ -287,3 +295,92 @@ def leaderboard_args(wildcards, input):
     args = [f"--score-json {s}={input.get('json_%s' % s)}" for s in systems()]
     args.extend(f"--benchmark {s}={input.get('bench_%s' % s)}" for s in systems() if s in LEARNER_SYSTEMS)
     return " ".join(args)
+
+
+# ---- Haponchyk & Moschitti 2017 ------------------------------------------------------------
+
+# ---- Haponchyk & Moschitti 2017 ----------------------------------------------------------
+
+HM2017_LEARNERS = ["lsp_f", "lsp_yj", "lsp_rho"]
+
+
+wildcard_constraints:
+    hm_learner="lsp_f|lsp_yj|lsp_rho|lsp_rho_from_[A-Za-z0-9_]+",
+    fraction="[0-9.]+",
+
+
+def hm2017_base_learner(name):
+    """lsp_rho_from_<corpus> (LSP_rho with another corpus's regressor) trains lsp_rho."""
+    return "lsp_rho" if name.startswith("lsp_rho") else name
+
+
+def hm2017_fraction(f):
+    return f"{float(f):g}"
+
+
+def hm2017_tune_inputs(wildcards):
+    out = paper_inputs(wildcards.corpus, "train", "dev")
+    if wildcards.learner == "lsp_rho":
+        out["regressor"] = f"results/{wildcards.corpus}/paper/hm2017/regressor.json"
+    return out
+
+
+def hm2017_tune_options(wildcards, input):
+    if wildcards.learner == "lsp_rho":
+        return f"--regressor {input.regressor}"
+    tune = config["hm2017"]["tune"]
+    r = tune["r_f"] if wildcards.learner == "lsp_f" else tune["r_yj"]
+    return "--r-grid " + ",".join(f"{x:g}" for x in r)
+
+
+def hm2017_C_grid(wildcards):
+    return ",".join(f"{x:g}" for x in config["hm2017"]["tune"]["C"])
+
+
+def hm2017_run_inputs(wildcards):
+    c = wildcards.corpus
+    out = paper_inputs(c, "train", "dev", "test")
+    out["ranking"] = f"results/{c}/paper/hm2017/ranking.npz"
+    out["tuned"] = f"results/{c}/paper/hm2017/tune/{hm2017_base_learner(wildcards.hm_learner)}.json"
+    if wildcards.hm_learner == "lsp_rho":
+        out["regressor"] = f"results/{c}/paper/hm2017/regressor.json"
+    elif wildcards.hm_learner.startswith("lsp_rho_from_"):
+        source = wildcards.hm_learner[len("lsp_rho_from_"):]
+        out["regressor"] = f"results/{source}/paper/hm2017/regressor.json"
+    return out
+
+
+def hm2017_run_options(wildcards, input):
+    opts = (f"--learner {hm2017_base_learner(wildcards.hm_learner)} --label {wildcards.hm_learner} "
+            f"--tuned {input.tuned}")
+    regressor = getattr(input, "regressor", None)
+    if regressor:
+        opts += f" --regressor {regressor}"
+    return opts
+
+
+def hm2017_run_params(wildcards):
+    h = config["hm2017"]
+    params = {"n_iter": h["n_iter"]}
+    if wildcards.hm_learner.startswith("lsp_rho"):
+        params.update(calibration=h["calibration"], max_passes=h["max_passes"])
+    return json.dumps(params, sort_keys=True)
+
+
+def hm2017_second_corpus(corpus):
+    """Table 4's corpus for `corpus` (config hm2017.pairs; itself when unpaired)."""
+    return config["hm2017"]["pairs"].get(corpus, corpus)
+
+
+def hm2017_report_inputs(wildcards):
+    c = wildcards.corpus
+    h = config["hm2017"]
+    second = hm2017_second_corpus(c)
+    base = f"results/{c}/paper/hm2017"
+    return {
+        "runs": [f"{base}/runs/{l}-{hm2017_fraction(f)}.csv" for l in HM2017_LEARNERS for f in h["fractions"]],
+        "second_runs": [f"results/{second}/paper/hm2017/runs/{l}-1.csv"
+                        for l in HM2017_LEARNERS + [f"lsp_rho_from_{c}"]],
+        "tuned": [f"{base}/tune/{l}.json" for l in HM2017_LEARNERS],
+        "ranking": f"{base}/ranking.npz",
+    }

@@ -78,6 +78,7 @@ rule crossdoc_calibrate:
         rounds=config["crossdoc"]["rounds"],
         samples=config["crossdoc"]["samples_per_round"],
         steps=config["crossdoc"]["calibration_steps"],
+        workers=max(config["crossdoc"]["workers"]),
         seed=config["crossdoc"]["seed"],
     log:
         "results/crossdoc/logs/calibrate.log",
@@ -92,7 +93,7 @@ rule crossdoc_calibrate:
     shell:
         "coreflab crossdoc-calibrate --corpus {input.corpus} --model flat --bias {params.bias} "
         "--rounds {params.rounds} --samples-per-round {params.samples} --steps {params.steps} "
-        "--seed {params.seed} --out {output.bias} > {log} 2>&1"
+        "--workers {params.workers} --seed {params.seed} --out {output.bias} > {log} 2>&1"
 
 
 rule crossdoc_personx_run:

@@ -13,7 +13,7 @@ def add_arguments(p):
 
 
 def run(args):
-    corpus = read_ecbplus(args.local_dir, restrict_sentences=not args.all_sentences)
+    corpus = read_ecbplus(args.local_dir or None, restrict_sentences=not args.all_sentences)
     if args.person_x:
         corpus = corpus.person_x()
     corpus.save(args.out)

@@ -2,7 +2,7 @@
 
 `--runs` are the first corpus's runs (every learner × N); `--second-runs` the second
 corpus's runs at All features (LSP_F, LSP_YJ, LSP_ρ, and LSP_ρ with the first corpus's
-regressor, label lsp_rho_transfer). `--tuned` files are quoted in the table notes.
+regressor, label lsp_rho_from_<first corpus>). `--tuned` files are quoted in the table notes.
 """
 
 import json
@@ -57,5 +57,6 @@ def run(args):
     if args.second_runs:
         second = R.best_epochs(_read(args.second_runs))
         write_table(R.table4(second), out / "table4",
-                    caption="H&M 2017 Table 4: second corpus, All features; LSP_rho (1st-corpus regressor) = loss transfer.")
+                    caption="H&M 2017 Table 4: second corpus, All features; 'LSP_rho (regressor of X)' = LSP_rho with "
+                            "the first corpus X's regressor (loss transfer).")
     return 0

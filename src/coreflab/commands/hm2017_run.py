@@ -3,7 +3,7 @@
 One job per (learner, N) gives a Fig. 3 curve and the T_best scores of Tables 2–4.
 `--n-fraction` keeps the top fraction of the ranked pair features (1 = all; the root-only
 features are always kept); `--tuned` merges the parameters chosen by `hm2017-tune`.
-`--label` names the system in the output (e.g. lsp_rho_transfer).
+`--label` names the system in the output (e.g. lsp_rho_from_synth: LSP_ρ with another corpus's regressor).
 """
 
 import json

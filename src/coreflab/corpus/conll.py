@@ -151,6 +151,7 @@ class _DocBuilder:
         self.words = []
         self.cols = [[] for _ in OPTIONAL_COLUMNS]
         self.args = []
+        self.one_tuples = {}  # args value -> (value,)
         self.sentence_ends = []
         self.sentence_first_line = None
         self.parse_depth = 0
@@ -189,8 +190,9 @@ class _DocBuilder:
             words, coref = flat[3::step], flat[width - 1 :: step]
             for k in range(7):
                 self.cols[k].extend(flat[4 + k :: step])
-            if width == 13:
-                self.args.extend(zip(flat[11::step]))
+            if width == 13:  # one args column: tokens share one 1-tuple per distinct value
+                args = flat[11::step]
+                self.args.extend(map(self.one_tuples.setdefault, args, zip(args)))
             elif width == 12:
                 self.args.extend([()] * n)
             else:

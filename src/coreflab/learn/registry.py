@@ -2,10 +2,12 @@
 
 A researcher adds a learner by writing one module under `coreflab/learn/` whose class
 is decorated with `@register("name")`; `get_learner` imports every module of the
-package once (pkgutil discovery), so no central list needs editing.
+package once (pkgutil discovery), so no central list needs editing. Modules outside the
+package are named in the environment variable COREFLAB_LEARNER_MODULES (colon-separated).
 """
 
 import importlib
+import os
 import pkgutil
 
 from coreflab.errors import UserError
@@ -34,11 +36,14 @@ def _discover():
         return
     import coreflab.learn as pkg
 
-    for info in pkgutil.iter_modules(pkg.__path__):
+    modules = [f"coreflab.learn.{info.name}" for info in pkgutil.iter_modules(pkg.__path__)]
+    # learners living outside the package: COREFLAB_LEARNER_MODULES=mypkg.learners:other.module
+    modules += [m for m in os.environ.get("COREFLAB_LEARNER_MODULES", "").split(":") if m]
+    for module in modules:
         try:
-            importlib.import_module(f"coreflab.learn.{info.name}")
+            importlib.import_module(module)
         except Exception as err:  # one broken module must not hide the other learners
-            _import_errors[info.name] = f"{type(err).__name__}: {err}"
+            _import_errors[module.removeprefix("coreflab.learn.")] = f"{type(err).__name__}: {err}"
     _discovered = True
 
 

@@ -17,7 +17,14 @@ import pandas as pd
 from coreflab.mela.features import FEATURE_NAMES
 from coreflab.mela.regressor import fit_regressor, mse_scc
 
-LEARNER_NAMES = {"lsp_f": "LSP_F", "lsp_yj": "LSP_YJ", "lsp_rho": "LSP_rho", "lsp_rho_transfer": "LSP_rho (1st-corpus regressor)"}
+LEARNER_NAMES = {"lsp_f": "LSP_F", "lsp_yj": "LSP_YJ", "lsp_rho": "LSP_rho"}
+
+
+def display_name(learner):
+    """Table name of a run label; lsp_rho_from_<corpus> = LSP_rho with that corpus's regressor."""
+    if learner.startswith("lsp_rho_from_"):
+        return f"LSP_rho (regressor of {learner[len('lsp_rho_from_'):]})"
+    return LEARNER_NAMES.get(learner, learner)
 
 
 def _split_xy(df):
@@ -43,9 +50,9 @@ def fig2_points(data, seed=0, n_sizes=8):
         Xtr, ytr = _split_xy(data[data["sample"] == a])
         Xte, yte = _split_xy(data[data["sample"] == b])
         n = len(ytr)
-        if n < 10:
+        if n < 2:
             continue
-        sizes = sorted({int(round(x)) for x in np.geomspace(10, n, n_sizes)})
+        sizes = sorted({int(round(x)) for x in np.geomspace(min(10, n), n, n_sizes)})
         perm = rng.permutation(n)
         for k in sizes:
             idx = perm[:k]
@@ -109,18 +116,19 @@ def fig3(runs, n_all):
         sub = runs[(runs["n_features"] == n) & (runs["split"] == "dev")]
         for learner, s in sub.groupby("learner"):
             s = s.sort_values("epoch")
-            ax.plot(s["epoch"], s["mela"], label=LEARNER_NAMES.get(learner, learner))
+            ax.plot(s["epoch"], s["mela"], label=display_name(learner))
         ax.set_title(f"N = {n_label(n, n_all)}", fontsize=9)
         ax.set_xlabel("epoch")
         ax.set_ylabel("dev MELA")
         ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=7)
     best = best_epochs(runs)
     ax = axes[len(ns)]
     for learner, s in best.groupby("learner"):
         x = [n_all if n == 0 else n for n in s["n_features"]]
         order = np.argsort(x)
         ax.plot(np.asarray(x)[order], s["test_mela"].to_numpy()[order], marker="o",
-                label=LEARNER_NAMES.get(learner, learner))
+                label=display_name(learner))
     ax.set_xscale("log")
     ax.set_xlabel("N (features kept)")
     ax.set_ylabel("test MELA at T_best")
@@ -145,7 +153,7 @@ def select_n(best, n_all):
 def table2(best, n_all, n_sel):
     rows = []
     for learner, s in best.groupby("learner", sort=False):
-        row = {"Model": LEARNER_NAMES.get(learner, learner)}
+        row = {"Model": display_name(learner)}
         for label, n in ((f"N={n_label(n_sel, n_all)}", n_sel), ("All", None)):
             pick = s[s["n_features"] == n] if n is not None else s[(s["n_features"] == 0) | (s["n_features"] >= n_all)]
             if pick.empty:
@@ -163,7 +171,7 @@ def table3(best, n_all, n_sel):
     for _, p in best.sort_values(["n_features", "learner"]).iterrows():
         if p["n_features"] not in (n_sel, 0) and p["n_features"] < n_all:
             continue
-        rows.append({"Model": LEARNER_NAMES.get(p["learner"], p["learner"]), "N": n_label(p["n_features"], n_all),
+        rows.append({"Model": display_name(p["learner"]), "N": n_label(p["n_features"], n_all),
                      "MUC": p["test_muc"], "B3": p["test_bcub"], "CEAFe": p["test_ceafe"], "MELA": p["test_mela"],
                      "T_best": int(p["T_best"])})
     return pd.DataFrame(rows)
@@ -172,7 +180,7 @@ def table3(best, n_all, n_sel):
 def table4(best):
     rows = []
     for _, p in best.iterrows():
-        rows.append({"Model": LEARNER_NAMES.get(p["learner"], p["learner"]), "dev MELA": p["dev_mela"],
+        rows.append({"Model": display_name(p["learner"]), "dev MELA": p["dev_mela"],
                      "T_best": int(p["T_best"]), "MUC": p["test_muc"], "B3": p["test_bcub"],
                      "CEAFe": p["test_ceafe"], "test MELA": p["test_mela"]})
     return pd.DataFrame(rows)

@@ -1,0 +1,63 @@
+"""Alg. 3: the incremental partial loss equals the from-scratch loss; the objective never drops."""
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from coreflab.decode.arcs import arc_scores
+from coreflab.decode.random_problem import random_problem
+from coreflab.mela.features import clustering_features, compact_gold, gold_constants
+from coreflab.mela.partial import alg3_doc, rho_loss
+
+COEF = np.array([-0.05, 0.01, 0.35, 0.02, 0.03, 0.54, 0.2, -0.02, -0.08])
+
+
+def _run(n, seed, C, use_order, use_c=True, max_passes=8, window=None, check=True):
+    corpus, store = random_problem([n], n_bits=10, seed=seed, window=window, informative=False)
+    rng = np.random.default_rng(seed)
+    scores = arc_scores(rng.normal(size=1 << 10), store)
+    mc = np.asarray(corpus.arrays["m_cluster"], dtype=np.int64)
+    g, gsize, K = compact_gold(mc)
+    G, K = gold_constants(g, gsize, K)
+    out = np.empty(n, dtype=np.int64)
+    stats = np.zeros(2)
+    objs = np.full(max_passes, np.nan)
+    calib = G / 100.0 if use_c else 1.0
+    passes = alg3_doc(scores, 0, store.m_arc_offsets, store.arc_ante, 0, n, g, gsize, K, G, COEF, 0.5,
+                      calib, C, use_order, max_passes, check, out, stats, objs)
+    return store, scores, mc, out, stats, objs[:passes], passes, calib
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 16), st.integers(0, 10_000), st.sampled_from([0.1, 1.0, 10.0, 100.0]), st.booleans(),
+       st.sampled_from([None, 3]))
+def test_incremental_totals_equal_from_scratch(n, seed, C, use_order, window):
+    *_, stats, objs, passes, _ = _run(n, seed, C, use_order, window=window)
+    assert stats[1] < 1e-9  # every candidate's totals and the state after every node
+    assert 1 <= passes <= 8
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 18), st.integers(0, 10_000), st.sampled_from([1.0, 30.0, 300.0]), st.booleans())
+def test_objective_never_decreases_and_matches_returned_tree(n, seed, C, use_order):
+    store, scores, mc, out, _, objs, passes, calib = _run(n, seed, C, use_order, check=False)
+    assert np.all(np.diff(objs) >= -1e-9)
+    # the returned tree's objective, recomputed from scratch, is the last recorded one
+    ante = store.arc_ante[out]
+    assert np.all(ante < np.arange(n))
+    lab = np.arange(n)
+    for i in range(n):
+        if ante[i] >= 0:
+            lab[i] = lab[ante[i]]
+    f = clustering_features(mc, lab)
+    obj = scores[out].sum() + C * calib * (100 - (COEF @ f + 0.5))
+    assert np.isclose(obj, objs[-1], rtol=1e-9, atol=1e-7)
+
+
+def test_rho_loss_of_the_gold_clustering():
+    mc = np.array([0, 0, 1, 1, 1])
+    g, gsize, K = compact_gold(mc)
+    G, K = gold_constants(g, gsize, K)
+    from coreflab.mela.features import clustering_totals
+    T = clustering_totals(g, gsize, K, np.array([0, 0, 2, 2, 2]))
+    coef = np.full(9, 1 / 9)
+    assert np.isclose(rho_loss(T, float(G), float(K), coef, 0.0, 1.0, np.zeros(9)), 0.0)
