@@ -11,6 +11,8 @@ lower-cased words, POS tags, speakers, NE labels, genres, full mention strings a
 paths all live in it.
 """
 
+import gc
+
 import numpy as np
 from numba import njit
 
@@ -83,7 +85,21 @@ def _cluster_ids(doc, starts, ends):
 
 
 def compile_documents(docs, name, split, mentions="gold"):
-    """Compile `docs` (one split) into a CompiledCorpus (see `coreflab.corpus.compiled`)."""
+    """Compile `docs` (one split) into a CompiledCorpus (see `coreflab.corpus.compiled`).
+
+    The garbage collector is paused meanwhile: compiling makes millions of small objects
+    and no reference cycles, and the collector's scans would cost a third of the time.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _compile_documents(docs, name, split, mentions)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _compile_documents(docs, name, split, mentions):
     if mentions not in MENTION_MODES:
         raise UserError(f"unknown mention mode {mentions!r}; expected one of {', '.join(MENTION_MODES)}")
     vocab = Vocab()
