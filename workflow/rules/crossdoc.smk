@@ -138,8 +138,8 @@ rule crossdoc_string_init_run:
     params:
         bias=lookup(dpath="crossdoc/bias/{corpus}", within=config),
         string_weight=config["crossdoc"]["string_weight"],
-        rounds=config["crossdoc"]["rounds"],
-        samples=config["crossdoc"]["samples_per_round"],
+        rounds=config["crossdoc"]["large_rounds"],
+        samples=config["crossdoc"]["large_samples_per_round"],
         t_start=config["crossdoc"]["t_start"],
         t_stop=config["crossdoc"]["t_stop"],
         sub_ratio=config["crossdoc"]["sub_bias_ratio"],

@@ -4,6 +4,11 @@
 localrules:
     leaderboard,
     overview,
+    bk2014_report,
+    cc2007_tables,
+    l3m2014_tables,
+    hm2017_table1,
+    hm2017_report,
 
 
 rule leaderboard:
@@ -18,6 +23,13 @@ rule leaderboard:
             labels={"corpus": "{corpus}", "table": "leaderboard"},
         ),
         tex="results/{corpus}/leaderboard.tex",
+        costs=report(
+            "results/{corpus}/leaderboard_costs.md",
+            caption="../report/leaderboard_costs.rst",
+            category="Leaderboards",
+            labels={"corpus": "{corpus}", "table": "training cost"},
+        ),
+        costs_csv="results/{corpus}/leaderboard_costs.csv",
     params:
         prefix="results/{corpus}/leaderboard",
         extra=leaderboard_args,

@@ -6,7 +6,8 @@ greedy otherwise). Training is per-document SGD on the structural hinge with the
 disagreement loss, whose loss-augmented inference is the same problem with W_ij − 1 on
 gold-coreferent pairs and W_ij + 1 on the others; the update is
 w ← (1 − ηλ)w + η Σ_ij (y_ij − ŷ_ij) φ_ij. `exact_` and `fallback_` count how each
-inference was solved (reported in the L3M tables).
+inference was solved (reported in the L3M tables). The weights are averaged over all
+document steps (averaged SGD): single steps driven by the greedy fallback are noisy.
 """
 
 import numpy as np
@@ -26,7 +27,8 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
 
     _meta_fields = ("epochs_done_", "exact_", "fallback_")
 
-    def __init__(self, lam=1e-4, eta0=0.1, epochs=1, max_items=40, time_limit=2.0, seed=0):
+    def __init__(self, lam=1e-4, eta0=0.1, epochs=1, max_items=40, time_limit=2.0, average=True, seed=0):
+        self.average = average
         self.lam = lam
         self.eta0 = eta0
         self.epochs = epochs
@@ -53,7 +55,8 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
         same = rep[ante] == rep[ana]
         rng = np.random.default_rng(self.seed)
         v = np.zeros(1 << int(data.store.n_bits))
-        scale, step = 1.0, 0
+        total = np.zeros_like(v) if self.average else None  # averaged SGD: the greedy fallback makes
+        scale, step = 1.0, 0                                  # single steps noisy, the average is stable
         self.exact_, self.fallback_ = 0, 0
         for epoch in range(1, self.epochs + 1):
             for d in rng.permutation(len(doc_off) - 1):
@@ -65,13 +68,20 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
                 s = _edge_scores(v, scale, foff, feats, vals, arc_ante, arcs[e0:e1])
                 labels = self._solve(n, la, lb, s + np.where(same[e0:e1], -1.0, 1.0))
                 pred = labels[la] == labels[lb]
-                coef = same[e0:e1].astype(np.float64) - pred
+                # the subgradient sums over every pair of the document: normalise by its size so one
+                # long document cannot swing the weights (without it, epoch 2 diverged on synth)
+                coef = (same[e0:e1].astype(np.float64) - pred) / n
                 eta = self.eta0 / (1.0 + self.eta0 * self.lam * step)
                 scale = _shrink(v, scale, eta, self.lam)
                 for k in np.flatnonzero(coef):
                     _add_arc(v, scale, foff, feats, vals, arcs[e0 + k], eta * coef[k])
                 step += 1
-            self._end_epoch(epoch, v, scale, callback)
+                if total is not None:
+                    total += v * scale
+            if total is not None:
+                self._end_epoch(epoch, total / max(step, 1), 1.0, callback)
+            else:
+                self._end_epoch(epoch, v, scale, callback)
         return self
 
     def predict_labels(self, data):

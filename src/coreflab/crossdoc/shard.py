@@ -1,0 +1,178 @@
+"""One worker's round: build a shard's sampler state, run the chain, hand back its groups.
+
+Singh et al. (2011) §3: entities (with all their mentions) are partitioned over machines
+and every machine proposes only moves among its own entities, so each acceptance is
+computed exactly without communication. The function `run_shard` is what a Dask worker
+executes; it is a plain function of (data, assignment, seed), so the serial executor and
+the Dask executor give identical chains for identical shards (the equivalence the paper
+relies on: distribution = one chain with a restricted proposer).
+"""
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from coreflab.crossdoc import kernel as K
+from coreflab.crossdoc.hashsum import new_table, rehash
+
+# Round-robin schedules of move types (kernel docstring). Entity moves between super-entities
+# are block moves over whole entities (cost O(|entity|·nnz)), so they get one slot in 32.
+MOVE_TYPES = {"flat": (1,), "sub": (0, 1), "super": (1,) * 31 + (2,), "hier": (0, 1) * 15 + (0, 2)}
+
+
+@dataclass(frozen=True)
+class ModelParams:
+    """Biases per level, string weight and the new-group proposal rate (METHODS.md §5)."""
+
+    model: str = "flat"
+    bias: float = 0.05
+    sub_bias: float = 0.2
+    super_bias: float = 0.01
+    string_weight: float = 0.0
+    p_new: float = 0.1
+
+    def vector(self):
+        on_sub = self.model in ("sub", "hier")
+        on_sup = self.model in ("super", "hier")
+        w = self.string_weight
+        return np.array([self.bias, self.sub_bias, self.super_bias, w, w, w,
+                         1.0, float(on_sub), float(on_sup), self.p_new])
+
+    def move_types(self):
+        return np.array(MOVE_TYPES[self.model], dtype=np.int64)
+
+
+@njit(cache=True)
+def init_state(m_sub, sub_ent, ent_sup, P, kv, used, indptr, indices, data, strf, nfeat):
+    """State matrix G, group counts and the level sums for compact local ids."""
+    n = m_sub.shape[0]
+    ns, ne, na = sub_ent.shape[0], ent_sup.shape[0], 0
+    for e in range(ne):
+        na = max(na, ent_sup[e] + 1)
+    G = np.full((K.N_ROWS, n), -1, dtype=np.int64)
+    for row in (K.SUB_SIZE, K.ENT_SIZE, K.SUP_SIZE):
+        G[row, :] = 0
+    for which in range(3):
+        for i in range(n):
+            G[K.SUB_PERM + 2 * which, i] = i
+            G[K.SUB_POS + 2 * which, i] = i
+    cnt = np.array([ns, ne, na], dtype=np.int64)
+    for u in range(ns):
+        G[K.SUB_ENT, u] = sub_ent[u]
+    for e in range(ne):
+        G[K.ENT_SUP, e] = ent_sup[e]
+    for u in range(ns - 1, -1, -1):
+        K._link(G, K.ENT_HEAD, K.S_NEXT, K.S_PREV, sub_ent[u], u)
+    for m in range(n - 1, -1, -1):
+        u = m_sub[m]
+        G[K.M_SUB, m] = u
+        K._link(G, K.SUB_HEAD, K.M_NEXT, K.M_PREV, u, m)
+    for m in range(n):
+        u = m_sub[m]
+        e = sub_ent[u]
+        a = ent_sup[e]
+        G[K.SUB_SIZE, u] += 1
+        G[K.ENT_SIZE, e] += 1
+        G[K.SUP_SIZE, a] += 1
+        groups = (e, u, a)
+        for level in range(3):
+            if P[K.ON0 + level] != 0.0:
+                K._move_sums(kv, used, level, -1, groups[level], m, indptr, indices, data, strf, n, nfeat)
+    return G, cnt
+
+
+@njit(cache=True)
+def compact_groups(G, n):
+    """Relabel live sub-entities, entities and super-entities as 0..k-1 (first-seen order)."""
+    sub_map = np.full(n, -1, dtype=np.int64)
+    ent_map = np.full(n, -1, dtype=np.int64)
+    sup_map = np.full(n, -1, dtype=np.int64)
+    m_sub = np.empty(n, dtype=np.int64)
+    sub_ent = np.empty(n, dtype=np.int64)
+    ent_sup = np.empty(n, dtype=np.int64)
+    ns = ne = na = 0
+    for m in range(n):
+        u = G[K.M_SUB, m]
+        if sub_map[u] < 0:
+            e = G[K.SUB_ENT, u]
+            if ent_map[e] < 0:
+                a = G[K.ENT_SUP, e]
+                if sup_map[a] < 0:
+                    sup_map[a] = na
+                    na += 1
+                ent_map[e] = ne
+                ent_sup[ne] = sup_map[a]
+                ne += 1
+            sub_map[u] = ns
+            sub_ent[ns] = ent_map[e]
+            ns += 1
+        m_sub[m] = sub_map[u]
+    return m_sub, sub_ent[:ns].copy(), ent_sup[:ne].copy()
+
+
+class ShardChain:
+    """A shard's sampler: local CSR rows, state matrix and hash table of group sums."""
+
+    def __init__(self, X, strf, nfeat, m_sub, sub_ent, ent_sup, params):
+        self.indptr = X.indptr.astype(np.int64)
+        self.indices = X.indices.astype(np.int64)
+        self.data = X.data.astype(np.float64)
+        self.strf = np.asarray(strf, dtype=np.int64)
+        self.mnorm2 = np.asarray(X.multiply(X).sum(axis=1)).ravel()
+        self.nfeat = np.int64(nfeat)
+        self.P = params.vector()
+        self.types = params.move_types()
+        n_levels = int(self.P[K.ON0] + self.P[K.ON1] + self.P[K.ON2])
+        cells = len(self.data) + X.shape[0]
+        # room for the largest block move (all of the shard) when blocks exceed one mention
+        self.spare = 2 * cells if params.model != "flat" else 1024
+        self.kv = new_table(n_levels * cells + self.spare)
+        self.used = np.zeros(1, dtype=np.int64)
+        self.G, self.cnt = init_state(
+            np.asarray(m_sub, np.int64), np.asarray(sub_ent, np.int64), np.asarray(ent_sup, np.int64),
+            self.P, self.kv, self.used, self.indptr, self.indices, self.data, self.strf, self.nfeat)
+        self.buf = np.empty(X.shape[0], dtype=np.int64)
+        self.rehashes = 0
+
+    def run(self, n_samples, t_start, t_stop, seed, out_delta=None):
+        """Run n_samples proposals (rehashing the table when it fills); returns accepted moves."""
+        out = np.empty(0) if out_delta is None else out_delta
+        done, accepted = 0, 0
+        while done < n_samples:
+            rest = n_samples - done
+            ratio = t_stop / t_start
+            t0 = t_start * ratio ** (done / n_samples)
+            steps, acc, status = K.run_moves(
+                self.G, self.cnt, self.P, self.types, self.kv, self.used, self.buf,
+                self.indptr, self.indices, self.data, self.strf, self.mnorm2, self.nfeat,
+                rest, t0, t_stop, seed if done == 0 else -1, out[done:] if out_delta is not None else out)
+            done += steps
+            accepted += acc
+            if status == K.STATUS_FULL:
+                kv = new_table(2 * int(self.used[0]) + self.spare)
+                self.used[0] = rehash(self.kv, kv, 1e-12)
+                self.kv = kv
+                self.rehashes += 1
+        return accepted
+
+    def groups(self):
+        return compact_groups(self.G, self.G.shape[1])
+
+
+def run_shard(data, mention_ids, m_sub, sub_ent, ent_sup, params, n_samples, t_start, t_stop, seed):
+    """What one worker runs for one round: returns compact local groups and counters."""
+    X, strf, nfeat = data
+    mention_ids = np.asarray(mention_ids)
+    start = time.perf_counter()
+    chain = ShardChain(X[mention_ids], strf[mention_ids], nfeat, m_sub, sub_ent, ent_sup, params)
+    built = time.perf_counter()
+    accepted = chain.run(n_samples, t_start, t_stop, seed) if len(mention_ids) else 0
+    sampled = time.perf_counter()
+    m_sub, sub_ent, ent_sup = chain.groups()
+    return {
+        "m_sub": m_sub, "sub_ent": sub_ent, "ent_sup": ent_sup, "accepted": accepted,
+        "proposals": n_samples if len(mention_ids) else 0, "build_seconds": built - start,
+        "sample_seconds": sampled - built, "rehashes": chain.rehashes,
+    }
