@@ -18,10 +18,10 @@ from test_litbank import make_litbank
 
 
 def test_registry_names():
-    assert available_sources() == ["conll2012", "gum", "litbank", "ontogum", "synth"]
+    assert available_sources() == ["conll2012", "gum", "litbank", "ontogum", "synth", "synth_hard"]
     assert set(SOURCES["litbank"].options) >= {"local_dir", "fold", "commit", "url", "splits_commit"}
     assert SOURCES["conll2012"].options["language"][0] == "english"
-    with pytest.raises(UserError, match="available: conll2012, gum, litbank, ontogum, synth"):
+    with pytest.raises(UserError, match="available: conll2012, gum, litbank, ontogum, synth, synth_hard"):
         get_source("ontonotes")
 
 
