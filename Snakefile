@@ -24,6 +24,7 @@ include: "workflow/rules/selection.smk"
 include: "workflow/rules/cc2007.smk"
 include: "workflow/rules/l3m2014.smk"
 include: "workflow/rules/mela.smk"
+include: "workflow/rules/crossdoc.smk"
 include: "workflow/rules/report.smk"
 
 
@@ -51,6 +52,11 @@ rule l3m2014:
 rule hm2017:
     input:
         paper_targets("hm2017"),
+
+
+rule singh2011:
+    input:
+        paper_targets("singh2011"),
 
 
 rule papers:

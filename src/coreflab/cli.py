@@ -38,6 +38,12 @@ VERBS = {
     "hm2017-tune": ("hm2017_tune", "tune C and r of an LSP learner on a training sample"),
     "hm2017-run": ("hm2017_run", "one LSP learner in one feature space, dev/test scores per epoch"),
     "hm2017-report": ("hm2017", "H&M 2017 Fig. 3 and Tables 2-4"),
+    "crossdoc": ("crossdoc", "distributed MCMC cross-document coreference on Dask (Singh et al. 2011)"),
+    "synth-crossdoc": ("synth_crossdoc", "synthetic cross-document corpus (Person-X / large scale)"),
+    "crossdoc-ecbplus": ("crossdoc_ecbplus", "ECB+ entity mentions as a cross-document corpus"),
+    "crossdoc-calibrate": ("crossdoc_calibrate", "entity bias giving the true number of entities (Person-X)"),
+    "crossdoc-baselines": ("crossdoc_baselines", "string-match and label-propagation baselines"),
+    "crossdoc-report": ("crossdoc_report", "Singh et al. 2011 Figs. 5-7 and Table 2"),
     "doccluster": ("doccluster", "supervised clustering of 20 Newsgroups posts (L3M Table 2)"),
 }
 

@@ -63,8 +63,16 @@ PAPER_OUTPUTS = {
 }
 
 
+SINGH2011_OUTPUTS = [
+    f"results/crossdoc/paper/singh2011/{name}"
+    for name in ("fig5_workers.png", "fig6_hierarchy.png", "fig7_large.png", "table2.md")
+]
+
+
 def paper_targets(paper, corpora=None):
     """The outputs of one paper's experiments for the configured corpora."""
+    if paper == "singh2011":  # cross-document: its own corpora, not the within-document ones
+        return SINGH2011_OUTPUTS
     return [f"results/{corpus}/{name}" for corpus in corpora or config["run"]["corpora"] for name in PAPER_OUTPUTS[paper]]
 
 
@@ -275,7 +283,7 @@ def l3m2014_doccluster_args(wildcards, input):
     files = " ".join(input.doccluster)
     return f"--doccluster {files}" if input.doccluster else ""
 
-PAPERS = ["bk2014", "cc2007", "l3m2014", "hm2017"]
+PAPERS = ["bk2014", "cc2007", "l3m2014", "hm2017", "singh2011"]
 
 
 # ---- leaderboard ------------------------------------------------------------------------------
@@ -384,3 +392,25 @@ def hm2017_report_inputs(wildcards):
         "tuned": [f"{base}/tune/{l}.json" for l in HM2017_LEARNERS],
         "ranking": f"{base}/ranking.npz",
     }
+
+
+# ---- Singh et al. 2011 ------------------------------------------------------------------------
+
+
+def ecbplus_available():
+    """ECB+ runs when its folder exists (config crossdoc.ecbplus_dir); the synthetic corpora always run."""
+    folder = config["crossdoc"]["ecbplus_dir"]
+    return bool(folder) and os.path.isdir(folder)
+
+
+def crossdoc_fig7_traces(wildcards):
+    workers = config["crossdoc"]["workers"]
+    out = [f"results/crossdoc/traces/large_string_hier_K{k}.csv" for k in workers]
+    if ecbplus_available():
+        out.append(f"results/crossdoc/traces/ecbplus_string_hier_K{max(workers)}.csv")
+    return out
+
+
+def crossdoc_baseline_files(wildcards):
+    corpora = ["large", "ecbplus"] if ecbplus_available() else ["large"]
+    return [f"results/crossdoc/baselines/{c}.csv" for c in corpora]

@@ -199,11 +199,8 @@ rule crossdoc_report:
             model=["flat", "sub", "super", "hier"],
             workers=max(config["crossdoc"]["workers"]),
         ),
-        fig7=expand(
-            "results/crossdoc/traces/large_string_hier_K{workers}.csv", workers=config["crossdoc"]["workers"]
-        )
-        + expand("results/crossdoc/traces/ecbplus_string_hier_K{workers}.csv", workers=max(config["crossdoc"]["workers"])),
-        baselines=expand("results/crossdoc/baselines/{corpus}.csv", corpus=["large", "ecbplus"]),
+        fig7=crossdoc_fig7_traces,
+        baselines=crossdoc_baseline_files,
     output:
         fig5=report(
             "results/crossdoc/paper/singh2011/fig5_workers.png",

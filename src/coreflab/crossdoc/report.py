@@ -37,8 +37,9 @@ def fig5_workers(traces):
     ax2.plot(ks, [r[2] for r in rates], "o-", label="measured total proposals/s (wall)")
     ax2.plot(ks, [r[0] * r[1] for r in rates], "s-", label="K × measured per-worker rate")
     if rates:
-        base = max(r[1] for r in rates)
-        ax2.plot(PROJECTED_K, [k * base for k in PROJECTED_K], "k--", label="projection (not measured)")
+        base = rates[0][1]  # per-worker rate at the smallest measured K
+        ax2.plot(PROJECTED_K, [k * base for k in PROJECTED_K], "k--",
+                 label=f"projection: K × {base:,.0f}/s (not measured)")
     ax2.set_xscale("log", base=2)
     ax2.set_yscale("log")
     ax2.set_xlabel("workers K")
