@@ -69,6 +69,17 @@ class Learner:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({args})"
 
+    def _checked_data(self, corpus, store):
+        """TrainingData for predict, after checking the model is fitted and hashed like the store."""
+        if not hasattr(self, "coef_"):
+            raise UserError(f"{self.name}: predict before fit/load")
+        data = as_training_data((corpus, store))
+        n_bits = getattr(self, "n_bits_", None)
+        if n_bits is not None and int(data.store.n_bits) != int(n_bits):
+            raise UserError(f"{self.name}: model has 2**{n_bits} weights but the arc store "
+                            f"was hashed into 2**{data.store.n_bits}")
+        return data
+
     def save(self, path):
         """Write coef_ + JSON (learner, params, learned metadata) to one .npz, atomically."""
         if not hasattr(self, "coef_"):

@@ -18,6 +18,7 @@ end) with the largest score(best pred) − score(best gold); ties → earliest.
 import numpy as np
 from numba import njit
 
+from coreflab.decode.arcs import score_arcs as _doc_scores  # noqa: F401 (one arc-score kernel)
 from coreflab.decode.beam import agenda_copy, agenda_new, agenda_reset, any_correct, beam_step, work_new
 from coreflab.decode.best_first import best_first_doc
 from coreflab.decode.featvec import acc_clear, add_arc_features, add_tree_delta, tree_loss
@@ -25,15 +26,6 @@ from coreflab.features.nonlocal_templates import F_POS
 from coreflab.learn.pa import pa_update
 
 EARLY, MAXVIOLATION, LASO, DELAYED = 1, 2, 3, 4
-
-
-@njit(cache=True)
-def _doc_scores(w, arc_feat_offsets, arc_feats, a_lo, a_hi, out):
-    for a in range(a_lo, a_hi):
-        s = 0.0
-        for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-            s += w[arc_feats[e]]
-        out[a - a_lo] = s
 
 
 @njit(cache=True)

@@ -88,12 +88,7 @@ class LSPLearner(Learner):
 
     def predict(self, corpus, store):
         """Antecedent per mention row (index within its document, -1 = root): best-first."""
-        if not hasattr(self, "coef_"):
-            raise UserError(f"{self.name}: predict before fit/load")
-        data = as_training_data((corpus, store))
-        if int(data.store.n_bits) != int(self.n_bits_):
-            raise UserError(f"{self.name}: model has 2**{self.n_bits_} weights but the arc store "
-                            f"was hashed into 2**{data.store.n_bits}")
+        self._checked_data(corpus, store)
         return best_first_antecedents(arc_scores(self.coef_, store), store)
 
 

@@ -13,6 +13,7 @@ at a perfect tree is only ≈ 0, so the exact test is used instead (reconstructe
 import numpy as np
 from numba import njit
 
+from coreflab.decode.arcs import score_arcs as doc_scores  # noqa: F401 (one arc-score kernel)
 from coreflab.decode.best_first import best_first_doc
 from coreflab.decode.featvec import acc_clear, add_arc_features
 from coreflab.learn.pa import pa_update
@@ -20,15 +21,6 @@ from coreflab.mela.features import compact_gold, gold_constants
 from coreflab.mela.partial import alg3_doc
 
 ARC, RHO = 0, 1
-
-
-@njit(cache=True)
-def doc_scores(w, arc_feat_offsets, arc_feats, a_lo, a_hi, out):
-    for a in range(a_lo, a_hi):
-        s = 0.0
-        for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-            s += w[arc_feats[e]]
-        out[a - a_lo] = s
 
 
 @njit(cache=True)
