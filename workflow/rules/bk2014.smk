@@ -70,3 +70,36 @@ rule bk2014_report:
     shell:
         "coreflab bk-report {params.curves} --beams {params.beams} --corpus {wildcards.corpus} "
         "--out-dir {params.out_dir} > {log} 2>&1"
+
+
+rule bk2014_table2:
+    input:
+        unpack(leaderboard_inputs),
+    output:
+        md=report(
+            "results/{corpus}/paper/bk2014/table2.md",
+            caption="../report/bk2014_table2.rst",
+            category="Björkelund & Kuhn 2014",
+            labels={"corpus": "{corpus}", "item": "Table 2"},
+        ),
+        csv="results/{corpus}/paper/bk2014/table2.csv",
+        tex="results/{corpus}/paper/bk2014/table2.tex",
+    params:
+        prefix="results/{corpus}/paper/bk2014/table2",
+        extra=leaderboard_args,
+        seed=config["seed"],
+    log:
+        "results/{corpus}/logs/bk2014_table2.log",
+    benchmark:
+        "results/{corpus}/benchmarks/bk2014_table2.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab leaderboard --scores {input.scores} --split test {params.extra} --seed {params.seed} "
+        "--reference bk_delayed_laso --caption 'Björkelund & Kuhn 2014 Table 2 on {wildcards.corpus} (test): "
+        "non-local delayed LaSO beside every other system; † = significantly different, paired bootstrap, p < 0.05' "
+        "--out-prefix {params.prefix} > {log} 2>&1"

@@ -5,6 +5,7 @@ localrules:
     leaderboard,
     overview,
     bk2014_report,
+    bk2014_table2,
     cc2007_tables,
     l3m2014_tables,
     hm2017_table1,

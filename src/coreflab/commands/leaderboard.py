@@ -14,6 +14,8 @@ def add_arguments(p):
                    help="per-document score JSON of a system (enables significance against the best)")
     p.add_argument("--benchmark", action="append", default=[], metavar="SYSTEM=TSV",
                    help="Snakemake benchmark file of a system's training job (time, peak memory)")
+    p.add_argument("--reference", default=None, help="test every system against this one instead of the best")
+    p.add_argument("--caption", default=None, help="caption of the table (default: the leaderboard's)")
     p.add_argument("--samples", type=int, default=10000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out-prefix", required=True, help="writes PREFIX.csv, PREFIX.md, PREFIX.tex")
@@ -48,11 +50,13 @@ def per_doc_scores(path):
     return SimpleNamespace(per_doc=per_doc, doc_keys=[(d["doc_id"], d["part"]) for d in docs])
 
 
-def add_significance(board, jsons, samples, seed):
-    """Paired bootstrap of every system against the best (MELA): difference, p, and a † at p < 0.05."""
+def add_significance(board, jsons, samples, seed, reference=None):
+    """Paired bootstrap of every system against the best or a reference (MELA): difference, p, † at p < 0.05."""
     from coreflab.metrics.significance import paired_test
 
-    best = board["system"].iloc[0]
+    best = reference or board["system"].iloc[0]
+    if reference is not None and reference not in set(board["system"]):
+        raise UserError(f"--reference {reference!r} is not on the leaderboard")
     if best not in jsons:
         return board
     best_scores = per_doc_scores(jsons[best])
@@ -67,7 +71,7 @@ def add_significance(board, jsons, samples, seed):
         deltas.append(res.difference)
         pvalues.append(res.p_value)
     board = board.copy()
-    board["Δ MELA vs best"] = deltas
+    board[f"Δ MELA vs {'best' if reference is None else reference}"] = deltas
     board["p (bootstrap)"] = pvalues
     board["sig."] = ["" if not (p == p) else ("†" if p < 0.05 else "") for p in pvalues]
     return board
@@ -114,9 +118,13 @@ def run(args):
     df = pd.read_csv(args.scores)
     corpus = df["corpus"].iloc[0] if len(df) else "?"
     board = leaderboard_frame(df, args.split)
-    board = add_significance(board, _pairs(args.score_json, "--score-json"), args.samples, args.seed)
-    write_table(board, args.out_prefix, caption=f"Leaderboard: {corpus}, {args.split} split (F1 in %, MELA = CoNLL average; "
-                "† = significantly below the best system, paired bootstrap over documents, p < 0.05)")
+    board = add_significance(board, _pairs(args.score_json, "--score-json"), args.samples, args.seed, args.reference)
+    against = "the best system" if args.reference is None else args.reference
+    caption = args.caption or (f"Leaderboard: {corpus}, {args.split} split (F1 in %, MELA = CoNLL average; "
+                               f"† = significantly different from {against}, paired bootstrap over documents, p < 0.05)")
+    write_table(board, args.out_prefix, caption=caption)
+    if args.reference is not None:
+        return 0
     # measured costs vary between runs, so they live beside the (bit-reproducible) leaderboard
     costs = add_costs(board[["rank", "system", "MELA"]], _pairs(args.benchmark, "--benchmark"))
     write_table(costs, f"{args.out_prefix}_costs", formats=("csv", "md"),
