@@ -88,6 +88,25 @@ def test_nothing_left_to_do_after_a_run(two_runs):
         (["--config", "mentions=silver"], "config key mentions: 'silver' is not one of"),
     ],
 )
+def test_manifest_records_config_seed_and_versions(two_runs):
+    import json
+
+    manifest = json.loads((two_runs[0] / "results" / "synth" / "manifest.json").read_text())
+    assert manifest["seed"] == 1 and len(manifest["config_sha256"]) == 64
+    assert manifest["packages"]["numpy"] and manifest["config"]["corpora"]["synth"]["size"] == "tiny"
+
+
+def test_deleting_a_model_reruns_only_what_depends_on_it(two_runs):
+    d = two_runs[0]
+    (d / "results" / "synth" / "models" / "l3m.npz").unlink()
+    proc = _snakemake(d, "-n", *EXAMPLE)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-2000:]
+    jobs = {line.split()[0] for line in out.split("Job stats:")[1].split("Reasons:")[0].splitlines()[3:] if line.strip()}
+    assert {"train_system", "predict_system", "score", "scores_table", "leaderboard", "bk2014_table2"} >= jobs - {"all", "total"}
+    assert "train_system" in jobs and "import_corpus" not in jobs and "bk2014_run" not in jobs
+
+
 def test_config_typo_is_one_line_error(tmp_path, extra, phrase):
     _copy_workflow(tmp_path)
     proc = _snakemake(tmp_path, "-n", *extra)

@@ -81,10 +81,16 @@ def paper_targets(paper, corpora=None):
     return [f"results/{corpus}/{name}" for corpus in corpora or config["run"]["corpora"] for name in PAPER_OUTPUTS[paper]]
 
 
+def config_json(wildcards):
+    """The validated config (defaults filled in), for the results manifest."""
+    return json.dumps(config, sort_keys=True)
+
+
 def all_targets(wildcards):
     out = []
     for corpus in config["run"]["corpora"]:
         out += [
+            f"results/{corpus}/manifest.json",
             f"results/{corpus}/leaderboard.md",
             f"results/{corpus}/overview.png",
             f"results/{corpus}/overview.pdf",

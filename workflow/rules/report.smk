@@ -2,6 +2,7 @@
 
 
 localrules:
+    manifest,
     leaderboard,
     overview,
     bk2014_report,
@@ -74,3 +75,22 @@ rule overview:
     shell:
         "coreflab overview --compiled {input.compiled} --corpus {wildcards.corpus} "
         "--png {output.png} --pdf {output.pdf} > {log} 2>&1"
+
+
+rule manifest:
+    output:
+        json="results/{corpus}/manifest.json",
+    params:
+        config=config_json,
+    log:
+        "results/{corpus}/logs/manifest.log",
+    benchmark:
+        "results/{corpus}/benchmarks/manifest.tsv"
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab manifest --config-json {params.config:q} --out {output.json} > {log} 2>&1"
