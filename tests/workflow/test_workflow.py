@@ -81,13 +81,6 @@ def test_nothing_left_to_do_after_a_run(two_runs):
     assert "Nothing to be done" in proc.stdout + proc.stderr
 
 
-@pytest.mark.parametrize(
-    "extra, phrase",
-    [
-        (["--config", "corpra=1"], "config key 'corpra' is unknown"),
-        (["--config", "mentions=silver"], "config key mentions: 'silver' is not one of"),
-    ],
-)
 def test_manifest_records_config_seed_and_versions(two_runs):
     import json
 
@@ -107,6 +100,13 @@ def test_deleting_a_model_reruns_only_what_depends_on_it(two_runs):
     assert "train_system" in jobs and "import_corpus" not in jobs and "bk2014_run" not in jobs
 
 
+@pytest.mark.parametrize(
+    "extra, phrase",
+    [
+        (["--config", "corpra=1"], "config key 'corpra' is unknown"),
+        (["--config", "mentions=silver"], "config key mentions: 'silver' is not one of"),
+    ],
+)
 def test_config_typo_is_one_line_error(tmp_path, extra, phrase):
     _copy_workflow(tmp_path)
     proc = _snakemake(tmp_path, "-n", *extra)
