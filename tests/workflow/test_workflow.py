@@ -89,17 +89,6 @@ def test_manifest_records_config_seed_and_versions(two_runs):
     assert manifest["packages"]["numpy"] and manifest["config"]["corpora"]["synth"]["size"] == "tiny"
 
 
-def test_deleting_a_model_reruns_only_what_depends_on_it(two_runs):
-    d = two_runs[0]
-    (d / "results" / "synth" / "models" / "l3m.npz").unlink()
-    proc = _snakemake(d, "-n", *EXAMPLE)
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, out[-2000:]
-    jobs = {line.split()[0] for line in out.split("Job stats:")[1].split("Reasons:")[0].splitlines()[3:] if line.strip()}
-    assert {"train_system", "predict_system", "score", "scores_table", "leaderboard", "bk2014_table2"} >= jobs - {"all", "total"}
-    assert "train_system" in jobs and "import_corpus" not in jobs and "bk2014_run" not in jobs
-
-
 @pytest.mark.parametrize(
     "extra, phrase",
     [
