@@ -76,7 +76,7 @@ def _head(corpus, store, n_docs=20):
     s = SimpleNamespace(n_bits=store.n_bits, doc_mention_offsets=off, m_arc_offsets=store.m_arc_offsets[: m_hi + 1],
                         arc_ante=store.arc_ante[:a_hi], arc_feat_offsets=store.arc_feat_offsets[: a_hi + 1],
                         arc_feats=store.arc_feats[:f_hi])
-    c = SimpleNamespace(m_cluster=corpus.m_cluster[:m_hi], arrays={"doc_mention_offsets": off, "m_cluster": corpus.m_cluster[:m_hi]})
+    c = SimpleNamespace(n_mentions=m_hi, missing=list(corpus.missing), m_cluster=corpus.m_cluster[:m_hi], arrays={"doc_mention_offsets": off, "m_cluster": corpus.m_cluster[:m_hi]})
     return c, s
 
 
