@@ -16,20 +16,7 @@ from scipy.optimize import minimize
 
 from coreflab.learn.base import as_training_data
 from coreflab.learn.l3m import kernel_arrays
-from coreflab.learn.leftlink_kernels import _distribution, _item_objective, _logsumexp_scaled, l3m_objective
-
-
-@njit(cache=True)
-def _correct_mask(lo, i, a0, n, arc_ante, item_cluster, out):
-    any_ante = False
-    for k in range(n):
-        j = arc_ante[a0 + k]
-        ok = j >= 0 and item_cluster[i] >= 0 and item_cluster[lo + j] == item_cluster[i]
-        out[k] = ok
-        any_ante = any_ante or ok
-    if not any_ante:
-        for k in range(n):
-            out[k] = arc_ante[a0 + k] < 0
+from coreflab.learn.leftlink_kernels import _distribution, _item_objective, _logsumexp_scaled, correct_links, l3m_objective
 
 
 @njit(cache=True)
@@ -57,7 +44,7 @@ def l3m_value_and_grad(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat
         for i in range(lo, doc_item_offsets[d + 1]):
             a0, a1 = item_arc_offsets[i], item_arc_offsets[i + 1]
             n = a1 - a0
-            _correct_mask(lo, i, a0, n, arc_ante, item_cluster, correct)
+            correct_links(lo, i, a0, n, arc_ante, item_cluster, correct)
             for k in range(n):
                 a = a0 + k
                 s = 0.0

@@ -25,6 +25,20 @@ def _arc_score(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, arc_ante):
 
 
 @njit(cache=True)
+def correct_links(lo, i, a0, n, arc_ante, item_cluster, out):
+    """C(i, j) for the n candidates of item i: j in i's gold cluster, or the dummy when none is."""
+    any_ante = False
+    for k in range(n):
+        j = arc_ante[a0 + k]
+        ok = j >= 0 and item_cluster[i] >= 0 and item_cluster[lo + j] == item_cluster[i]
+        out[k] = ok
+        any_ante = any_ante or ok
+    if not any_ante:
+        for k in range(n):
+            out[k] = arc_ante[a0 + k] < 0
+
+
+@njit(cache=True)
 def _distribution(scores, gamma, out):
     """Softmax of scores/γ into out; γ = 0 is the one-hot argmax (first maximum)."""
     n = scores.shape[0]
@@ -70,16 +84,7 @@ def l3m_sgd_epoch(v, scale, doc_order, doc_item_offsets, item_arc_offsets, arc_a
         for i in range(lo, doc_item_offsets[d + 1]):
             a0, a1 = item_arc_offsets[i], item_arc_offsets[i + 1]
             n = a1 - a0
-            any_ante = False
-            for k in range(n):
-                a = a0 + k
-                j = arc_ante[a]
-                ok = j >= 0 and item_cluster[lo + j] == item_cluster[i] and item_cluster[i] >= 0
-                correct[k] = ok
-                any_ante = any_ante or ok
-            if not any_ante:
-                for k in range(n):
-                    correct[k] = arc_ante[a0 + k] < 0
+            correct_links(lo, i, a0, n, arc_ante, item_cluster, correct)
             for k in range(n):
                 raw[k] = _arc_score(v, scale, arc_feat_offsets, arc_feats, arc_vals, a0 + k, arc_ante)
                 aug[k] = raw[k] + (0.0 if correct[k] else 1.0)
@@ -143,15 +148,7 @@ def l3m_objective(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offs
         for i in range(lo, doc_item_offsets[d + 1]):
             a0, a1 = item_arc_offsets[i], item_arc_offsets[i + 1]
             n = a1 - a0
-            any_ante = False
-            for k in range(n):
-                j = arc_ante[a0 + k]
-                ok = j >= 0 and item_cluster[lo + j] == item_cluster[i] and item_cluster[i] >= 0
-                correct[k] = ok
-                any_ante = any_ante or ok
-            if not any_ante:
-                for k in range(n):
-                    correct[k] = arc_ante[a0 + k] < 0
+            correct_links(lo, i, a0, n, arc_ante, item_cluster, correct)
             for k in range(n):
                 raw[k] = _arc_score(w, 1.0, arc_feat_offsets, arc_feats, arc_vals, a0 + k, arc_ante)
                 aug[k] = raw[k] + (0.0 if correct[k] else 1.0)
