@@ -16,7 +16,7 @@ from scipy.optimize import minimize
 
 from coreflab.learn.base import as_training_data
 from coreflab.learn.l3m import kernel_arrays
-from coreflab.learn.leftlink_kernels import _distribution, _item_objective, _logsumexp_scaled, correct_links, l3m_objective
+from coreflab.learn.leftlink_kernels import _distribution, _item_objective, _logsumexp_scaled, correct_links, l3m_objective, max_candidates
 
 
 @njit(cache=True)
@@ -29,9 +29,7 @@ def l3m_value_and_grad(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat
     grad = lam * w.copy()
     total = 0.5 * lam * np.dot(w, w)
     q_out = np.zeros(arc_ante.shape[0])
-    max_arcs = 1
-    for i in range(item_arc_offsets.shape[0] - 1):
-        max_arcs = max(max_arcs, item_arc_offsets[i + 1] - item_arc_offsets[i])
+    max_arcs = max_candidates(item_arc_offsets)
     raw = np.empty(max_arcs)
     aug = np.empty(max_arcs)
     masked = np.empty(max_arcs)

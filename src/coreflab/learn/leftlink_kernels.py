@@ -25,6 +25,15 @@ def _arc_score(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, arc_ante):
 
 
 @njit(cache=True)
+def max_candidates(item_arc_offsets):
+    """The largest number of candidate links of one item (size of the per-item buffers)."""
+    m = 1
+    for i in range(item_arc_offsets.shape[0] - 1):
+        m = max(m, item_arc_offsets[i + 1] - item_arc_offsets[i])
+    return m
+
+
+@njit(cache=True)
 def correct_links(lo, i, a0, n, arc_ante, item_cluster, out):
     """C(i, j) for the n candidates of item i: j in i's gold cluster, or the dummy when none is."""
     any_ante = False
@@ -70,9 +79,7 @@ def l3m_sgd_epoch(v, scale, doc_order, doc_item_offsets, item_arc_offsets, arc_a
     """
     step = step0
     objective = 0.0
-    max_arcs = 1
-    for i in range(item_arc_offsets.shape[0] - 1):
-        max_arcs = max(max_arcs, item_arc_offsets[i + 1] - item_arc_offsets[i])
+    max_arcs = max_candidates(item_arc_offsets)
     raw = np.empty(max_arcs)
     aug = np.empty(max_arcs)
     p = np.empty(max_arcs)
@@ -137,9 +144,7 @@ def l3m_objective(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offs
                   item_cluster, gamma, lam):
     """The loss-augmented latent objective Σ_i [γ log Σ_j e^{(wφ+δ)/γ} − γ log Σ_{j∈C} e^{wφ/γ}] + λ/2‖w‖²."""
     total = 0.0
-    max_arcs = 1
-    for i in range(item_arc_offsets.shape[0] - 1):
-        max_arcs = max(max_arcs, item_arc_offsets[i + 1] - item_arc_offsets[i])
+    max_arcs = max_candidates(item_arc_offsets)
     raw = np.empty(max_arcs)
     aug = np.empty(max_arcs)
     correct = np.zeros(max_arcs, dtype=np.bool_)
