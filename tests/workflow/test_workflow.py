@@ -103,3 +103,70 @@ def test_config_typo_is_one_line_error(tmp_path, extra, phrase):
     assert phrase in proc.stderr + proc.stdout
     assert "Traceback" not in proc.stderr
     assert not (tmp_path / "results").exists()
+
+
+def _planned_jobs(proc):
+    """{rule: count} from the 'Job stats' block of a dry run."""
+    text = proc.stdout + proc.stderr
+    block = text.split("Job stats:", 1)[1].split("\n\n", 1)[0].splitlines()
+    return {name: int(count) for name, count in (line.split() for line in block[2:]) if name != "total"}
+
+
+def test_deleting_one_model_reruns_only_what_depends_on_it(two_runs, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(two_runs[0], run, symlinks=True)  # copy2 keeps mtimes: the copy is up to date
+    (run / "results" / "synth" / "models" / "l3m.npz").unlink()
+    proc = _snakemake(run, "-n", *EXAMPLE)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    jobs = _planned_jobs(proc)
+    # l3m: trained once, predicted on dev and test, scored; then the tables that read those scores
+    assert jobs.get("train_system") == 1 and jobs.get("predict_system") == 2
+    assert set(jobs) <= {"train_system", "predict_system", "score", "scores_table", "leaderboard",
+                         "manifest", "all"}, jobs
+    assert "wildcards: corpus=synth, system=l3m" in proc.stdout + proc.stderr
+    assert "system=bk_baseline" not in proc.stdout + proc.stderr
+
+
+def _incomplete_outputs(run):
+    import base64
+
+    marks = run / ".snakemake" / "incomplete"
+    if not marks.is_dir():
+        return []
+    names = []
+    for mark in marks.iterdir():
+        try:
+            names.append(base64.urlsafe_b64decode(mark.name.encode() + b"==").decode())
+        except ValueError:
+            names.append(mark.name)
+    return names
+
+
+def test_a_run_killed_during_training_finishes_identically_with_rerun_incomplete(two_runs, tmp_path):
+    import signal
+    import time
+
+    run = tmp_path / "run"
+    run.mkdir()
+    _copy_workflow(run)
+    env = dict(os.environ, COREFLAB_LEARNER_MODULES="example_learner",
+               PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "workflow"), os.environ.get("PYTHONPATH", "")]))
+    cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "tiny.yaml", *EXAMPLE]
+    proc = subprocess.Popen(cmd, cwd=run, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + 900
+    while proc.poll() is None and time.monotonic() < deadline:
+        if any("/models/" in name for name in _incomplete_outputs(run)):
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run ended before any training job started"
+    os.killpg(proc.pid, signal.SIGKILL)  # the whole job tree, as a crash or a lost node would
+    proc.wait()
+    assert any("/models/" in name for name in _incomplete_outputs(run))
+
+    resumed = _snakemake(run, "--rerun-incomplete", *EXAMPLE)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    a, b = two_runs[0] / "results", run / "results"
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if _reproducible(p.relative_to(a)))
+    differing = [str(f) for f in files if not (b / f).exists() or not filecmp.cmp(a / f, b / f, shallow=False)]
+    assert differing == []

@@ -95,6 +95,9 @@ def all_targets(wildcards):
             f"results/{corpus}/overview.png",
             f"results/{corpus}/overview.pdf",
         ]
+        # models are targets too: deleting one reruns its training and exactly what depends on it
+        # (Snakemake does not regenerate a missing intermediate file whose consumers are up to date)
+        out += [f"results/{corpus}/models/{s}.npz" for s in systems() if s in LEARNER_SYSTEMS]
     for paper in config["run"]["papers"]:
         out.extend(paper_targets(paper))
     return out
