@@ -63,9 +63,12 @@ def test_bad_score_argument_is_a_user_error(tmp_path, capsys):
     assert "bad.json:2" in capsys.readouterr().err
 
 
-def test_write_table_writes_three_formats(tmp_path):
+def test_write_table_writes_four_formats(tmp_path):
     df = pd.DataFrame({"system": ["x_y"], "F": [12.3456]})
-    paths = write_table(df, tmp_path / "t")
-    assert [p.name for p in paths] == ["t.csv", "t.md", "t.tex"]
+    paths = write_table(df, tmp_path / "t", caption="A <b> & c")
+    assert [p.name for p in paths] == ["t.csv", "t.md", "t.tex", "t.html"]
     assert "12.35" in (tmp_path / "t.md").read_text()
     assert "x\\_y & 12.35" in (tmp_path / "t.tex").read_text()
+    page = (tmp_path / "t.html").read_text()  # the report's view: a table, the caption escaped
+    assert "<td>x_y</td>" in page and "<td>12.35</td>" in page
+    assert "<caption>A &lt;b&gt; &amp; c</caption>" in page

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = (".csv", ".md", ".tex", ".conll", ".json", ".png")
+TABLES = (".csv", ".md", ".tex", ".html", ".conll", ".json", ".png")
 
 
 def _copy_workflow(dest):

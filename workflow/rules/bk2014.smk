@@ -46,11 +46,12 @@ rule bk2014_report:
         ),
         fig4_pdf="results/{corpus}/paper/bk2014/fig4.pdf",
         table1=report(
-            "results/{corpus}/paper/bk2014/table1.md",
+            "results/{corpus}/paper/bk2014/table1.html",
             caption="../report/bk2014_table1.rst",
             category="Björkelund & Kuhn 2014",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
+        table1_md="results/{corpus}/paper/bk2014/table1.md",
         table1_csv="results/{corpus}/paper/bk2014/table1.csv",
         table1_tex="results/{corpus}/paper/bk2014/table1.tex",
     params:
@@ -77,11 +78,12 @@ rule bk2014_table2:
         unpack(leaderboard_inputs),
     output:
         md=report(
-            "results/{corpus}/paper/bk2014/table2.md",
+            "results/{corpus}/paper/bk2014/table2.html",
             caption="../report/bk2014_table2.rst",
             category="Björkelund & Kuhn 2014",
             labels={"corpus": "{corpus}", "item": "Table 2"},
         ),
+        md_md="results/{corpus}/paper/bk2014/table2.md",
         csv="results/{corpus}/paper/bk2014/table2.csv",
         tex="results/{corpus}/paper/bk2014/table2.tex",
     params:

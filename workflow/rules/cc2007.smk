@@ -32,23 +32,26 @@ rule cc2007_tables:
         runs=cc2007_run_files,
     output:
         table1=report(
-            "results/{corpus}/paper/cc2007/table1.md",
+            "results/{corpus}/paper/cc2007/table1.html",
             caption="../report/cc2007_table1.rst",
             category="Choi & Cardie 2007",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
+        table1_md="results/{corpus}/paper/cc2007/table1.md",
         table2=report(
-            "results/{corpus}/paper/cc2007/table2.md",
+            "results/{corpus}/paper/cc2007/table2.html",
             caption="../report/cc2007_table2.rst",
             category="Choi & Cardie 2007",
             labels={"corpus": "{corpus}", "item": "Table 2"},
         ),
+        table2_md="results/{corpus}/paper/cc2007/table2.md",
         table3=report(
-            "results/{corpus}/paper/cc2007/table3.md",
+            "results/{corpus}/paper/cc2007/table3.html",
             caption="../report/cc2007_table3.rst",
             category="Choi & Cardie 2007",
             labels={"corpus": "{corpus}", "item": "Table 3"},
         ),
+        table3_md="results/{corpus}/paper/cc2007/table3.md",
         csv="results/{corpus}/paper/cc2007/table1.csv",
     params:
         out_dir="results/{corpus}/paper/cc2007",

@@ -96,29 +96,33 @@ rule l3m2014_tables:
         unpack(l3m2014_table_inputs),
     output:
         table1=report(
-            "results/{corpus}/paper/l3m2014/table1.md",
+            "results/{corpus}/paper/l3m2014/table1.html",
             caption="../report/l3m2014_table1.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
+        table1_md="results/{corpus}/paper/l3m2014/table1.md",
         robustness=report(
-            "results/{corpus}/paper/l3m2014/robustness.md",
+            "results/{corpus}/paper/l3m2014/robustness.html",
             caption="../report/l3m2014_robustness.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "robustness"},
         ),
+        robustness_md="results/{corpus}/paper/l3m2014/robustness.md",
         cccp=report(
-            "results/{corpus}/paper/l3m2014/cccp_vs_sgd.md",
+            "results/{corpus}/paper/l3m2014/cccp_vs_sgd.html",
             caption="../report/l3m2014_cccp.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "CCCP vs SGD"},
         ),
+        cccp_md="results/{corpus}/paper/l3m2014/cccp_vs_sgd.md",
         order=report(
-            "results/{corpus}/paper/l3m2014/order_control.md",
+            "results/{corpus}/paper/l3m2014/order_control.html",
             caption="../report/l3m2014_order.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "order control"},
         ),
+        order_md="results/{corpus}/paper/l3m2014/order_control.md",
         csv="results/{corpus}/paper/l3m2014/table1.csv",
     params:
         doccluster=l3m2014_doccluster_args,

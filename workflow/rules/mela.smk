@@ -56,11 +56,12 @@ rule hm2017_table1:
         csv="results/{corpus}/paper/hm2017/mela_data.csv",
     output:
         table1=report(
-            "results/{corpus}/paper/hm2017/table1.md",
+            "results/{corpus}/paper/hm2017/table1.html",
             caption="../report/hm2017_table1.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
+        table1_md="results/{corpus}/paper/hm2017/table1.md",
         table1_csv="results/{corpus}/paper/hm2017/table1.csv",
         table1_tex="results/{corpus}/paper/hm2017/table1.tex",
         fig2=report(
@@ -179,27 +180,30 @@ rule hm2017_report:
         fig3_pdf="results/{corpus}/paper/hm2017/fig3.pdf",
         fig3_best="results/{corpus}/paper/hm2017/fig3_best.csv",
         table2=report(
-            "results/{corpus}/paper/hm2017/table2.md",
+            "results/{corpus}/paper/hm2017/table2.html",
             caption="../report/hm2017_table2.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 2"},
         ),
+        table2_md="results/{corpus}/paper/hm2017/table2.md",
         table2_csv="results/{corpus}/paper/hm2017/table2.csv",
         table2_tex="results/{corpus}/paper/hm2017/table2.tex",
         table3=report(
-            "results/{corpus}/paper/hm2017/table3.md",
+            "results/{corpus}/paper/hm2017/table3.html",
             caption="../report/hm2017_table3.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 3"},
         ),
+        table3_md="results/{corpus}/paper/hm2017/table3.md",
         table3_csv="results/{corpus}/paper/hm2017/table3.csv",
         table3_tex="results/{corpus}/paper/hm2017/table3.tex",
         table4=report(
-            "results/{corpus}/paper/hm2017/table4.md",
+            "results/{corpus}/paper/hm2017/table4.html",
             caption="../report/hm2017_table4.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 4"},
         ),
+        table4_md="results/{corpus}/paper/hm2017/table4.md",
         table4_csv="results/{corpus}/paper/hm2017/table4.csv",
         table4_tex="results/{corpus}/paper/hm2017/table4.tex",
     log:

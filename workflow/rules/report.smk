@@ -19,18 +19,20 @@ rule leaderboard:
     output:
         csv="results/{corpus}/leaderboard.csv",
         md=report(
-            "results/{corpus}/leaderboard.md",
+            "results/{corpus}/leaderboard.html",
             caption="../report/leaderboard.rst",
             category="Leaderboards",
             labels={"corpus": "{corpus}", "table": "leaderboard"},
         ),
+        md_md="results/{corpus}/leaderboard.md",
         tex="results/{corpus}/leaderboard.tex",
         costs=report(
-            "results/{corpus}/leaderboard_costs.md",
+            "results/{corpus}/leaderboard_costs.html",
             caption="../report/leaderboard_costs.rst",
             category="Leaderboards",
             labels={"corpus": "{corpus}", "table": "training cost"},
         ),
+        costs_md="results/{corpus}/leaderboard_costs.md",
         costs_csv="results/{corpus}/leaderboard_costs.csv",
     params:
         prefix="results/{corpus}/leaderboard",

@@ -6,11 +6,12 @@ rule select_templates:
         conll="results/{corpus}/data/train.conll",
     output:
         log=report(
-            "results/{corpus}/selection/steps.csv",
+            "results/{corpus}/selection/steps.html",
             caption="../report/selection.rst",
             category="Björkelund & Kuhn 2014",
             labels={"corpus": "{corpus}", "item": "feature selection"},
         ),
+        log_csv="results/{corpus}/selection/steps.csv",
         featureset="results/{corpus}/selection/selected.yaml",
     params:
         mentions=config["mentions"],
@@ -34,4 +35,4 @@ rule select_templates:
         "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} "
         "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
         "--iterations {params.iterations} --max-steps {params.max_steps} --jobs {threads} --seed {params.seed} "
-        "--log-out {output.log} --out {output.featureset} > {log} 2>&1"
+        "--log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"

@@ -127,7 +127,7 @@ def run(args):
         return 0
     # measured costs vary between runs, so they live beside the (bit-reproducible) leaderboard
     costs = add_costs(board[["rank", "system", "MELA"]], _pairs(args.benchmark, "--benchmark"))
-    write_table(costs, f"{args.out_prefix}_costs", formats=("csv", "md"),
+    write_table(costs, f"{args.out_prefix}_costs", formats=("csv", "md", "html"),
                 caption=f"Training cost of each system on {corpus} (Snakemake benchmark files: wall seconds, peak resident memory)")
     print(board.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
     return 0

@@ -1,5 +1,7 @@
 """`coreflab select`: greedy forward/backward template selection on the training split."""
 
+from pathlib import Path
+
 import pandas as pd
 import yaml
 
@@ -7,7 +9,7 @@ from coreflab.corpus.conll import read_conll_path
 from coreflab.features.featureset import load_featureset
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
 from coreflab.learn.selection import Evaluator, greedy_selection
-from coreflab.report.io import atomic_write_text
+from coreflab.report.io import atomic_write_text, html_table
 
 
 def add_arguments(p):
@@ -37,6 +39,8 @@ def run(args):
                                                     args.max_steps, args.jobs)
     log = pd.DataFrame(rows, columns=["step", "phase", "action", "template", "mela", "kept"])
     atomic_write_text(args.log_out, log.to_csv(index=False, lineterminator="\n", float_format="%.4f"))
+    atomic_write_text(Path(args.log_out).with_suffix(".html"),  # what the Snakemake report shows
+                      html_table(log, "%.4f", f"Greedy template selection on {args.corpus}: every evaluated step"))
     text = f"# selected by coreflab select on {args.corpus} (seed {args.seed})\n" + yaml.safe_dump(local + chosen_nonlocal, sort_keys=False)
     atomic_write_text(args.out, text)
     print(f"selected {len(local)} local and {len(chosen_nonlocal)} non-local templates")

@@ -6,11 +6,15 @@ from pathlib import Path
 
 from coreflab.corpus.conll import atomic_write_text
 
-__all__ = ["atomic_write_text", "write_table", "save_figure"]
+__all__ = ["atomic_write_text", "write_table", "html_table", "save_figure"]
 
 
-def write_table(df, prefix, formats=("csv", "md", "tex"), float_format="%.2f", caption=None):
-    """Write a DataFrame as CSV (full precision), Markdown and LaTeX beside each other."""
+def write_table(df, prefix, formats=("csv", "md", "tex", "html"), float_format="%.2f", caption=None):
+    """Write a DataFrame as CSV (full precision), Markdown, LaTeX and HTML beside each other.
+
+    The HTML copy is what the Snakemake report shows: its viewer renders images, PDF and
+    HTML only, so a Markdown table there would be a download link, not a table.
+    """
     prefix = Path(prefix)
     written = []
     for fmt in formats:
@@ -23,6 +27,8 @@ def write_table(df, prefix, formats=("csv", "md", "tex"), float_format="%.2f", c
                 text = f"{caption}\n\n{text}"
         elif fmt == "tex":
             text = _latex(df, float_format, caption)
+        elif fmt == "html":
+            text = html_table(df, float_format, caption)
         else:
             raise ValueError(fmt)
         atomic_write_text(path, text)
@@ -46,6 +52,28 @@ def _latex(df, float_format, caption):
     if caption:
         lines = [f"% {caption}"] + lines
     return "\n".join(lines) + "\n"
+
+
+_HTML_STYLE = (
+    "body{font-family:system-ui,sans-serif;margin:1.5em;color:#1f2937}"
+    "caption{caption-side:top;text-align:left;font-weight:600;margin-bottom:.6em}"
+    "table{border-collapse:collapse;font-size:14px}"
+    "th,td{padding:4px 10px;border-bottom:1px solid #e5e7eb;text-align:right}"
+    "th:first-child,td:first-child{text-align:left}"
+    "thead th{border-bottom:2px solid #374151}"
+    "tbody tr:nth-child(even){background:#f9fafb}"
+)
+
+
+def html_table(df, float_format="%.2f", caption=None):
+    """A standalone HTML page with one table (no jinja2: pandas' to_html needs none)."""
+    import html
+
+    body = df.to_html(index=False, float_format=lambda v: float_format % v, border=0, na_rep="")
+    if caption:
+        body = body.replace("<thead>", f"<caption>{html.escape(caption)}</caption>\n  <thead>", 1)
+    return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><style>{_HTML_STYLE}</style></head>'
+            f"<body>\n{body}\n</body></html>\n")
 
 
 def save_figure(fig, path):
