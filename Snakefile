@@ -26,6 +26,7 @@ include: "workflow/rules/l3m2014.smk"
 include: "workflow/rules/mela.smk"
 include: "workflow/rules/crossdoc.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/bench.smk"
 
 
 rule all:

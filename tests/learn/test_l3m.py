@@ -128,3 +128,19 @@ def test_batch_gradient_matches_finite_differences_and_cccp_descends(gamma):
     objectives = [h[1] for h in history]
     assert all(b <= a + 1e-9 for a, b in zip(objectives, objectives[1:]))
     assert objectives[-1] < objectives[0]
+
+
+def test_cccp_and_sgd_share_the_objective_and_its_per_item_lambda():
+    from coreflab.learn.l3m_cccp import train_cccp
+
+    data = random_data(4, docs=5)
+    arrays = kernel_arrays(data)
+    cl = np.asarray(data.corpus.m_cluster, np.int64)
+    n_items = int(arrays[0][-1])
+    assert n_items > 1
+    model = L3M(gamma=0.5, lam=0.02)
+    w = np.random.default_rng(1).normal(size=1 << data.store.n_bits)
+    # SGD's steps use ∇f_i + λw for each of the N items: the regulariser counts N times
+    assert model.objective(data, w) == pytest.approx(l3m_objective(w, *arrays, cl, 0.5, 0.02 * n_items), rel=1e-12)
+    w_cccp, history = train_cccp(data, gamma=0.5, lam=0.02, outer=3)
+    assert history[-1][1] == pytest.approx(model.objective(data, w_cccp), rel=1e-9)

@@ -24,17 +24,43 @@ def arc_values(store):
     return np.asarray(vals, dtype=np.float64)
 
 
-def kernel_arrays(data):
-    """The flat arrays the left-link kernels take, from TrainingData."""
+def _int_array(a):
+    """`a` as it is when already int32/int64 (the kernels take either), else as int64."""
+    a = np.asarray(a)
+    return a if a.dtype in (np.int32, np.int64) else a.astype(np.int64)
+
+
+def kernel_arrays(data, lean=False):
+    """The flat arrays the left-link kernels take, from TrainingData.
+
+    lean: no per-feature-entry copies. A binary store gets an empty `arc_vals` (the
+    `leftlink_kernels` L3M kernels read it as "every value is 1") and `arc_feats` keeps
+    its integer type. On the conll2012-size store (2e8 entries) the default path
+    allocates and fills 3.2 GB (an int64 copy of the int32 ids plus the ones), which
+    cost more than a whole L3M pass (issue #8); kernels that index `arc_vals` directly
+    need the default.
+    """
     s = data.store
+    if lean:
+        vals = getattr(s, "arc_vals", None)
+        feats = _int_array(s.arc_feats)
+        vals = np.empty(0) if vals is None else np.asarray(vals, dtype=np.float64)
+    else:
+        feats = np.asarray(s.arc_feats, dtype=np.int64)
+        vals = arc_values(s)
     return (
         np.asarray(s.doc_mention_offsets, dtype=np.int64),
         np.asarray(s.m_arc_offsets, dtype=np.int64),
         np.asarray(s.arc_ante, dtype=np.int32),
         np.asarray(s.arc_feat_offsets, dtype=np.int64),
-        np.asarray(s.arc_feats, dtype=np.int64),
-        arc_values(s),
+        feats,
+        vals,
     )
+
+
+def total_items(arrays):
+    """N, the number of items of `kernel_arrays` (SGD steps per pass)."""
+    return int(arrays[1].shape[0] - 1)
 
 
 @register("l3m")
@@ -59,7 +85,7 @@ class L3M(ClusteringLearnerMixin, Learner):
 
     def fit(self, train, dev=None, callback=None):
         data = as_training_data(train)
-        arrays = kernel_arrays(data)
+        arrays = kernel_arrays(data, lean=True)
         rng = np.random.default_rng(self.seed)
         dim = 1 << int(data.store.n_bits)
         v = self._initial_weights(dim, rng)
@@ -76,13 +102,19 @@ class L3M(ClusteringLearnerMixin, Learner):
         return self
 
     def objective(self, data, w=None):
-        """The training objective at w (default: the learned weights)."""
+        """The objective SGD minimises, at w (default: the learned weights): Σ_i f_i + N·λ/2‖w‖².
+
+        `lam` is per item: every SGD step uses the per-item gradient ∇f_i + λw (the paper's
+        Eq. 8), so over the N items the regulariser counts N times (N·[mean f_i + λ/2‖w‖²],
+        the paper's LL(w) with items weighted equally).
+        """
         data = as_training_data(data)
+        arrays = kernel_arrays(data, lean=True)
         cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
-        return float(l3m_objective(np.asarray(self.coef_ if w is None else w, dtype=np.float64), *kernel_arrays(data),
-                                   cluster, float(self.gamma), float(self.lam)))
+        w = np.asarray(self.coef_ if w is None else w, dtype=np.float64)
+        return float(l3m_objective(w, *arrays, cluster, float(self.gamma), float(self.lam) * total_items(arrays)))
 
     def predict_labels(self, data):
         """Cluster id per item (document-local: the index of the cluster's first item)."""
         data = as_training_data(data)
-        return l3m_cluster(np.asarray(self.coef_, dtype=np.float64), *kernel_arrays(data), float(self.gamma))
+        return l3m_cluster(np.asarray(self.coef_, dtype=np.float64), *kernel_arrays(data, lean=True), float(self.gamma))

@@ -15,8 +15,8 @@ from numba import njit
 from scipy.optimize import minimize
 
 from coreflab.learn.base import as_training_data
-from coreflab.learn.l3m import kernel_arrays
-from coreflab.learn.leftlink_kernels import _distribution, _item_objective, _logsumexp_scaled, correct_links, l3m_objective, max_candidates
+from coreflab.learn.l3m import kernel_arrays, total_items
+from coreflab.learn.leftlink_kernels import _add_arcs, _buffers, _item_terms, l3m_objective
 
 
 @njit(cache=True)
@@ -25,57 +25,45 @@ def l3m_value_and_grad(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat
     """Objective and gradient over all items; with use_fixed the subtracted part is linearised at q_fixed.
 
     Also returns q (the current distribution over correct links, per arc) for the next CCCP step.
+    The per-item scores, distributions and log-partitions are `_item_terms`, shared with SGD.
     """
     grad = lam * w.copy()
     total = 0.5 * lam * np.dot(w, w)
     q_out = np.zeros(arc_ante.shape[0])
-    max_arcs = max_candidates(item_arc_offsets)
-    raw = np.empty(max_arcs)
-    aug = np.empty(max_arcs)
-    masked = np.empty(max_arcs)
-    p = np.empty(max_arcs)
-    q = np.empty(max_arcs)
-    correct = np.zeros(max_arcs, dtype=np.bool_)
-    all_mask = np.ones(max_arcs, dtype=np.bool_)
+    raw, aug, masked, p, q, correct = _buffers(item_arc_offsets)
     for d in range(doc_item_offsets.shape[0] - 1):
         lo = doc_item_offsets[d]
         for i in range(lo, doc_item_offsets[d + 1]):
-            a0, a1 = item_arc_offsets[i], item_arc_offsets[i + 1]
-            n = a1 - a0
-            correct_links(lo, i, a0, n, arc_ante, item_cluster, correct)
-            for k in range(n):
-                a = a0 + k
-                s = 0.0
-                if arc_ante[a] >= 0:
-                    for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-                        s += w[arc_feats[e]] * arc_vals[e]
-                raw[k] = s
-                aug[k] = s + (0.0 if correct[k] else 1.0)
-                masked[k] = s if correct[k] else -1e300
-            _distribution(aug[:n], gamma, p[:n])
-            _distribution(masked[:n], gamma, q[:n])
+            a0 = item_arc_offsets[i]
+            n = item_arc_offsets[i + 1] - a0
+            z_aug, z_correct = _item_terms(w, 1.0, lo, i, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
+                                           item_cluster, gamma, raw, aug, masked, p, q, correct)
             for k in range(n):
                 q_out[a0 + k] = q[k]
             if use_fixed:
                 lin = 0.0
                 for k in range(n):
                     lin += q_fixed[a0 + k] * raw[k]
-                total += _logsumexp_scaled(aug[:n], all_mask[:n], gamma) - lin
+                total += z_aug - lin
+                for k in range(n):
+                    p[k] -= q_fixed[a0 + k]
             else:
-                total += _item_objective(aug[:n], raw[:n], correct[:n], gamma)
-            for k in range(n):
-                a = a0 + k
-                g = p[k] - (q_fixed[a] if use_fixed else q[k])
-                if g != 0.0 and arc_ante[a] >= 0:
-                    for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-                        grad[arc_feats[e]] += g * arc_vals[e]
+                total += z_aug - z_correct
+                for k in range(n):
+                    p[k] -= q[k]
+            _add_arcs(grad, 1.0, 1.0, p, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals)
     return total, grad, q_out
 
 
 def train_cccp(train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100):
-    """CCCP from w = 0; returns (w, history of (seconds, objective)) after every outer step."""
+    """CCCP from w = 0; returns (w, history of (seconds, objective)) after every outer step.
+
+    `lam` is L3M's per-item λ, so CCCP minimises (and reports) the objective L3M's SGD
+    minimises, `L3M.objective`: Σ_i f_i + N·λ/2‖w‖² over the N items.
+    """
     data = as_training_data(train)
-    arrays = list(kernel_arrays(data))
+    arrays = list(kernel_arrays(data, lean=True))
+    lam = float(lam) * total_items(arrays)
     # weights of features that never fire stay 0 under L2, so optimise over the used ids only
     used, arrays[4] = np.unique(arrays[4], return_inverse=True)
     arrays = tuple(arrays)

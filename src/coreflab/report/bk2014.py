@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 RUN = re.compile(r"^(?P<learner>bk_[a-z_]+)-(?P<features>local|nonlocal)-b(?P<beam>\d+)$")
 NAMES = {"bk_baseline": "baseline", "bk_early": "early update", "bk_maxviolation": "max-violation",
@@ -56,6 +57,7 @@ def figure3(curves, beams):
             sub = mela[(mela.learner == "bk_early") & (mela.features == features) & (mela.beam == beam)]
             ax.plot(sub.epoch, sub.MELA, marker="o", markersize=3, linestyle=["-", "--", ":"][k % 3], label=f"early update, beam {beam}")
         ax.set(title=f"{'Local' if features == 'local' else 'Non-local'} features", xlabel="iteration")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         ax.legend(frameon=False, fontsize=9)
     axes[0].set_ylabel("dev MELA (CoNLL F1)")
@@ -82,6 +84,7 @@ def figure4(curves, beam):
         if features == "local" and len(base):
             ax.plot(base.epoch, base.MELA, color="black", linewidth=1, linestyle=":", label="baseline")
         ax.set(title=f"{'Local' if features == 'local' else 'Non-local'} features (beam {beam})", xlabel="iteration")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         ax.legend(frameon=False, fontsize=9)
     axes[0].set_ylabel("dev MELA (CoNLL F1)")

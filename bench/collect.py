@@ -1,0 +1,509 @@
+"""Collect every bench/results/*.json into one scaling figure and one table of numbers against
+their targets (issue #10, "cost as the work grows").
+
+Figure (`scaling.png`/`.pdf`, from scaling.json and crossdoc.json): time against candidate arcs
+(log-log; the per-arc cost c in t = c·arcs fitted to the points, and the free exponent b of
+t = a·arcs^b, which says whether the cost stays linear), peak memory against arcs, cost and
+memory against beam size (delayed LaSO, B&K 2014), and Dask throughput against workers with the
+ideal linear line (Singh et al. 2011, Fig. 5). The other benchmarks' numbers at the conll2012
+size (train_bk.json, features.json) are drawn beside the sweeps as anchors.
+
+Table (`scaling.csv`/`.md`): every number every benchmark recorded (per-round traces and
+machine descriptions left out), its target where an issue set one, and whether it is met. The
+targets come from the JSONs where they carry them ("targets" dicts, "target_*" fields, whose
+numbers override the defaults below) and otherwise from the benchmark scripts' docstrings,
+written down in ANCHORS.
+
+    python bench/collect.py [--results bench/results] [--out bench/results/scaling]
+    python bench/collect.py a.json b.json --png f.png --pdf f.pdf --csv t.csv --md t.md
+"""
+
+import argparse
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from coreflab.errors import UserError  # noqa: E402
+from coreflab.report.io import atomic_write_text, save_figure  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+SKIP_KEYS = {"trace", "machine", "nonlocal_templates"}  # per-round traces, descriptions
+LIST_LABELS = ("workers", "beam", "documents")  # how a list item of dicts is named in a key
+TABLE_COLUMNS = ["benchmark", "quantity", "value", "target", "met", "anchor"]
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A target: rows of `benchmark` whose quantity fully matches `pattern` must be `op value`.
+
+    `json_key`: a (dotted) key of the same JSON whose number, when present, replaces `value`
+    (the JSON is the fresher statement of its own target).
+    """
+
+    benchmark: str
+    pattern: str
+    op: str
+    value: float
+    text: str
+    json_key: str = ""
+
+
+ANCHORS = [
+    Anchor("train_bk", r"synth_baseline_last_epoch_seconds", "<=", 10,
+           "B&K baseline epoch, conll2012 size", "targets.baseline_epoch_seconds"),
+    Anchor("train_bk", r"synth_baseline_last_epoch_us_per_arc", "<=", 0.2,
+           "B&K baseline epoch per arc", "targets.baseline_us_per_arc"),
+    Anchor("train_bk", r"synth_delayed_laso_last_epoch_seconds", "<=", 120,
+           "beam-20 non-local delayed-LaSO epoch", "targets.delayed_laso_epoch_seconds"),
+    Anchor("train_bk", r"peak_rss_mb", "<=", 4096, "peak memory of training", "targets.peak_rss_mb"),
+    Anchor("features", r"(full|window_100)\.(us_per_arc|cpu_us_per_arc)", "<=", 0.5,
+           "local feature extraction per arc (cort: 147)", "target_us_per_arc"),
+    Anchor("corpus", r"(gold|predicted)\.read_plus_compile_(cpu|wall)_tok_per_s", ">=", 200_000,
+           "read + validate + compile, tokens/s (issue 3)"),
+    Anchor("scorer", r"all_metrics_seconds\.(best|median|best_cpu)", "<=", 0.5,
+           "all metrics, 300 documents (perl scorer: ~49 s)"),
+    Anchor("lsp", r"data_generation_100_docs_seconds", "<=", 120, "MELA data generation, 100 documents"),
+    Anchor("lsp", r"rho_over_f", "<=", 5, "LSP_rho epoch within 5x LSP_F"),
+    Anchor("cc2007", r"synth_default_slt_5_iterations\.(wall_s|cpu_s)", "<=", 180,
+           "SLT, 5 EM iterations, default corpus"),
+    Anchor("l3m", r"l3m_over_bk_cpu", "<=", 3, "L3M pass within 3x a bk_baseline epoch"),
+    Anchor("crossdoc", r"personx\[workers=\d+\]\.proposals_per_s_per_worker", ">=", 200_000,
+           "MCMC proposals/s per worker"),
+    Anchor("crossdoc", r"personx_speedup_total_throughput", ">=", 1.7, "K=2 throughput over K=1"),
+]
+FIT_BENCHMARK = "scaling_fit"  # rows computed here from the sweeps, not read from a JSON
+ANCHORS += [
+    Anchor("scaling", r"arcs\[documents=2802\]\.baseline_cpu_us_per_arc", "<=", 0.2,
+           "B&K baseline epoch per arc, conll2012 size"),
+    Anchor("scaling", r"arcs\[documents=2802\]\.extract_cpu_us_per_arc", "<=", 0.5,
+           "feature extraction per arc, conll2012 size"),
+    Anchor(FIT_BENCHMARK, r"baseline_epoch_cpu_us_per_arc_slope", "<=", 0.2, "B&K baseline epoch per arc (fitted slope)"),
+    Anchor(FIT_BENCHMARK, r"extract_cpu_us_per_arc_slope", "<=", 0.5, "feature extraction per arc (fitted slope)"),
+]
+OPS = {"<=": lambda v, t: v <= t, ">=": lambda v, t: v >= t, "<": lambda v, t: v < t, ">": lambda v, t: v > t}
+
+
+# ----------------------------------------------------------------------------- reading
+
+def load_results(sources):
+    """{benchmark name (file stem): parsed JSON}, sorted by name, from a results folder (every
+    *.json in it) or a list of JSON files."""
+    if isinstance(sources, (str, Path)):
+        folder = Path(sources)
+        if not folder.is_dir():
+            raise UserError(f"{folder}: no such results folder (run the bench/*.py scripts first)")
+        sources = folder.glob("*.json")
+    out = {}
+    for path in sorted(map(Path, sources), key=lambda p: p.stem):
+        try:
+            out[path.stem] = json.loads(path.read_text())
+        except FileNotFoundError:
+            raise UserError(f"{path}: no such results file") from None
+        except json.JSONDecodeError as err:
+            raise UserError(f"{path}:{err.lineno}: not valid JSON ({err.msg})") from None
+    return out
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _item_label(i, item):
+    if isinstance(item, dict):
+        for k in LIST_LABELS:
+            if _is_number(item.get(k)):
+                return f"{k}={item[k]:g}"
+    return str(i)
+
+
+def flatten(obj, prefix=""):
+    """[(dotted key, number)] of every finite number in a JSON value, in document order.
+
+    Dict keys join with ".", list items get "[i]" or, for dicts, "[workers=2]" style labels;
+    keys in SKIP_KEYS and the target fields themselves are left out.
+    """
+    rows = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k in SKIP_KEYS or k == "targets" or k == "target" or k.startswith("target_"):
+                continue
+            rows += flatten(v, f"{prefix}.{k}" if prefix else str(k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            rows += flatten(v, f"{prefix}[{_item_label(i, v)}]")
+    elif _is_number(obj):
+        rows.append((prefix, obj))
+    return rows
+
+
+def _lookup(obj, dotted):
+    for part in dotted.split("."):
+        if not isinstance(obj, dict) or part not in obj:
+            return None
+        obj = obj[part]
+    return obj
+
+
+def _json_targets(data):
+    """Generic targets a JSON carries: {"targets": {name: v}} applies to every quantity whose last
+    component is `name`; a number "target_<name>" likewise. Direction: rates (per_s, speedup) >=,
+    costs <=."""
+    found = {}
+    if isinstance(data, dict):
+        for name, v in (data.get("targets") or {}).items():
+            if _is_number(v):
+                found[name] = v
+        for k, v in data.items():
+            if k.startswith("target_") and _is_number(v):
+                found[k[len("target_"):]] = v
+    return [Anchor("", rf"(.*[.\]])?{re.escape(name)}", ">=" if ("per_s" in name or "speedup" in name) else "<=",
+                   v, f"target in the JSON ({name})") for name, v in found.items()]
+
+
+def anchors_for(name, data, anchors=ANCHORS):
+    """The anchors of one benchmark: the registry's (values from the JSON where it has them),
+    then the JSON's own generic targets."""
+    out = []
+    for a in anchors:
+        if a.benchmark != name:
+            continue
+        v = _lookup(data, a.json_key) if a.json_key else None
+        out.append(Anchor(name, a.pattern, a.op, v if _is_number(v) else a.value, a.text))
+    return out + [Anchor(name, g.pattern, g.op, g.value, g.text) for g in _json_targets(data)]
+
+
+def _row(name, key, value, anchors):
+    """(benchmark, quantity, value, target, met, anchor) under the first anchor that matches."""
+    a = next((a for a in anchors if re.fullmatch(a.pattern, key)), None)
+    if a is None:
+        return (name, key, value, "", "", "")
+    return (name, key, value, f"{a.op} {a.value:g}", "yes" if OPS[a.op](value, a.value) else "no", a.text)
+
+
+def table(results, anchors=ANCHORS):
+    """One row per recorded number, then the slopes fitted on the sweeps (benchmark
+    "scaling_fit"): benchmark, quantity, value, target, met ("yes"/"no", empty without a
+    target), anchor."""
+    rows = []
+    for name, data in results.items():
+        mine = anchors_for(name, data, anchors)
+        rows += [_row(name, key, value, mine) for key, value in flatten(data)]
+    mine = [a for a in anchors if a.benchmark == FIT_BENCHMARK]
+    rows += [_row(FIT_BENCHMARK, key, value, mine) for key, value in fitted_numbers(results)]
+    return pd.DataFrame(rows, columns=TABLE_COLUMNS)
+
+
+# ----------------------------------------------------------------------------- fitting
+
+def linear_fit(x, y):
+    """(t0, c) of y = t0 + c·x by least squares: c is the marginal cost per unit of x (per arc),
+    t0 the fixed cost per call (an epoch also averages the 2**22 weights whatever its size)."""
+    c, t0 = np.polyfit(np.asarray(x, float), np.asarray(y, float), 1)
+    return float(t0), float(c)
+
+
+def power_fit(x, y):
+    """(a, b) of y = a·x^b by least squares in log-log space (b = 1: linear scaling)."""
+    b, log_a = np.polyfit(np.log(np.asarray(x, float)), np.log(np.asarray(y, float)), 1)
+    return float(np.exp(log_a)), float(b)
+
+
+def worker_points(results):
+    """Dask points [(workers, total proposals/s, sum of per-worker rates, wall s)], from
+    crossdoc.json (fresher) or the copy in scaling.json."""
+    pts = (results.get("crossdoc") or {}).get("personx")
+    if not pts:
+        pts = ((results.get("scaling") or {}).get("workers") or {}).get("points") or []
+    return [(p["workers"], p.get("proposals_per_s_total_wall"),
+             p["workers"] * p["proposals_per_s_per_worker"] if _is_number(p.get("proposals_per_s_per_worker")) else None,
+             p.get("wall_s")) for p in pts if _is_number(p.get("workers"))]
+
+
+def fitted_numbers(results):
+    """[(quantity, value)]: the per-arc slopes (µs/arc, CPU) and log-log exponents of the arcs
+    sweep, and the exponent of CPU time against beam size."""
+    sc = results.get("scaling") or {}
+    rows = []
+    pts = sc.get("arcs") or []
+    arcs = _col(pts, "arcs")
+    for key, name in (("baseline_epoch_cpu_s", "baseline_epoch"), ("extract_cpu_s", "extract")):
+        t = _col(pts, key)
+        ok = np.isfinite(t) & (t > 0) & np.isfinite(arcs)
+        if ok.sum() >= 2:
+            t0, c = linear_fit(arcs[ok], t[ok])
+            rows += [(f"{name}_cpu_us_per_arc_slope", 1e6 * c), (f"{name}_cpu_fixed_s", t0),
+                     (f"{name}_cpu_loglog_exponent", power_fit(arcs[ok], t[ok])[1])]
+    pts = sc.get("beam") or []
+    beam, t = _col(pts, "beam"), _col(pts, "epoch_cpu_s")
+    ok = np.isfinite(beam) & np.isfinite(t) & (t > 0)
+    if ok.sum() >= 2:
+        rows.append(("delayed_laso_cpu_beam_exponent", power_fit(beam[ok], t[ok])[1]))
+    return rows
+
+
+# ----------------------------------------------------------------------------- figure
+
+def _col(points, key):
+    return np.array([p.get(key, np.nan) if _is_number(p.get(key)) else np.nan for p in points], float)
+
+
+def _short(v, _pos=None):
+    """Tick label: 2M, 500k, 20, 0.5."""
+    for scale, unit in ((1e6, "M"), (1e3, "k")):
+        if abs(v) >= scale:
+            return f"{v / scale:g}{unit}"
+    return f"{v:g}"
+
+
+def _plain_log_ticks(ax):
+    """Log axes labelled at 1-2-5 steps in plain numbers (the default 10^k labels leave a small
+    panel with one or two labels, and the minor ones crowd it)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    for axis in (ax.xaxis, ax.yaxis):
+        if axis.get_scale() == "log":
+            axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+            axis.set_major_formatter(FuncFormatter(_short))
+            axis.set_minor_formatter(NullFormatter())
+
+
+def _panel_time_arcs(ax, sc, results):
+    pts = sc.get("arcs") or []
+    if not pts:
+        ax.text(0.5, 0.5, "no arcs sweep", ha="center", transform=ax.transAxes)
+        return
+    arcs = _col(pts, "arcs")
+    xs = np.geomspace(arcs.min(), arcs.max(), 50)
+    for key, wall, label, color in (("baseline_epoch_cpu_s", "baseline_epoch_wall_s", "bk_baseline epoch", "C0"),
+                                    ("extract_cpu_s", "extract_wall_s", "feature extraction", "C1")):
+        t = _col(pts, key)
+        ok = np.isfinite(t) & (t > 0)
+        if ok.sum() < 2:
+            continue
+        t0, c = linear_fit(arcs[ok], t[ok])
+        _, b = power_fit(arcs[ok], t[ok])
+        ax.plot(arcs, t, "o", color=color,
+                label=f"{label} (CPU): slope {c * 1e6:.3f} µs/arc, fixed {t0:.2f} s, log-log exponent {b:.2f}")
+        fit = t0 + c * xs
+        ax.plot(xs[fit > 0], fit[fit > 0], "-", color=color, lw=1)
+        ax.annotate(f"{1e6 * t[ok][-1] / arcs[ok][-1]:.3f} µs/arc", (arcs[ok][-1], t[ok][-1]),
+                    textcoords="offset points", xytext=(6, -4), fontsize=6.5, color=color)
+        ax.plot(arcs, _col(pts, wall), "x", color=color, alpha=0.6, ms=5)
+    tb = results.get("train_bk") or {}
+    if _is_number(tb.get("arcs")) and _is_number(tb.get("synth_baseline_fit_cpu_seconds_per_epoch")):
+        ax.plot(tb["arcs"], tb["synth_baseline_fit_cpu_seconds_per_epoch"], "s", mfc="none", color="C0", ms=9,
+                label=f"train_bk.json: {1e6 * tb['synth_baseline_fit_cpu_seconds_per_epoch'] / tb['arcs']:.3f} µs/arc")
+    ft = (results.get("features") or {}).get("full") or {}
+    if _is_number(ft.get("arcs")) and _is_number(ft.get("cpu_us_per_arc")):
+        ax.plot(ft["arcs"], ft["cpu_us_per_arc"] * ft["arcs"] / 1e6, "D", mfc="none", color="C1", ms=8,
+                label=f"features.json: {ft['cpu_us_per_arc']:.3f} µs/arc")
+    for us, style, label in ((0.2, ":", "target 0.2 µs/arc (epoch)"), (0.5, "-.", "target 0.5 µs/arc (features)")):
+        ax.plot(xs, us * 1e-6 * xs, style, color="grey", lw=1, label=label)
+    ax.set(xscale="log", yscale="log", xlabel="candidate arcs", ylabel="seconds (o CPU, x wall)",
+           title="(a) time vs arcs")
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi * 12)  # room for the legend above the points
+    _plain_log_ticks(ax)
+    ax.legend(fontsize=6, loc="upper left")
+
+
+def _panel_memory_arcs(ax, sc, results):
+    pts = sc.get("arcs") or []
+    if not pts:
+        return
+    arcs = _col(pts, "arcs")
+    ax.plot(arcs, _col(pts, "peak_mb"), "o-", label="peak RSS (extraction + 2 epochs)")
+    ax.plot(arcs, _col(pts, "store_mb"), "s-", label="arc store")
+    ax.plot(arcs, _col(pts, "rss_before_extract_mb"), "^--", label="RSS before extraction (imports, corpus)")
+    peak = _col(pts, "peak_mb")
+    if np.isfinite(peak[-1]):
+        ax.annotate(f"{peak[-1]:.0f} MB", (arcs[-1], peak[-1]), textcoords="offset points", xytext=(-30, 6),
+                    fontsize=7)
+    tb = results.get("train_bk") or {}
+    if _is_number(tb.get("arcs")) and _is_number(tb.get("peak_rss_mb")):
+        ax.plot(tb["arcs"], tb["peak_rss_mb"], "s", mfc="none", color="k", ms=9,
+                label="train_bk.json peak (2 stores, beam 20)")
+    ax.axhline(4096, color="grey", ls=":", lw=1, label="target 4 GB")
+    ax.set(xlabel="candidate arcs", ylabel="MB", title="(b) peak memory vs arcs")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
+    ax.legend(fontsize=6.5, loc="upper left")
+
+
+def _panel_time_beam(ax, sc, results):
+    pts = sc.get("beam") or []
+    if not pts:
+        ax.text(0.5, 0.5, "no beam sweep", ha="center", transform=ax.transAxes)
+        return
+    beam, cpu, wall = _col(pts, "beam"), _col(pts, "epoch_cpu_s"), _col(pts, "epoch_wall_s")
+    ax.plot(beam, cpu, "o-", label="epoch CPU s")
+    ax.plot(beam, wall, "x--", alpha=0.7, label="epoch wall s")
+    for b, t, us in zip(beam, cpu, _col(pts, "cpu_us_per_arc")):
+        ax.annotate(f"{us:.1f} µs/arc", (b, t), textcoords="offset points", xytext=(6, -3), fontsize=6.5)
+    if len(beam) >= 2 and np.all(cpu > 0):
+        _, b = power_fit(beam, cpu)
+        ax.text(0.03, 0.94, f"CPU ∝ beam^{b:.2f}", transform=ax.transAxes, fontsize=7)
+    tb = results.get("train_bk") or {}
+    if _is_number(tb.get("synth_delayed_laso_fit_cpu_seconds_per_epoch")) and _is_number(tb.get("arcs")):
+        us = 1e6 * tb["synth_delayed_laso_fit_cpu_seconds_per_epoch"] / tb["arcs"]
+        ax.text(0.03, 0.87, f"train_bk.json, beam {tb.get('beam', 20)}, {tb['arcs'] / 1e6:.1f}M arcs:\n"
+                f"{tb['synth_delayed_laso_fit_cpu_seconds_per_epoch']:.1f} s CPU ({us:.1f} µs/arc; target 120 s)",
+                va="top",
+                transform=ax.transAxes, fontsize=6.5)
+    n_arcs = pts[0].get("arcs", 0)
+    ax.set(xscale="log", yscale="log", xlabel="beam size", ylabel="seconds",
+           title=f"(c) delayed LaSO epoch vs beam ({n_arcs / 1e6:.2f}M arcs)")
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi * 3)
+    ax.set_xlim(None, beam.max() * 3)
+    _plain_log_ticks(ax)
+    ax.legend(fontsize=6.5, loc="lower right")
+
+
+def _panel_memory_beam(ax, sc):
+    pts = sc.get("beam") or []
+    if not pts:
+        return
+    beam = _col(pts, "beam")
+    ax.plot(beam, _col(pts, "peak_mb"), "o-", label="peak RSS")
+    ax.plot(beam, _col(pts, "training_added_mb"), "s-", label="added by training (weights, beam)")
+    ax.plot(beam, _col(pts, "store_mb"), "^--", label="arc store")
+    ax.set(xscale="log", xlabel="beam size", ylabel="MB", title="(d) memory vs beam", ylim=(0, None))
+    _plain_log_ticks(ax)
+    ax.legend(fontsize=6.5)
+
+
+def _panel_workers(ax, results):
+    pts = worker_points(results)
+    if not pts:
+        ax.text(0.5, 0.5, "no crossdoc.json", ha="center", transform=ax.transAxes)
+        return
+    k = np.array([p[0] for p in pts], float)
+    total = np.array([p[1] if _is_number(p[1]) else np.nan for p in pts], float)
+    summed = np.array([p[2] if _is_number(p[2]) else np.nan for p in pts], float)
+    ax.plot(k, total, "o-", label="total proposals/s (wall)")
+    ax.plot(k, summed, "s--", label="K × per-worker rate (shard time)")
+    ks = np.arange(1, max(k.max(), 2) + 1)
+    if np.isfinite(total[0]):
+        ax.plot(ks, total[0] * ks / k[0], ":", color="grey", label="ideal linear (from K=1)")
+    ax.plot(ks, 200_000 * ks, "-.", color="grey", lw=1, label="target 200k/s per worker")
+    cpus = (results.get("crossdoc") or {}).get("machine_cpus")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
+    ax.set(xlabel="Dask workers K", ylabel="proposals / s", xticks=ks, ylim=(0, None),
+           title=f"(e) cross-doc MCMC vs workers ({cpus or '?'} cores, shared)")
+    ax.legend(fontsize=6.5, loc="upper left")
+
+
+def _panel_summary(ax, results, df):
+    ax.axis("off")
+    sc = results.get("scaling") or {}
+    m = sc.get("machine") or {}
+    judged = df[df["met"] != ""]
+    lines = [f"scaling.json: {sc.get('date', '?')} ({sc.get('plan', '?')} plan)",
+             f"{m.get('cpu_count', '?')} CPUs, load {sc.get('load_average_at_start', '?')} at start",
+             f"targets: {int((judged['met'] == 'yes').sum())} of {len(judged)} met"]
+    for name, grp in judged.groupby("benchmark", sort=True):
+        missed = list(grp.loc[grp["met"] == "no", "quantity"])
+        lines.append(f"  {name:<12}{int((grp['met'] == 'yes').sum())}/{len(grp)}")
+        lines += [f"    not met: {q}" for q in missed[:3]] + (["    ..."] if len(missed) > 3 else [])
+    fits = df[df["benchmark"] == FIT_BENCHMARK]
+    if len(fits):
+        lines += ["", "fitted on the sweeps (CPU):"]
+        lines += [f"  {q} = {v:.3g}" for q, v in zip(fits["quantity"], fits["value"])]
+    arcs = sc.get("arcs") or []
+    if arcs and _is_number(arcs[-1].get("peak_mb")):
+        lines.append(f"  peak at {arcs[-1].get('arcs', 0) / 1e6:.2f}M arcs = {arcs[-1]['peak_mb']:.0f} MB")
+    ax.text(0, 1, "\n".join(lines), va="top", family="monospace", fontsize=6.5, transform=ax.transAxes)
+    ax.set_title("(f) targets", loc="left")
+
+
+def scaling_figure(results, df=None):
+    """The six-panel figure (a matplotlib Figure)."""
+    sc = results.get("scaling") or {}
+    df = table(results) if df is None else df
+    fig, axes = plt.subplots(2, 3, figsize=(15, 8.5))
+    _panel_time_arcs(axes[0, 0], sc, results)
+    _panel_memory_arcs(axes[0, 1], sc, results)
+    _panel_summary(axes[0, 2], results, df)
+    _panel_time_beam(axes[1, 0], sc, results)
+    _panel_memory_beam(axes[1, 1], sc)
+    _panel_workers(axes[1, 2], results)
+    for ax in axes.flat:
+        ax.grid(alpha=0.3, which="both") if ax.axison else None
+    fig.suptitle("coreflab: cost as the work grows")
+    fig.tight_layout()
+    return fig
+
+
+# ----------------------------------------------------------------------------- output
+
+def _markdown(df):
+    judged = df[df["met"] != ""]
+    head = (f"# Benchmarks against their targets\n\n{int((judged['met'] == 'yes').sum())} of {len(judged)} "
+            "targets met. Generated by bench/collect.py from bench/results/*.json.\n\n## Targets\n\n")
+    fmt = df.assign(value=[f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}" for v in df["value"]])
+    return (head + fmt[fmt["met"] != ""].to_markdown(index=False) + "\n\n## Every recorded number\n\n"
+            + fmt[TABLE_COLUMNS[:3]].to_markdown(index=False) + "\n")
+
+
+OUTPUTS = ("png", "pdf", "csv", "md")
+
+
+def collect(sources, outputs):
+    """Read the results (a folder or JSON files) and write outputs {"png"|"pdf"|"csv"|"md": path}
+    (each optional); returns the table."""
+    results = load_results(sources)
+    if not results:
+        raise UserError(f"{sources}: no *.json results")
+    df = table(results)
+    paths = {k: Path(v) for k, v in outputs.items() if v}
+    for p in paths.values():
+        p.parent.mkdir(parents=True, exist_ok=True)
+    if "csv" in paths:
+        atomic_write_text(paths["csv"], df.to_csv(index=False, lineterminator="\n"))
+    if "md" in paths:
+        atomic_write_text(paths["md"], _markdown(df))
+    if "png" in paths or "pdf" in paths:
+        fig = scaling_figure(results, df)
+        try:
+            for ext in ("png", "pdf"):
+                if ext in paths:
+                    save_figure(fig, paths[ext])
+        finally:
+            plt.close(fig)
+    return df
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results", nargs="*", help="result JSON files (default: every *.json of --results)")
+    ap.add_argument("--results", dest="folder", default=str(HERE / "results"), help="results folder")
+    ap.add_argument("--out", help="output prefix for <prefix>.{png,pdf,csv,md} (default: <folder>/scaling)")
+    for ext in OUTPUTS:
+        ap.add_argument(f"--{ext}", help=f"the .{ext} output (overrides --out)")
+    a = ap.parse_args(argv)
+    prefix = Path(a.out) if a.out else Path(a.folder) / "scaling"
+    outputs = {ext: getattr(a, ext) or prefix.with_name(f"{prefix.name}.{ext}") for ext in OUTPUTS}
+    try:
+        df = collect(a.results or a.folder, outputs)
+    except UserError as err:
+        print(f"collect: error: {err}", file=sys.stderr)
+        return 2
+    judged = df[df["met"] != ""]
+    print(f"{len(df)} numbers, {int((judged['met'] == 'yes').sum())}/{len(judged)} targets met -> "
+          + ", ".join(str(p) for p in outputs.values()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""bench/collect.py on small fake results: flattening, targets met or not, fits, written files."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load_collect():
+    spec = importlib.util.spec_from_file_location("bench_collect", ROOT / "bench" / "collect.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+collect = _load_collect()
+
+FAKE = {
+    "train_bk": {"arcs": 1000, "synth_baseline_last_epoch_seconds": 12.0, "synth_baseline_last_epoch_us_per_arc": 0.1,
+                 "synth_baseline_fit_cpu_seconds_per_epoch": 0.5, "peak_rss_mb": 100.0,
+                 "updates": [3, 4], "machine": {"cores": 2},
+                 "targets": {"baseline_epoch_seconds": 15, "baseline_us_per_arc": 0.2, "peak_rss_mb": 50}},
+    "features": {"full": {"arcs": 1000, "us_per_arc": 0.7, "cpu_us_per_arc": 0.3}, "target_us_per_arc": 0.5},
+    "crossdoc": {"personx": [{"workers": 1, "proposals_per_s_per_worker": 250_000.0,
+                              "proposals_per_s_total_wall": 240_000.0, "wall_s": 10.0, "trace": [{"round": 0}]},
+                             {"workers": 2, "proposals_per_s_per_worker": 150_000.0,
+                              "proposals_per_s_total_wall": 280_000.0, "wall_s": 12.0}],
+                 "personx_speedup_total_throughput": 1.2, "machine_cpus": 2},
+    "scaling": {"date": "2026-01-01T00:00:00+00:00", "plan": "quick", "machine": {"cpu_count": 2},
+                "load_average_at_start": [1.0, 1.0, 1.0],
+                "arcs": [{"documents": d, "arcs": a, "extract_cpu_s": 0.25e-6 * a, "extract_wall_s": 0.3e-6 * a,
+                          "baseline_epoch_cpu_s": 0.1e-6 * a, "baseline_epoch_wall_s": 0.12e-6 * a,
+                          "baseline_cpu_us_per_arc": 0.1, "peak_mb": 300 + a / 1e4, "store_mb": a / 1e4,
+                          "rss_before_extract_mb": 260.0}
+                         for d, a in ((10, 10_000), (20, 40_000), (40, 160_000))],
+                "beam": [{"beam": b, "arcs": 40_000, "epoch_cpu_s": 0.01 * b, "epoch_wall_s": 0.02 * b,
+                          "cpu_us_per_arc": 0.25 * b, "peak_mb": 400.0, "training_added_mb": 160.0, "store_mb": 4.0}
+                         for b in (1, 5, 20)],
+                "targets": {"baseline_cpu_us_per_arc": 0.2, "peak_mb": 4096}},
+    "misc": {"name": "text only", "flag": True, "n": 3, "nan": None},
+}
+
+
+def _write(tmp_path, results):
+    d = tmp_path / "results"
+    d.mkdir()
+    for name, data in results.items():
+        (d / f"{name}.json").write_text(json.dumps(data))
+    return d
+
+
+def _row(df, bench, quantity):
+    sel = df[(df.benchmark == bench) & (df.quantity == quantity)]
+    assert len(sel) == 1, (bench, quantity, sel)
+    return sel.iloc[0]
+
+
+def test_flatten_numbers_only_with_labels():
+    rows = collect.flatten({"a": 1, "b": {"c": 2.5, "d": "x", "e": True}, "trace": [1], "targets": {"a": 3},
+                            "target_a": 4, "l": [7, 8], "k": [{"workers": 2, "v": 9.0}, {"v": 10}],
+                            "inf": float("inf")})
+    assert rows == [("a", 1), ("b.c", 2.5), ("l[0]", 7), ("l[1]", 8), ("k[workers=2].workers", 2),
+                    ("k[workers=2].v", 9.0), ("k[1].v", 10)]
+
+
+def test_targets_from_json_override_registry_and_decide_met():
+    df = collect.table({k: FAKE[k] for k in ("train_bk", "features")})
+    r = _row(df, "train_bk", "synth_baseline_last_epoch_seconds")
+    assert (r.value, r.target, r.met) == (12.0, "<= 15", "yes")  # JSON target 15 overrides the default 10
+    r = _row(df, "train_bk", "synth_baseline_last_epoch_us_per_arc")
+    assert (r.target, r.met) == ("<= 0.2", "yes")
+    r = _row(df, "train_bk", "peak_rss_mb")
+    assert (r.target, r.met) == ("<= 50", "no")
+    r = _row(df, "features", "full.us_per_arc")
+    assert (r.target, r.met) == ("<= 0.5", "no")
+    assert _row(df, "features", "full.cpu_us_per_arc").met == "yes"
+    r = _row(df, "train_bk", "updates[1]")
+    assert (r.value, r.target, r.met) == (4, "", "")
+    assert not (df.quantity.str.startswith("machine") | df.quantity.str.startswith("targets")).any()
+
+
+def test_rates_are_lower_bounds_and_lists_of_points_get_labels():
+    df = collect.table({"crossdoc": FAKE["crossdoc"]})
+    r1 = _row(df, "crossdoc", "personx[workers=1].proposals_per_s_per_worker")
+    r2 = _row(df, "crossdoc", "personx[workers=2].proposals_per_s_per_worker")
+    assert (r1.target, r1.met, r2.met) == (">= 200000", "yes", "no")
+    assert _row(df, "crossdoc", "personx_speedup_total_throughput").met == "no"
+    assert not df.quantity.str.contains("trace").any()
+
+
+def test_generic_json_targets_apply_to_every_point_by_last_component():
+    df = collect.table({"scaling": FAKE["scaling"]})
+    judged = df[(df.met != "") & (df.benchmark == "scaling")]
+    assert sorted(judged.quantity) == sorted(
+        [f"arcs[documents={d}].{k}" for d in (10, 20, 40) for k in ("baseline_cpu_us_per_arc", "peak_mb")]
+        + [f"beam[beam={b}].peak_mb" for b in (1, 5, 20)])
+    assert (judged.met == "yes").all()
+    # "peak_mb" must not match "extract_peak_mb" or "store_mb"
+    assert _row(df, "scaling", "arcs[documents=10].store_mb").target == ""
+
+
+def test_fits_recover_exact_cost_and_exponent():
+    arcs = np.array([1e4, 4e4, 1.6e5])
+    t0, c = collect.linear_fit(arcs, 0.05 + 0.25e-6 * arcs)
+    assert (t0, c) == (pytest.approx(0.05), pytest.approx(0.25e-6))
+    a, b = collect.power_fit(arcs, 3.0 * arcs**1.5)
+    assert (a, b) == (pytest.approx(3.0), pytest.approx(1.5))
+
+
+def test_fitted_slopes_are_table_rows_with_targets():
+    df = collect.table({"scaling": FAKE["scaling"]})
+    fit = df[df.benchmark == "scaling_fit"].set_index("quantity")
+    assert fit.loc["extract_cpu_us_per_arc_slope", "value"] == pytest.approx(0.25)
+    assert fit.loc["baseline_epoch_cpu_us_per_arc_slope", "value"] == pytest.approx(0.1)
+    assert fit.loc["baseline_epoch_cpu_fixed_s", "value"] == pytest.approx(0.0, abs=1e-9)
+    assert fit.loc["baseline_epoch_cpu_loglog_exponent", "value"] == pytest.approx(1.0)
+    assert fit.loc["delayed_laso_cpu_beam_exponent", "value"] == pytest.approx(1.0)
+    assert list(fit.loc[["extract_cpu_us_per_arc_slope", "baseline_epoch_cpu_us_per_arc_slope"], "met"]) == ["yes"] * 2
+    assert fit.loc["baseline_epoch_cpu_us_per_arc_slope", "target"] == "<= 0.2"
+    slow = {"scaling": {"arcs": [{"arcs": a, "baseline_epoch_cpu_s": 1e-6 * a} for a in (1e5, 2e5)]}}
+    row = collect.table(slow).set_index("quantity").loc["baseline_epoch_cpu_us_per_arc_slope"]
+    assert (row.value, row.met) == (pytest.approx(1.0), "no")
+
+
+def test_worker_points_prefer_crossdoc_then_scaling_copy():
+    pts = collect.worker_points({"crossdoc": FAKE["crossdoc"]})
+    assert pts == [(1, 240_000.0, 250_000.0, 10.0), (2, 280_000.0, 300_000.0, 12.0)]
+    copy = {"scaling": {"workers": {"points": [{"workers": 1, "proposals_per_s_per_worker": 5.0}]}}}
+    assert collect.worker_points(copy) == [(1, None, 5.0, None)]
+    assert collect.worker_points({}) == []
+
+
+def test_collect_writes_figure_and_tables(tmp_path):
+    d = _write(tmp_path, FAKE)
+    prefix = tmp_path / "out" / "scaling"
+    assert collect.main(["--results", str(d), "--out", str(prefix)]) == 0
+    for ext in ("png", "pdf", "csv", "md"):
+        assert prefix.with_name(f"scaling.{ext}").stat().st_size > 0
+    assert prefix.with_name("scaling.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    csv = pd.read_csv(prefix.with_name("scaling.csv"), keep_default_na=False)
+    assert list(csv.columns) == collect.TABLE_COLUMNS
+    assert len(csv) == len(collect.table(collect.load_results(d)))
+    assert _row(csv, "misc", "n").value == 3
+    md = prefix.with_name("scaling.md").read_text()
+    n_judged = int((csv.met != "").sum())
+    n_met = int((csv.met == "yes").sum())
+    assert f"{n_met} of {n_judged} targets met" in md
+    assert not list(prefix.parent.glob(".*"))  # no temporary files left
+
+
+def test_figure_without_sweeps_still_draws():
+    fig = collect.scaling_figure({"features": FAKE["features"]})
+    try:
+        texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+        assert len(fig.axes) == 6
+        assert {"no arcs sweep", "no beam sweep", "no crossdoc.json"} <= set(texts)
+    finally:
+        collect.plt.close(fig)
+
+
+def test_bad_input_is_one_line_error(tmp_path, capsys):
+    d = tmp_path / "results"
+    d.mkdir()
+    (d / "broken.json").write_text('{"a": 1,\n')
+    assert collect.main(["--results", str(d), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert "broken.json:2" in err and err.count("\n") == 1
+    assert collect.main(["--results", str(tmp_path / "missing"), "--out", str(tmp_path / "x")]) == 2
+
+
+def test_explicit_files_and_outputs(tmp_path):
+    d = _write(tmp_path, {k: FAKE[k] for k in ("features", "scaling")})
+    out = {ext: tmp_path / "o" / f"t.{ext}" for ext in ("csv", "md")}
+    df = collect.collect([d / "scaling.json", d / "features.json"], out)
+    csv = pd.read_csv(out["csv"], keep_default_na=False)
+    assert sorted(set(csv.benchmark)) == ["features", "scaling", "scaling_fit"] and len(csv) == len(df)
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["t.csv", "t.md"]
+    assert collect.main([str(d / "absent.json"), "--out", str(tmp_path / "x")]) == 2
