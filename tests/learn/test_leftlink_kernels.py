@@ -107,3 +107,21 @@ def test_sgd_objective_at_rate_zero_is_the_objective(gamma):
     _, _, obj = l3m_sgd_epoch(v, 1.0, order, *arrays, cl, gamma, 0.0, 0.0, 0)
     assert np.array_equal(v, w)
     assert obj == pytest.approx(l3m_objective(w, *arrays, cl, gamma, 0.0), rel=1e-12)
+
+
+@pytest.mark.parametrize("module, name", [("leftlink_baselines", "sumlink"), ("leftlink_baselines", "binleftlink"),
+                                          ("spanning_forest", "spanning_forest"),
+                                          ("corr_clustering", "corr_clustering")])
+def test_baselines_on_lean_binary_arrays_learn_the_same_weights(monkeypatch, module, name):
+    import importlib
+
+    from coreflab.learn.registry import make_learner
+
+    data = binary_store_data(1)
+    params = {"epochs": 2, "seed": 3}
+    lean = make_learner(name, params).fit(data)
+    mod = importlib.import_module(f"coreflab.learn.{module}")
+    monkeypatch.setattr(mod, "kernel_arrays", lambda d, lean=False: kernel_arrays(d))  # the copying path
+    full = make_learner(name, params).fit(data)
+    assert np.count_nonzero(lean.coef_) > 0
+    assert np.array_equal(lean.coef_, full.coef_)

@@ -49,7 +49,7 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
 
     def fit(self, train, dev=None, callback=None):
         data = as_training_data(train)
-        _, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
+        _, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data, lean=True)
         doc_off, ante, ana, arcs, edge_doc_off = document_edges(data)
         rep = gold_representatives(doc_off, np.asarray(data.corpus.m_cluster, dtype=np.int64))
         same = rep[ante] == rep[ana]
@@ -87,7 +87,7 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
     def predict_labels(self, data):
         """Cluster id per mention (document-local index of the cluster's first mention)."""
         data = as_training_data(data)
-        _, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
+        _, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data, lean=True)
         doc_off, ante, ana, arcs, edge_doc_off = document_edges(data)
         s = _edge_scores(np.asarray(self.coef_, dtype=np.float64), 1.0, foff, feats, vals, arc_ante, arcs)
         out = np.arange(arc_off.shape[0] - 1) - np.repeat(doc_off[:-1], np.diff(doc_off))

@@ -32,8 +32,14 @@ def _shrink(v, scale, eta, lam):
 
 @njit(cache=True)
 def _add_arc(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, coef):
-    for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-        v[arc_feats[e]] += coef * arc_vals[e] / scale
+    """v += coef·φ_a/scale; an empty `arc_vals` means every value is 1 (binary store)."""
+    if arc_vals.shape[0] == 0:
+        c = coef / scale
+        for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            v[arc_feats[e]] += c
+    else:
+        for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            v[arc_feats[e]] += coef * arc_vals[e] / scale
 
 
 @njit(cache=True)
@@ -192,7 +198,7 @@ class _SGDLeftLinker(ClusteringLearnerMixin, Learner):
 
     def fit(self, train, dev=None, callback=None):
         data = as_training_data(train)
-        arrays = kernel_arrays(data)
+        arrays = kernel_arrays(data, lean=True)
         rng = np.random.default_rng(self.seed)
         v = np.zeros(1 << int(data.store.n_bits))
         scale, step = 1.0, 0
@@ -206,7 +212,7 @@ class _SGDLeftLinker(ClusteringLearnerMixin, Learner):
     def predict_labels(self, data):
         """Cluster id per item (document-local index of the cluster's first item)."""
         data = as_training_data(data)
-        return type(self)._cluster_kernel(np.asarray(self.coef_, dtype=np.float64), *kernel_arrays(data))
+        return type(self)._cluster_kernel(np.asarray(self.coef_, dtype=np.float64), *kernel_arrays(data, lean=True))
 
 
 @register("sumlink")

@@ -64,7 +64,7 @@ class SpanningForest(ClusteringLearnerMixin, Learner):
 
     def fit(self, train, dev=None, callback=None):
         data = as_training_data(train)
-        _, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
+        _, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data, lean=True)
         # edges of each document are contiguous (rows are sorted by document)
         doc_off, ante, ana, arcs, edge_doc_off = document_edges(data)
         rep = gold_representatives(doc_off, np.asarray(data.corpus.m_cluster, dtype=np.int64))
@@ -101,7 +101,7 @@ class SpanningForest(ClusteringLearnerMixin, Learner):
     def predict_labels(self, data):
         """Cluster id per mention: components of the maximum spanning forest (document-local ids)."""
         data = as_training_data(data)
-        doc_off, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data)
+        doc_off, arc_off, arc_ante, foff, feats, vals = kernel_arrays(data, lean=True)
         ante, ana, arcs = edges(data)
         s = _edge_scores(np.asarray(self.coef_, dtype=np.float64), 1.0, foff, feats, vals, arc_ante, arcs)
         n = arc_off.shape[0] - 1
