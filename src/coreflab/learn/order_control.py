@@ -4,7 +4,7 @@ The left-link models see items left to right; the paper asks how much of their a
 comes from the natural order. `shuffled_data` permutes the mentions of every document and
 rebuilds the arc store so that each pair {a, b} keeps exactly the features it had in text
 order (those of the arc from the later mention to the earlier one), and each mention keeps
-its root-arc features. Needs a store without a window (every pair present).
+its root-arc features. With a window, the candidate pairs are those of the text order.
 """
 
 from types import SimpleNamespace
@@ -15,24 +15,42 @@ from coreflab.errors import UserError
 from coreflab.learn.base import TrainingData, as_training_data
 
 
-def _check_complete(store):
+def _window_starts(store):
+    """Per mention, the document-local index of its first candidate antecedent.
+
+    The stores coreflab builds list, per mention i, the dummy and then the candidates
+    i−K..i−1 in order (K = i without a window, min(i, window) with one). Any other layout
+    cannot be re-ordered pair for pair, so it is refused.
+    """
     doc_off = np.asarray(store.doc_mention_offsets, dtype=np.int64)
-    sizes = np.diff(doc_off)
-    expected = int(np.sum(sizes * (sizes + 1) // 2))
-    if int(np.asarray(store.arc_ante).shape[0]) != expected:
-        raise UserError("order control needs an arc store without a window (every earlier mention a candidate)")
+    m_arc = np.asarray(store.m_arc_offsets, dtype=np.int64)
+    ante = np.asarray(store.arc_ante, dtype=np.int64)
+    k = np.diff(m_arc) - 1
+    local = np.arange(m_arc.size - 1) - np.repeat(doc_off[:-1], np.diff(doc_off))
+    first = local - k
+    within = np.arange(ante.size) - np.repeat(m_arc[:-1], k + 1)  # 0 = the dummy arc
+    expected = np.where(within == 0, -1, np.repeat(first, k + 1) + within - 1)
+    if (k < 0).any() or (first < 0).any() or not np.array_equal(ante, expected):
+        raise UserError("order control needs an arc store whose candidates are the mentions just before "
+                        "each mention (every earlier one, or a window of them)")
+    return first
 
 
 def shuffled_data(data, seed):
-    """TrainingData with mentions permuted within documents; returns (data, new_to_old row map)."""
+    """TrainingData with mentions permuted within documents; returns (data, new_to_old row map).
+
+    With a window, pair {a, b} is a candidate in the shuffled order iff it was one in text
+    order (|a − b| ≤ window): the candidate pairs and their features stay the same, only
+    the order in which items arrive changes.
+    """
     data = as_training_data(data)
     store = data.store
-    _check_complete(store)
+    first = _window_starts(store)
     rng = np.random.default_rng(seed)
     doc_off = np.asarray(store.doc_mention_offsets, dtype=np.int64)
     m_arc = np.asarray(store.m_arc_offsets, dtype=np.int64)
     new_to_old = np.concatenate([lo + rng.permutation(hi - lo) for lo, hi in zip(doc_off[:-1], doc_off[1:])]).astype(np.int64)
-    src_arcs, antes = [], []
+    src_arcs, antes, counts = [], [], []
     for d in range(len(doc_off) - 1):
         lo, hi = doc_off[d], doc_off[d + 1]
         perm = new_to_old[lo:hi] - lo  # original local index at each new position
@@ -42,9 +60,11 @@ def shuffled_data(data, seed):
             b = perm[:p]
             later = np.maximum(a, b)
             earlier = np.minimum(a, b)
-            pair_arcs = m_arc[lo + later] + 1 + earlier
+            keep = earlier >= first[lo + later]  # the pair was a candidate in text order
+            pair_arcs = m_arc[lo + later[keep]] + 1 + earlier[keep] - first[lo + later[keep]]
             src_arcs.append(np.concatenate([[m_arc[lo + a]], pair_arcs]))
-            antes.append(np.concatenate([[-1], np.arange(p)]))
+            antes.append(np.concatenate([[-1], np.flatnonzero(keep)]))
+            counts.append(1 + pair_arcs.size)
     src = np.concatenate(src_arcs).astype(np.int64)
     foff = np.asarray(store.arc_feat_offsets, dtype=np.int64)
     lengths = foff[src + 1] - foff[src]
@@ -52,9 +72,8 @@ def shuffled_data(data, seed):
     np.cumsum(lengths, out=new_foff[1:])
     within = np.arange(new_foff[-1]) - np.repeat(new_foff[:-1], lengths)
     gather = np.repeat(foff[src], lengths) + within
-    sizes = np.diff(doc_off)
     m_arc_new = np.zeros(new_to_old.size + 1, dtype=np.int64)
-    np.cumsum(np.concatenate([np.arange(1, s + 1) for s in sizes]) if sizes.size else [], out=m_arc_new[1:])
+    np.cumsum(np.asarray(counts, dtype=np.int64), out=m_arc_new[1:])
     vals = getattr(store, "arc_vals", None)
     new_store = SimpleNamespace(
         n_bits=store.n_bits,
