@@ -76,3 +76,22 @@ def test_every_mention_in_exactly_one_entity(seed, model, n):
     chain = ShardChain(X, strf, nfeat, *initial_groups(corpus, "singletons", params.model), params)
     chain.run(500, 2.0, 0.01, seed=seed)
     check_partition(chain, len(corpus))
+
+
+@pytest.mark.parametrize("model", ["flat", "hier"])
+def test_table_is_sized_for_the_live_cells_and_grows(model):
+    """The table starts with exactly the live (group, feature) cells, and grows by rehashing
+    when block moves need room (here: string clusters moved whole, long chain)."""
+    corpus = small_corpus(seed=2, n=60, entities=6)
+    params = ModelParams(model=model, bias=0.01, super_bias=0.001, string_weight=0.5, p_new=0.3)
+    X, strf, nfeat = corpus.features()
+    m_sub, sub_ent, ent_sup = initial_groups(corpus, "string", model)
+    chain = ShardChain(X, strf, nfeat, m_sub, sub_ent, ent_sup, params)
+    ent = sub_ent[m_sub]
+    levels = [ent, m_sub, ent_sup[ent]] if model == "hier" else [ent]
+    expected = sum(len({(g, f) for m, g in enumerate(grp) for f in list(X[m].indices) + [strf[m]]})
+                   for grp in levels)
+    assert chain.used[0] == expected
+    chain.run(4000, 1.0, 0.1, seed=3)
+    check_partition(chain, len(corpus))
+    assert chain.used[0] < 0.6 * len(chain.kv) // 2

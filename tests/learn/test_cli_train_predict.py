@@ -86,3 +86,27 @@ def test_user_errors(files):
     with pytest.raises(UserError, match="not a coreflab model"):
         _run(predict_cmd, ["--model", str(tr[1]), "--compiled", str(dv[0]), "--arcs", str(dv[1]),
                            "--conll", str(dv[2]), "--out", out])
+
+
+def test_predict_writes_singletons_iff_the_key_annotates_them(files):
+    tmp = files["tmp"]
+    tr, dv = files["train"], files["dev"]
+    model = tmp / "model_singletons.npz"
+    assert _run(train_cmd, ["--learner", "bk_baseline", "--compiled", str(tr[0]), "--arcs", str(tr[1]),
+                            "--params", '{"n_iter": 1}', "--out", str(model)]) == 0
+    plain = read_conll(dv[2])
+    assert not any(len(c) == 1 for d in plain for c in d.clusters)  # CoNLL-2012 style: no singletons
+    with_one = [plain[0].with_clusters(plain[0].clusters + [[(0, 0)]])] + plain[1:]
+    annotated = tmp / "dev_singletons.conll"
+    write_conll(with_one, annotated)
+
+    def singletons(key, *flags):
+        out = tmp / "pred_singletons.conll"
+        assert _run(predict_cmd, ["--model", str(model), "--compiled", str(dv[0]), "--arcs", str(dv[1]),
+                                  "--conll", str(key), *flags, "--out", str(out)]) == 0
+        return sum(len(c) == 1 for d in read_conll(out) for c in d.clusters)
+
+    assert singletons(dv[2]) == 0
+    assert singletons(annotated) > 0  # the key annotates singletons, so the response keeps its own
+    assert singletons(annotated, "--drop-singletons") == 0
+    assert singletons(dv[2], "--keep-singletons") == singletons(annotated)

@@ -120,7 +120,7 @@ def singletons_flag(wildcards):
     policy = config["response_singletons"]
     if policy == "auto":
         policy = "keep" if wildcards.corpus in SINGLETON_CORPORA else "drop"
-    return "--keep-singletons" if policy == "keep" else ""
+    return "--keep-singletons" if policy == "keep" else "--drop-singletons"
 
 
 SINGLETON_CORPORA = {"litbank", "gum"}
@@ -422,6 +422,7 @@ def crossdoc_fig7_traces(wildcards):
     out = [f"results/crossdoc/traces/large_string_hier_K{k}.csv" for k in workers]
     if ecbplus_available():
         out.append(f"results/crossdoc/traces/ecbplus_string_hier_K{max(workers)}.csv")
+        out.append(f"results/crossdoc/traces/ecbplus_string_hier_K{max(workers)}_within.csv")  # within-topic
     return out
 
 

@@ -133,10 +133,14 @@ rule crossdoc_string_init_run:
     input:
         corpus="results/crossdoc/data/{corpus}.npz",
     output:
-        trace="results/crossdoc/traces/{corpus}_string_{model}_K{workers}.csv",
-        labels="results/crossdoc/labels/{corpus}_string_{model}_K{workers}.npy",
+        trace="results/crossdoc/traces/{corpus}_string_{model}_K{workers}{setting}.csv",
+        labels="results/crossdoc/labels/{corpus}_string_{model}_K{workers}{setting}.npy",
+    wildcard_constraints:
+        workers=r"\d+",
+        setting="|_within",
     params:
         bias=lookup(dpath="crossdoc/bias/{corpus}", within=config),
+        within=lambda wc: "--within-topic" if wc.setting else "",
         string_weight=config["crossdoc"]["string_weight"],
         rounds=config["crossdoc"]["large_rounds"],
         samples=config["crossdoc"]["large_samples_per_round"],
@@ -147,9 +151,9 @@ rule crossdoc_string_init_run:
         scheduler=config["crossdoc"]["scheduler"],
         seed=config["crossdoc"]["seed"],
     log:
-        "results/crossdoc/logs/{corpus}_string_{model}_K{workers}.log",
+        "results/crossdoc/logs/{corpus}_string_{model}_K{workers}{setting}.log",
     benchmark:
-        "results/crossdoc/benchmarks/{corpus}_string_{model}_K{workers}.tsv"
+        "results/crossdoc/benchmarks/{corpus}_string_{model}_K{workers}{setting}.tsv"
     threads: max(config["crossdoc"]["workers"])
     resources:
         mem_mb=6000,
@@ -159,7 +163,7 @@ rule crossdoc_string_init_run:
     shell:
         "coreflab crossdoc --corpus {input.corpus} --corpus-name {wildcards.corpus} --model {wildcards.model} "
         "--bias {params.bias} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
-        "--string-weight {params.string_weight} --init string --scheduler {params.scheduler} "
+        "--string-weight {params.string_weight} --init string {params.within} --scheduler {params.scheduler} "
         "--workers {wildcards.workers} --rounds {params.rounds} --samples-per-round {params.samples} "
         "--t-start {params.t_start} --t-stop {params.t_stop} --seed {params.seed} "
         "--trace {output.trace} --labels {output.labels} > {log} 2>&1"

@@ -11,6 +11,7 @@ annotates none (CoNLL-2012 style) and keeps them when it does (LitBank, GUM).
 from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.corpus.conll import read_conll_path, write_conll
 from coreflab.errors import UserError
+from coreflab.learn.output import key_has_singletons
 from coreflab.learn.string_match import antecedents_to_clusters, string_match_antecedents
 
 
@@ -21,10 +22,6 @@ def add_arguments(parser):
     parser.add_argument("--singletons", default="auto", choices=("auto", "keep", "drop"),
                         help="keep one-mention clusters (default auto: as the key does)")
     parser.add_argument("--window", type=int, default=3, help="pronoun antecedent window in sentences (default 3)")
-
-
-def key_has_singletons(docs):
-    return any(len(set(c)) == 1 for doc in docs for c in doc.clusters)
 
 
 def response_documents(corpus, key_docs, clusters_per_doc, singletons="auto"):

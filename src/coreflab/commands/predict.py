@@ -1,7 +1,8 @@
 """`coreflab predict`: apply a saved model to a compiled split and write CoNLL-2012.
 
 The response keeps every token and column of the key documents and carries the
-predicted clusters (singletons dropped unless `--keep-singletons`).
+predicted clusters; singleton clusters are written iff the key annotates singletons, unless
+`--keep-singletons` or `--drop-singletons` says otherwise.
 """
 
 from coreflab.commands.train import load_split
@@ -12,7 +13,11 @@ def add_arguments(p):
     p.add_argument("--compiled", required=True, help="compiled split (.npz)")
     p.add_argument("--arcs", required=True, help="arc store of the split (.npz)")
     p.add_argument("--conll", required=True, help="key of the split (CoNLL-2012 file or directory)")
-    p.add_argument("--keep-singletons", action="store_true", help="write singleton clusters too")
+    keep = p.add_mutually_exclusive_group()
+    keep.add_argument("--keep-singletons", dest="singletons", action="store_const", const=True,
+                      help="write singleton clusters (default: iff the key annotates singletons)")
+    keep.add_argument("--drop-singletons", dest="singletons", action="store_const", const=False,
+                      help="never write singleton clusters")
     p.add_argument("--out", required=True, help="CoNLL-2012 response file to write")
 
 
@@ -25,5 +30,5 @@ def run(args):
     data = as_training_data(load_split(args.compiled, args.arcs))
     ante = model.predict(data.corpus, data.store)
     key = read_conll_path(args.conll)
-    write_conll(response_documents(key, data.corpus, ante, args.keep_singletons, source=args.conll), args.out)
+    write_conll(response_documents(key, data.corpus, ante, args.singletons, source=args.conll), args.out)
     return 0

@@ -23,7 +23,7 @@ def add_arguments(p):
     p.add_argument("--curve", help="CSV of dev scores after every epoch")
     p.add_argument("--params", default="{}", help="learner parameters: JSON object or a .json file")
     p.add_argument("--seed", type=int, default=None, help="random seed (overrides params)")
-    p.add_argument("--keep-singletons", action="store_true", help="keep singleton clusters in dev responses")
+    p.add_argument("--keep-singletons", action="store_true", help="keep singleton clusters in dev responses (default: iff the dev key annotates singletons)")
     p.add_argument("--out", required=True, help="model file to write (.npz)")
 
 
@@ -76,7 +76,7 @@ def run(args):
         dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
         callback = DevCurve(dev.corpus, dev.store, read_conll_path(args.dev_conll), path=args.curve,
                             learner=args.learner, seed=params.get("seed", 0),
-                            keep_singletons=args.keep_singletons)
+                            keep_singletons=True if args.keep_singletons else None)
     model.fit(train, callback=callback)
     model.save(args.out)
     hist = getattr(model, "history_", [])

@@ -6,8 +6,16 @@ the same super-entity are assigned to the same machine"); (2) every shard runs
 `samples_per_round` local proposals (`shard.run_shard`) on a worker; (3) the results are
 merged into one global configuration, which is scored (B3) for the convergence curves.
 
+Within-topic setting (ECB+, `InferenceConfig.within_topic`): the shards are the topics
+themselves, fixed for the whole run, one chain each, so mentions corefer only within their
+topic; the result is still one labelling of the whole corpus and is scored over all of it.
+
+Throughput: the corpus is sent to the workers once; a round ships O(n/K) int64 arrays each
+way, one task per worker pinned to it (`DaskExecutor`). The trace times every phase of a round
+(client prepare, round trip, worker build/sample/compact, merge) so fixed costs are visible.
+
 Seeds: the redistribution of round r uses SeedSequence([seed, r]) and shard k of round r
-uses SeedSequence([seed, r, k + 1]), so results do not depend on which worker runs what or
+uses SeedSequence([seed, r, k + 1]) (k: shard or topic index), so results do not depend on which worker runs what or
 in which order: the Dask run equals the serial run of the same shards bit for bit.
 """
 
@@ -18,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from coreflab.crossdoc.b3 import b3_scores
-from coreflab.crossdoc.shard import ModelParams, run_shard
+from coreflab.crossdoc.shard import ModelParams, run_batch, run_shard
 from coreflab.errors import UserError
 
 
@@ -33,10 +41,17 @@ class InferenceConfig:
     t_stop: float = 0.01
     init: str = "singletons"  # singletons | string
     seed: int = 1
+    within_topic: bool = False  # one chain per topic (ECB+ within-topic setting)
 
 
 def _seed(*parts):
     return int(np.random.SeedSequence(list(parts)).generate_state(1, dtype=np.uint32)[0] & 0x7FFFFFFF)
+
+
+def with_norms(data):
+    """(X, strf, nfeat, ‖x_m‖²): the squared row norms (the self term φ(m, m)) computed once."""
+    X = data[0]
+    return tuple(data[:3]) + (np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel(),)
 
 
 class SerialExecutor:
@@ -45,7 +60,7 @@ class SerialExecutor:
     workers = 1
 
     def __init__(self, data):
-        self.data = data
+        self.data = with_norms(data)
 
     def map_shards(self, calls):
         return [run_shard(self.data, *call) for call in calls]
@@ -55,19 +70,60 @@ class SerialExecutor:
 
 
 class DaskExecutor:
-    """Runs the shards of a round as Dask tasks; the corpus is broadcast to workers once."""
+    """Runs the shards of a round as Dask tasks, one task per worker, pinned to that worker.
+
+    The corpus (CSR arrays, string ids, norms) stays resident on every worker as one scattered
+    future, so a round ships only each shard's mention ids and compact group arrays (O(n/K)
+    int64 each way); shard state itself cannot stay resident because redistribution moves
+    entities between shards every round (§3).
+
+    Pinning matters: submitted freely, Dask's scheduler put both shards of a round on the same
+    worker in about half of the rounds (the data is on both, so neither is preferred, and the
+    task durations are unknown), which ran them one after the other and was the main loss of
+    the K=2 runs (round trip = sum, not max, of the shard times). The calls are packed into one
+    batch per worker, largest first onto the least-loaded worker (proposals as cost), so K equal
+    shards go one to each worker and many topic chains (within-topic) are balanced too.
+    """
 
     def __init__(self, client, data):
         self.client = client
-        self.workers = max(1, len(client.scheduler_info()["workers"]))
-        self.data = client.scatter(data, broadcast=True)
+        self.addresses = sorted(client.scheduler_info()["workers"])
+        self.workers = max(1, len(self.addresses))
+        # hash=False: a unique key per executor, so releasing an earlier executor's copy of the same
+        # corpus (same content hash) can never drop the data this one is using
+        self.data = client.scatter(with_norms(data), broadcast=True, hash=False)
 
     def map_shards(self, calls):
-        futures = [self.client.submit(run_shard, self.data, *call, pure=False) for call in calls]
-        return self.client.gather(futures)
+        batches = pack_calls([c[5] for c in calls], len(self.addresses))
+        futures = []
+        for w, batch in enumerate(batches):
+            if not batch:
+                continue
+            # the round's arrays go straight to their worker (scatter), not inside the task spec
+            # through the scheduler; on the 1.5M-mention corpus that was ~4 s of every round
+            args = self.client.scatter([[calls[i] for i in batch]], workers=[self.addresses[w]], hash=False,
+                                       direct=True)[0]
+            futures.append(self.client.submit(run_batch, self.data, args, pure=False, workers=[self.addresses[w]],
+                                              allow_other_workers=False))
+        results = [None] * len(calls)
+        for batch, out in zip([b for b in batches if b], self.client.gather(futures, direct=True)):
+            for i, res in zip(batch, out):
+                results[i] = res
+        return results
 
     def close(self):
         pass
+
+
+def pack_calls(costs, workers):
+    """Indices of the calls per worker: largest cost first onto the least-loaded worker."""
+    batches = [[] for _ in range(max(1, workers))]
+    load = np.zeros(len(batches))
+    for i in np.argsort(-np.asarray(costs, dtype=np.float64), kind="stable"):
+        w = int(np.argmin(load))
+        batches[w].append(int(i))
+        load[w] += costs[i]
+    return [sorted(b) for b in batches]
 
 
 def start_client(scheduler, workers):
@@ -85,8 +141,11 @@ def start_client(scheduler, workers):
                         f"start one (dask scheduler / dask-jobqueue) or use --scheduler local") from None
 
 
-def initial_groups(corpus, init, model="flat"):
+def initial_groups(corpus, init, model="flat", blocks=None):
     """(m_sub, sub_ent, ent_sup) for singletons or exact-string clusters (§2.2, §5.3).
+
+    With `blocks` (topic per mention, within-topic setting) a string cluster is one string
+    within one topic, so the initial state already respects the blocking.
 
     Sub-entities start as singletons in both cases: a sub-entity of a whole string cluster
     makes every block move cost O(cluster size · nnz), which on these machines cost more than
@@ -97,8 +156,12 @@ def initial_groups(corpus, init, model="flat"):
         ident = np.arange(n, dtype=np.int64)
         return ident, ident.copy(), ident.copy()
     if init == "string":
-        _, ent = np.unique(corpus.strings, return_inverse=True)
-        ent = ent.astype(np.int64)
+        key = corpus.strings.astype(np.int64)
+        if blocks is not None:
+            _, block = np.unique(blocks, return_inverse=True)
+            key = block.astype(np.int64) * (int(key.max()) + 1 if n else 1) + key
+        _, ent = np.unique(key, return_inverse=True)
+        ent = ent.reshape(-1).astype(np.int64)
         ne = int(ent.max()) + 1 if n else 0
         return np.arange(n, dtype=np.int64), ent.copy(), np.arange(ne, dtype=np.int64)
     raise UserError(f"unknown initialisation {init!r} (expected singletons or string)")
@@ -120,19 +183,49 @@ def entity_labels(m_sub, sub_ent):
     return sub_ent[m_sub]
 
 
+def shard_calls(k, unit_of_mention, rng, blocks=None, samples=1):
+    """(mention ids, proposals) per chain of one round.
+
+    Whole-corpus: units (entities or super-entities) go to k shards (`partition`), each with
+    `samples` proposals. Within-topic (`blocks` = topic per mention): one chain per topic, so no
+    proposal can join mentions of two topics; the round's k·samples proposals are split over the
+    topics in proportion to their mentions (largest remainder), so both settings do the same
+    work per mention. Dask spreads the topic chains over the k workers.
+    """
+    if blocks is None:
+        unit_size = np.bincount(unit_of_mention)
+        shard_of_mention = partition(unit_size, k, rng)[unit_of_mention]
+        order = np.argsort(shard_of_mention, kind="stable")
+        bounds = np.searchsorted(shard_of_mention[order], np.arange(k + 1))
+        return [(order[bounds[s]:bounds[s + 1]], samples) for s in range(k)]
+    _, block = np.unique(blocks, return_inverse=True)
+    order = np.argsort(block, kind="stable")
+    sizes = np.bincount(block)
+    bounds = np.concatenate([[0], np.cumsum(sizes)])
+    share = k * samples * sizes / sizes.sum()
+    alloc = np.floor(share).astype(np.int64)
+    rest = int(k * samples - alloc.sum())
+    alloc[np.argsort(-(share - alloc), kind="stable")[:rest]] += 1
+    return [(order[bounds[b]:bounds[b + 1]], int(alloc[b])) for b in range(len(sizes))]
+
+
 def run_inference(corpus, config, executor, shards=None, callback=None):
     """Run `config.rounds` rounds on `shards` shards (default: the executor's workers).
 
-    Returns (entity label per mention, trace DataFrame with one row per round: wall-clock
-    seconds, B3 P/R/F1, entity count, proposals, accepted moves, per-shard sampling time).
+    Returns (entity label per mention, trace DataFrame with one row per round). `seconds` is
+    the cumulative wall-clock of inference: partitioning and packing on the client, the Dask
+    round trip (workers build their shard, sample, compact), and merging; the B3 evaluation of
+    each round is timed separately (`score_seconds`) and not counted. Per round the trace also
+    splits the time into these phases, so the fixed cost of a round can be read off.
     """
     k = shards or executor.workers
     p = config.params
-    m_sub, sub_ent, ent_sup = initial_groups(corpus, config.init, p.model)
+    blocks = corpus.topic if config.within_topic else None
+    m_sub, sub_ent, ent_sup = initial_groups(corpus, config.init, p.model, blocks=blocks)
     n = len(corpus)
     rows = []
     ent = entity_labels(m_sub, sub_ent)
-    rows.append(_trace_row(0, 0.0, ent, corpus.gold, 0, 0, 0.0, 0.0, k))
+    rows.append(_trace_row(0, 0.0, ent, corpus.gold, [], k, {}))
     elapsed = 0.0
     by_super = p.model in ("super", "hier")
     ratio = config.t_stop / config.t_start
@@ -140,26 +233,22 @@ def run_inference(corpus, config, executor, shards=None, callback=None):
         start = time.perf_counter()
         rng = np.random.default_rng(_seed(config.seed, r))
         unit_of_mention = ent_sup[sub_ent[m_sub]] if by_super else sub_ent[m_sub]
-        unit_size = np.bincount(unit_of_mention)
-        shard_of_unit = partition(unit_size, k, rng)
-        shard_of_mention = shard_of_unit[unit_of_mention]
-        order = np.argsort(shard_of_mention, kind="stable")
-        bounds = np.searchsorted(shard_of_mention[order], np.arange(k + 1))
         t0 = config.t_start * ratio ** (r / config.rounds)
         t1 = config.t_start * ratio ** ((r + 1) / config.rounds)
         calls = []
-        for s in range(k):
-            ids = order[bounds[s]:bounds[s + 1]]
+        for s, (ids, samples) in enumerate(shard_calls(k, unit_of_mention, rng, blocks, config.samples_per_round)):
             ls, le, la = _local_groups(m_sub[ids], sub_ent, ent_sup)
-            calls.append((ids, ls, le, la, p, config.samples_per_round, t0, t1, _seed(config.seed, r, s + 1)))
+            calls.append((ids, ls, le, la, p, samples, t0, t1, _seed(config.seed, r, s + 1)))
+        sent = time.perf_counter()
         results = executor.map_shards(calls)
+        back = time.perf_counter()
         m_sub, sub_ent, ent_sup = _merge(n, [c[0] for c in calls], results)
-        elapsed += time.perf_counter() - start
+        done = time.perf_counter()
+        elapsed += done - start
         ent = entity_labels(m_sub, sub_ent)
-        rows.append(_trace_row(r + 1, elapsed, ent, corpus.gold, sum(x["proposals"] for x in results),
-                               sum(x["accepted"] for x in results),
-                               max(x["sample_seconds"] for x in results),
-                               sum(x["sample_seconds"] for x in results), k))
+        phases = {"prepare_seconds": sent - start, "roundtrip_seconds": back - sent, "merge_seconds": done - back}
+        rows.append(_trace_row(r + 1, elapsed, ent, corpus.gold, results, k, phases))
+        rows[-1]["score_seconds"] = time.perf_counter() - done
         if callback is not None:
             callback(rows[-1])
     return entity_labels(m_sub, sub_ent), pd.DataFrame(rows)
@@ -191,8 +280,22 @@ def _merge(n, id_lists, results):
     return m_sub, sub_ent, ent_sup
 
 
-def _trace_row(r, seconds, ent, gold, proposals, accepted, max_shard_s, sum_shard_s, k):
+def _trace_row(r, seconds, ent, gold, results, k, phases):
     p, rc, f = b3_scores(ent, gold)
-    return {"round": r, "seconds": seconds, "b3_p": p, "b3_r": rc, "b3_f1": f,
-            "entities": int(len(np.unique(ent))), "proposals": proposals, "accepted": accepted,
-            "max_shard_seconds": max_shard_s, "sum_shard_seconds": sum_shard_s, "workers": k}
+
+    def total(key):
+        return float(sum(x.get(key, 0.0) for x in results))
+
+    def most(key):
+        return float(max((x.get(key, 0.0) for x in results), default=0.0))
+
+    row = {"round": r, "seconds": seconds, "b3_p": p, "b3_r": rc, "b3_f1": f,
+           "entities": int(len(np.unique(ent))), "proposals": int(total("proposals")),
+           "accepted": int(total("accepted")), "max_shard_seconds": most("sample_seconds"),
+           "sum_shard_seconds": total("sample_seconds"), "sum_shard_cpu_seconds": total("sample_cpu_seconds"),
+           "max_shard_cpu_seconds": most("sample_cpu_seconds"),
+           "max_build_seconds": most("build_seconds"), "max_worker_seconds": most("batch_seconds"), "max_compact_seconds": most("compact_seconds"),
+           "prepare_seconds": 0.0, "roundtrip_seconds": 0.0, "merge_seconds": 0.0, "score_seconds": 0.0,
+           "chains": len(results), "workers": k}
+    row.update(phases)
+    return row

@@ -6,7 +6,9 @@ throughput for larger K (K × measured per-worker rate; clearly labelled as such
 Fig. 6: flat vs sub-entity vs super-entity vs combined hierarchical model.
 Fig. 7: the large corpus with string-match initialisation: B3 F1 against wall-clock per K, with
 the string-match and graph-clustering baselines as horizontal lines.
-Table 2: B3 P/R/F1 of string match, label propagation and the hierarchical model (last round).
+Table 2: B3 P/R/F1 of string match, label propagation and the hierarchical model (last round),
+with a `setting` column: whole corpus, or within topic (ECB+: no entity crosses a topic).
+Traces and baseline files written before the setting existed count as whole corpus.
 """
 
 import matplotlib
@@ -16,6 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 PROJECTED_K = (4, 8, 16, 32, 64)
+WHOLE = "whole corpus"
 
 
 def fig5_workers(traces):
@@ -67,9 +70,12 @@ def fig7_large(traces, baselines):
     fig, axes = plt.subplots(1, len(corpora), figsize=(5.5 * len(corpora), 4), squeeze=False)
     for ax, corpus in zip(axes[0], corpora):
         for run, t in traces[traces["corpus"] == corpus].groupby("run", sort=False):
-            ax.plot(t["seconds"], t["b3_f1"], marker="o", ms=3, label=f"{t['model'].iloc[0]} K={t['workers'].iloc[0]}")
+            within = " within topic" if _setting(t.iloc[0]) != WHOLE else ""
+            ax.plot(t["seconds"], t["b3_f1"], marker="o", ms=3,
+                    label=f"{t['model'].iloc[0]} K={t['workers'].iloc[0]}{within}")
         for i, row in enumerate(baselines[baselines["corpus"] == corpus].itertuples()):
-            ax.axhline(row.b3_f1, ls="--", color=f"C{5 + i}", label=row.system.replace("_", " "))
+            within = " (within topic)" if _setting(row) != WHOLE else ""
+            ax.axhline(row.b3_f1, ls="--", color=f"C{5 + i}", label=row.system.replace("_", " ") + within)
         ax.set_title(f"{corpus}: string-match initialisation")
         ax.set_xlabel("wall-clock seconds")
         ax.set_ylabel("B3 F1")
@@ -78,12 +84,22 @@ def fig7_large(traces, baselines):
     return fig
 
 
+def _setting(row):
+    """A trace row's or baseline row's setting (rows from before the column: whole corpus)."""
+    value = row.get("setting") if isinstance(row, pd.Series) else getattr(row, "setting", None)
+    return WHOLE if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+
+
 def table2(traces, baselines):
-    rows = [{"corpus": b.corpus, "system": b.system.replace("_", " "), "B3 P": 100 * b.b3_p, "B3 R": 100 * b.b3_r,
-             "B3 F1": 100 * b.b3_f1, "entities": b.entities} for b in baselines.itertuples()]
+    rows = [{"corpus": b.corpus, "setting": _setting(b), "system": b.system.replace("_", " "), "B3 P": 100 * b.b3_p,
+             "B3 R": 100 * b.b3_r, "B3 F1": 100 * b.b3_f1, "entities": b.entities} for b in baselines.itertuples()]
     for (corpus, run), t in traces.groupby(["corpus", "run"], sort=False):
         last = t.iloc[-1]
-        rows.append({"corpus": corpus, "system": f"{last['model']} model K={last['workers']} (round {last['round']})",
+        rows.append({"corpus": corpus, "setting": _setting(last),
+                     "system": f"{last['model']} model K={last['workers']} (round {last['round']})",
                      "B3 P": 100 * last["b3_p"], "B3 R": 100 * last["b3_r"], "B3 F1": 100 * last["b3_f1"],
                      "entities": int(last["entities"])})
-    return pd.DataFrame(rows).sort_values(["corpus"], kind="stable").reset_index(drop=True)
+    table = pd.DataFrame(rows)
+    order = {WHOLE: 0}
+    table["_s"] = [order.get(x, 1) for x in table["setting"]]
+    return table.sort_values(["corpus", "_s"], kind="stable").drop(columns="_s").reset_index(drop=True)

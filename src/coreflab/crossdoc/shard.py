@@ -8,6 +8,7 @@ the Dask executor give identical chains for identical shards (the equivalence th
 relies on: distribution = one chain with a restricted proposer).
 """
 
+import os
 import time
 from dataclasses import dataclass
 
@@ -15,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from coreflab.crossdoc import kernel as K
-from coreflab.crossdoc.hashsum import new_table, rehash
+from coreflab.crossdoc.hashsum import capacity, new_table, rehash
 
 # Round-robin schedules of move types (kernel docstring). Entity moves between super-entities
 # are block moves over whole entities (cost O(|entity|·nnz)), so they get one slot in 32.
@@ -42,6 +43,33 @@ class ModelParams:
 
     def move_types(self):
         return np.array(MOVE_TYPES[self.model], dtype=np.int64)
+
+
+@njit(cache=True)
+def count_cells(group, order, indptr, indices, strf, nfeat):
+    """Distinct (group, feature) pairs — the live cells of one level — with mentions visited
+    in `order` (sorted by group), marking each feature with the last group that used it."""
+    mark = np.full(nfeat, -1, dtype=np.int64)
+    c = 0
+    for i in range(order.shape[0]):
+        m = order[i]
+        g = group[m]
+        for j in range(indptr[m], indptr[m + 1]):
+            f = indices[j]
+            if mark[f] != g:
+                mark[f] = g
+                c += 1
+        f = strf[m]
+        if mark[f] != g:
+            mark[f] = g
+            c += 1
+    return c
+
+
+def dead_cell_eps(data):
+    """Deletion threshold for table cells: TF-IDF weights are positive, so a sum at or below
+    1e-9 is an empty cell; with any non-positive weight cells are never deleted (-1)."""
+    return 1e-9 if data.size == 0 or float(data.min()) > 1e-6 else -1.0
 
 
 @njit(cache=True)
@@ -79,7 +107,8 @@ def init_state(m_sub, sub_ent, ent_sup, P, kv, used, indptr, indices, data, strf
         groups = (e, u, a)
         for level in range(3):
             if P[K.ON0 + level] != 0.0:
-                K._move_sums(kv, used, level, -1, groups[level], m, indptr, indices, data, strf, n, nfeat)
+                K._move_sums(kv, used, level, -1, groups[level], m, indptr, indices, data, strf, n, nfeat,
+                             P[K.P_DEAD])
     return G, cnt
 
 
@@ -113,26 +142,41 @@ def compact_groups(G, n):
 
 
 class ShardChain:
-    """A shard's sampler: local CSR rows, state matrix and hash table of group sums."""
+    """A shard's sampler: local CSR rows, state matrix and hash table of group sums.
 
-    def __init__(self, X, strf, nfeat, m_sub, sub_ent, ent_sup, params):
+    The table is sized for the live cells of the starting configuration (`count_cells`, exact):
+    after a few rounds the entities are large and share most features, so the live table is
+    several times smaller than the worst case (every mention its own group), a proposal's
+    ~2·nnz random probes stay in cache more often (hashsum docstring), and building it does not
+    page in a worst-case table (1 GB per worker on the 1.5M-mention corpus, 3 s per round).
+    The table grows by rehashing when a round's splits or a block move need room.
+    """
+
+    def __init__(self, X, strf, nfeat, m_sub, sub_ent, ent_sup, params, mnorm2=None):
         self.indptr = X.indptr.astype(np.int64)
         self.indices = X.indices.astype(np.int64)
         self.data = X.data.astype(np.float64)
         self.strf = np.asarray(strf, dtype=np.int64)
-        self.mnorm2 = np.asarray(X.multiply(X).sum(axis=1)).ravel()
+        self.mnorm2 = (np.asarray(X.multiply(X).sum(axis=1)).ravel() if mnorm2 is None
+                       else np.asarray(mnorm2, dtype=np.float64))
         self.nfeat = np.int64(nfeat)
-        self.P = params.vector()
+        self.P = np.append(params.vector(), dead_cell_eps(self.data))
         self.types = params.move_types()
-        n_levels = int(self.P[K.ON0] + self.P[K.ON1] + self.P[K.ON2])
-        cells = len(self.data) + X.shape[0]
-        # room for the largest block move (all of the shard) when blocks exceed one mention
-        self.spare = 2 * cells if params.model != "flat" else 1024
-        self.kv = new_table(n_levels * cells + self.spare)
-        self.used = np.zeros(1, dtype=np.int64)
-        self.G, self.cnt = init_state(
-            np.asarray(m_sub, np.int64), np.asarray(sub_ent, np.int64), np.asarray(ent_sup, np.int64),
-            self.P, self.kv, self.used, self.indptr, self.indices, self.data, self.strf, self.nfeat)
+        m_sub, sub_ent, ent_sup = (np.asarray(a, np.int64) for a in (m_sub, sub_ent, ent_sup))
+        ent = sub_ent[m_sub]
+        live = 0
+        for level, group in enumerate((ent, m_sub, ent_sup[ent] if len(ent_sup) else ent)):
+            if self.P[K.ON0 + level] != 0.0:
+                live += count_cells(group, np.argsort(group, kind="stable"), self.indptr, self.indices,
+                                    self.strf, self.nfeat)
+        # headroom above the 0.6 load at which a step triggers a rehash: one mention move may
+        # insert its cells at all three levels before the next check
+        max_row = int(np.diff(self.indptr).max()) if X.shape[0] else 0
+        self.spare = 1024 + 6 * (max_row + 1)
+        self.kv = new_table(live + self.spare)
+        self.used = np.zeros(2, dtype=np.int64)  # [occupied cells, cells a pending block move needs]
+        self.G, self.cnt = init_state(m_sub, sub_ent, ent_sup, self.P, self.kv, self.used, self.indptr,
+                                      self.indices, self.data, self.strf, self.nfeat)
         self.buf = np.empty(X.shape[0], dtype=np.int64)
         self.rehashes = 0
 
@@ -151,8 +195,10 @@ class ShardChain:
             done += steps
             accepted += acc
             if status == K.STATUS_FULL:
-                kv = new_table(2 * int(self.used[0]) + self.spare)
+                used, need = int(self.used[0]), int(self.used[1])
+                kv = new_table(max(2 * used, used + 2 * need) + self.spare)
                 self.used[0] = rehash(self.kv, kv, 1e-12)
+                self.used[1] = 0
                 self.kv = kv
                 self.rehashes += 1
         return accepted
@@ -162,17 +208,65 @@ class ShardChain:
 
 
 def run_shard(data, mention_ids, m_sub, sub_ent, ent_sup, params, n_samples, t_start, t_stop, seed):
-    """What one worker runs for one round: returns compact local groups and counters."""
-    X, strf, nfeat = data
+    """What one worker runs for one round: returns compact local groups and counters.
+
+    `data` is (X, strf, nfeat) or (X, strf, nfeat, mnorm2) — the corpus, sent to every worker
+    once; per round only the shard's mention ids and its compact groups travel (numpy arrays).
+    Timings: build (slice rows, fill the sums), sampling (wall and this thread's CPU time,
+    which separates time-sharing with other processes from the sampler's own cost), compaction.
+    """
+    X, strf, nfeat = data[:3]
     mention_ids = np.asarray(mention_ids)
     start = time.perf_counter()
-    chain = ShardChain(X[mention_ids], strf[mention_ids], nfeat, m_sub, sub_ent, ent_sup, params)
+    mnorm2 = data[3][mention_ids] if len(data) > 3 else None
+    chain = ShardChain(X[mention_ids], strf[mention_ids], nfeat, m_sub, sub_ent, ent_sup, params, mnorm2)
     built = time.perf_counter()
+    cpu0 = time.thread_time()
     accepted = chain.run(n_samples, t_start, t_stop, seed) if len(mention_ids) else 0
+    cpu = time.thread_time() - cpu0
     sampled = time.perf_counter()
     m_sub, sub_ent, ent_sup = chain.groups()
     return {
         "m_sub": m_sub, "sub_ent": sub_ent, "ent_sup": ent_sup, "accepted": accepted,
         "proposals": n_samples if len(mention_ids) else 0, "build_seconds": built - start,
-        "sample_seconds": sampled - built, "rehashes": chain.rehashes,
+        "sample_seconds": sampled - built, "sample_cpu_seconds": cpu,
+        "compact_seconds": time.perf_counter() - sampled, "rehashes": chain.rehashes,
+        "table_slots": int(capacity(chain.kv)), "live_cells": int(chain.used[0]), "pid": os.getpid(),
     }
+
+
+def run_batch(data, calls):
+    """A worker's share of a round: its shard chains, one after another (one Dask task).
+
+    Each result carries the batch's total worker time, so the client can tell the Dask
+    round trip (scheduling, transfer, (de)serialisation) from the work itself."""
+    start = time.perf_counter()
+    out = [run_shard(data, *call) for call in calls]
+    seconds = time.perf_counter() - start
+    for res in out:
+        res["batch_seconds"] = seconds
+    return out
+
+
+def warm_up(params):
+    """Compile (or load from numba's cache) every kernel a round uses, in this process.
+
+    Called on each worker before the clock starts, so the first round's time is not compile
+    time: a tiny chain whose table is built oversized (so the shrink-rehash runs), sampled,
+    and compacted.
+    """
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(0)
+    X = sp.random(60, 40, density=0.2, format="csr", random_state=0) + sp.eye(60, 40, format="csr")
+    X = sp.csr_matrix(X.multiply(1.0 / np.sqrt(X.multiply(X).sum(axis=1))))
+    ident = np.arange(60, dtype=np.int64)
+    strf = 40 + rng.integers(0, 5, 60)
+    chain = ShardChain(X, strf, 45, ident, ident.copy(), ident.copy(), params)
+    chain.run(200, 1.0, 0.1, 1)
+    kv = new_table(capacity(chain.kv))
+    rehash(chain.kv, kv, -1.0)
+    chain.groups()
+    big = ShardChain(X, strf, 45, ident, np.zeros(60, dtype=np.int64), np.zeros(1, dtype=np.int64), params)
+    big.run(50, 1.0, 0.1, 2)
+    return True

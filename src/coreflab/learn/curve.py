@@ -17,7 +17,7 @@ CURVE_COLUMNS = ("learner", "seed", "epoch", "metric", "recall", "precision", "f
 
 
 class DevCurve:
-    def __init__(self, corpus, store, key_docs, path=None, learner="", seed=0, keep_singletons=False):
+    def __init__(self, corpus, store, key_docs, path=None, learner="", seed=0, keep_singletons=None):
         self.corpus, self.store, self.key_docs = corpus, store, key_docs
         self.path, self.learner, self.seed = path, learner, seed
         self.keep_singletons = keep_singletons

@@ -10,8 +10,8 @@ from coreflab.learn.output import response_documents
 AVG_METRICS = ("muc", "bcub", "ceafe")
 
 
-def score_model(model, corpus, store, key_docs, metrics=AVG_METRICS, keep_singletons=False):
-    """Scores object of model on (corpus, store) against the key documents."""
+def score_model(model, corpus, store, key_docs, metrics=AVG_METRICS, keep_singletons=None):
+    """Scores object of model on (corpus, store) against the key documents (singletons: as the key)."""
     from coreflab.metrics.scorer import score_documents
 
     response = response_documents(key_docs, corpus, model.predict(corpus, store), keep_singletons)

@@ -2,8 +2,9 @@
 
 A tree's clustering is the transitive closure of its non-root arcs (METHODS.md,
 notation). Responses keep the key documents' tokens and columns and replace only the
-clusters (`Document.with_clusters`); singletons are dropped by default, as in CoNLL-2012
-system output.
+clusters (`Document.with_clusters`). Singletons follow the key unless told otherwise: kept
+when the key annotates singletons (LitBank, GUM), dropped when it does not (CoNLL-2012), so
+every paper table on a corpus scores responses the way its leaderboard does.
 """
 
 import numpy as np
@@ -27,8 +28,15 @@ def clusters_per_document(corpus, antecedents, keep_singletons=False):
     return out
 
 
-def response_documents(key_docs, corpus, antecedents, keep_singletons=False, source="key"):
+def key_has_singletons(docs):
+    """Does the key annotate singleton clusters (one mention)?"""
+    return any(len(set(c)) == 1 for doc in docs for c in doc.clusters)
+
+
+def response_documents(key_docs, corpus, antecedents, keep_singletons=None, source="key"):
     """The key documents with their clusters replaced by the predicted ones (key order).
+
+    keep_singletons: None follows the key (`key_has_singletons`); True/False force it.
 
     Compiled documents are matched to key documents on (doc_id, part); a compiled
     document absent from the key is a user error (wrong key file for this split).
@@ -37,6 +45,8 @@ def response_documents(key_docs, corpus, antecedents, keep_singletons=False, sou
     index = {}
     for d, doc_id in enumerate(corpus.doc_ids):
         index[(doc_id, int(parts[d]) if parts is not None else 0)] = d
+    if keep_singletons is None:
+        keep_singletons = key_has_singletons(key_docs)
     clusters = clusters_per_document(corpus, antecedents, keep_singletons)
     keys = {doc.key for doc in key_docs}
     missing = [k for k in index if k not in keys]
