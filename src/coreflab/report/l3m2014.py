@@ -76,8 +76,9 @@ def order_control(coref, doc=None):
         vi = author.groupby(["technique", "shuffled"])["vi"].mean().unstack()
         if True in vi.columns and False in vi.columns:
             vi = (vi[True] - vi[False]).rename("author VI increase (shuffled)")
-            names = {"l3m_gamma0": "l3m"}
-            vi.index = [names.get(i, i) for i in vi.index]
+            # the coreference study's `l3m` runs at γ = 0 (`l3m-experiment --techniques`), so
+            # it pairs with the clustering run at γ = 0, not with the tuned-γ one
+            vi = vi.drop(index="l3m", errors="ignore").rename(index={"l3m_gamma0": "l3m"})
             wide = wide.merge(vi, left_on="technique", right_index=True, how="left")
     return wide
 
