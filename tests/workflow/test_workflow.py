@@ -108,8 +108,9 @@ def test_config_typo_is_one_line_error(tmp_path, extra, phrase):
 def _planned_jobs(proc):
     """{rule: count} from the 'Job stats' block of a dry run."""
     text = proc.stdout + proc.stderr
-    block = text.split("Job stats:", 1)[1].split("\n\n", 1)[0].splitlines()
-    return {name: int(count) for name, count in (line.split() for line in block[2:]) if name != "total"}
+    block = text.split("Job stats:", 1)[1].strip("\n").split("\n\n", 1)[0].splitlines()
+    rows = (line.split() for line in block)  # "job count", "--- -----", then one rule per line
+    return {row[0]: int(row[1]) for row in rows if len(row) == 2 and row[1].isdigit() and row[0] != "total"}
 
 
 def test_deleting_one_model_reruns_only_what_depends_on_it(two_runs, tmp_path):
