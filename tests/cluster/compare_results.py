@@ -22,8 +22,10 @@ from pathlib import Path
 
 EXTENSIONS = (".csv", ".md", ".tex", ".json", ".conll")
 # headers/keys of measured costs: seconds, time, peak memory, RSS
-COST = re.compile(r"(?i)^\s*(train(ing)?[ _]?(s|sec|seconds|time)|seconds|wall[ _]?s|time[ _]?\(?s\)?"
-                  r"|peak[ _]?(mb|mem|memory|rss)|max[ _]?rss|mem(ory)?[ _]?\(?mb\)?|rss)\s*$")
+# (also the cross-document traces' `max_shard_seconds`, `sum_shard_cpu_seconds`, ... and the
+# rates derived from them, `proposals_per_s_per_worker`)
+COST = re.compile(r"(?i)^\s*(train(ing)?[ _]?(s|sec|seconds|time)|\w*seconds|wall[ _]?s|time[ _]?\(?s\)?"
+                  r"|\w*_per_s(_\w+)?|peak[ _]?(mb|mem|memory|rss)|max[ _]?rss|mem(ory)?[ _]?\(?mb\)?|rss)\s*$")
 
 
 def result_files(root: Path) -> list[str]:

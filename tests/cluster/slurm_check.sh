@@ -189,6 +189,13 @@ copy_workflow() {  # fresh copy of the workflow files (never results/ or .snakem
     cp "$REPO/$CONFIG" "$1/$CONFIG"
 }
 
+# The copies have no .git: name the commit they were copied from for results/*/manifest.json
+COREFLAB_GIT_COMMIT=$(cd "$REPO" && git rev-parse HEAD 2>/dev/null || true)
+if [ -n "$COREFLAB_GIT_COMMIT" ] && [ -n "$(cd "$REPO" && git status --porcelain --untracked-files=no)" ]; then
+    COREFLAB_GIT_COMMIT="$COREFLAB_GIT_COMMIT-dirty"
+fi
+export COREFLAB_GIT_COMMIT
+
 LOCAL=$WORK/local
 if [ -n "${COREFLAB_SLURM_LOCAL:-}" ]; then LOCAL=$(cd "$COREFLAB_SLURM_LOCAL" && pwd); fi
 if [ "$LOCAL" = "$WORK/local" ]; then copy_workflow "$WORK/local"; fi

@@ -72,3 +72,11 @@ def test_cost_header_names():
         assert cr.COST.match(h), h
     for h in ["system", "MELA", "MUC F", "p (bootstrap)", "sig.", "beam", "iterations", "split"]:
         assert not cr.COST.match(h), h
+
+
+def test_crossdoc_trace_timings_are_costs_but_scores_are_not():
+    for h in ["max_shard_seconds", "sum_shard_cpu_seconds", "roundtrip_seconds",
+              "proposals_per_s_per_worker", "proposals_per_s"]:
+        assert cr.COST.match(h), h
+    for h in ["b3_f1", "entities", "proposals", "accepted", "round", "workers", "bias"]:
+        assert not cr.COST.match(h), h

@@ -6,6 +6,7 @@ exact configuration and software. Deterministic for a given config and environme
 
 import hashlib
 import json
+import os
 import platform
 import subprocess
 from importlib import metadata
@@ -28,6 +29,11 @@ def _version(name):
 
 
 def _git_commit():
+    """HEAD of the workflow's checkout (`-dirty` with local edits); COREFLAB_GIT_COMMIT names it
+    for a copy of the workflow that has no `.git` (a cluster staging directory, a tarball)."""
+    given = os.environ.get("COREFLAB_GIT_COMMIT")
+    if given:
+        return given
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
