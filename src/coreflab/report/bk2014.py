@@ -41,8 +41,8 @@ def _label(learner, features, beam):
     return name if learner == "bk_baseline" else f"{name}, beam {beam}"
 
 
-def figure3(curves, beams):
-    """Dev MELA vs iteration: early update at two beams against the baseline (local | non-local)."""
+def _two_panels(curves, title, draw, suptitle):
+    """Dev MELA vs iteration, local features left and non-local right; draw(ax, mela, features)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -51,31 +51,39 @@ def figure3(curves, beams):
     mela = _mela(curves)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for ax, features in zip(axes, ("local", "nonlocal")):
-        base = mela[mela.learner == "bk_baseline"]
-        ax.plot(base.epoch, base.MELA, color="black", linewidth=2, label="baseline (local, exact search)")
-        for k, beam in enumerate(beams):
-            sub = mela[(mela.learner == "bk_early") & (mela.features == features) & (mela.beam == beam)]
-            ax.plot(sub.epoch, sub.MELA, marker="o", markersize=3, linestyle=["-", "--", ":"][k % 3], label=f"early update, beam {beam}")
-        ax.set(title=f"{'Local' if features == 'local' else 'Non-local'} features", xlabel="iteration")
+        draw(ax, mela, features)
+        ax.set(title=title(features), xlabel="iteration")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
         ax.legend(frameon=False, fontsize=9)
     axes[0].set_ylabel("dev MELA (CoNLL F1)")
-    fig.suptitle("Björkelund & Kuhn 2014, Fig. 3: early update vs exact search")
+    fig.suptitle(suptitle)
     fig.tight_layout()
     return fig
 
 
+def _features_title(features):
+    return "Local features" if features == "local" else "Non-local features"
+
+
+def figure3(curves, beams):
+    """Dev MELA vs iteration: early update at two beams against the baseline (local | non-local)."""
+
+    def draw(ax, mela, features):
+        base = mela[mela.learner == "bk_baseline"]
+        ax.plot(base.epoch, base.MELA, color="black", linewidth=2, label="baseline (local, exact search)")
+        for k, beam in enumerate(beams):
+            sub = mela[(mela.learner == "bk_early") & (mela.features == features) & (mela.beam == beam)]
+            ax.plot(sub.epoch, sub.MELA, marker="o", markersize=3, linestyle=["-", "--", ":"][k % 3],
+                    label=f"early update, beam {beam}")
+
+    return _two_panels(curves, _features_title, draw, "Björkelund & Kuhn 2014, Fig. 3: early update vs exact search")
+
+
 def figure4(curves, beam):
     """Dev MELA vs iteration for early update, (max-violation,) LaSO and delayed LaSO."""
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    mela = _mela(curves)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
-    for ax, features in zip(axes, ("local", "nonlocal")):
+    def draw(ax, mela, features):
         for learner in ("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso"):
             sub = mela[(mela.learner == learner) & (mela.features == features) & (mela.beam == beam)]
             if len(sub):
@@ -83,14 +91,9 @@ def figure4(curves, beam):
         base = mela[mela.learner == "bk_baseline"]
         if features == "local" and len(base):
             ax.plot(base.epoch, base.MELA, color="black", linewidth=1, linestyle=":", label="baseline")
-        ax.set(title=f"{'Local' if features == 'local' else 'Non-local'} features (beam {beam})", xlabel="iteration")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.grid(alpha=0.3)
-        ax.legend(frameon=False, fontsize=9)
-    axes[0].set_ylabel("dev MELA (CoNLL F1)")
-    fig.suptitle("Björkelund & Kuhn 2014, Fig. 4: update strategies")
-    fig.tight_layout()
-    return fig
+
+    return _two_panels(curves, lambda features: f"{_features_title(features)} (beam {beam})", draw,
+                       "Björkelund & Kuhn 2014, Fig. 4: update strategies")
 
 
 def table1(curves, beam):
