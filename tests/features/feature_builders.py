@@ -3,6 +3,7 @@
 import numpy as np
 
 from coreflab.corpus.compiled import ARRAY_FIELDS, CompiledCorpus
+from coreflab.features.random_corpus import blank_missing
 
 
 def build_corpus(docs, missing=(), name="hand", split="dev"):
@@ -68,11 +69,7 @@ def build_corpus(docs, missing=(), name="hand", split="dev"):
     arrays["doc_mention_offsets"] = np.array(m_off, np.int64)
     arrays["doc_token_offsets"] = np.array(t_off, np.int64)
     arrays["doc_sentence_offsets"] = np.array(s_off, np.int64)
-    blank = {"pos": ["tok_pos"], "speaker": ["tok_speaker"], "ne": ["m_ne"], "genre": ["doc_genre"],
-             "parse": ["m_category", "m_subcategory", "m_path_root", "m_path_s"]}
-    for attr in missing:
-        for key in blank[attr]:
-            arrays[key] = np.full_like(arrays[key], -1)
+    blank_missing(arrays, missing)
     return CompiledCorpus(name=name, split=split, doc_ids=[f"hand/{d}" for d in range(len(docs))],
                           vocab=vocab, missing=list(missing), arrays=arrays)
 

@@ -93,13 +93,21 @@ def random_compiled_corpus(n_docs, mean_mentions=55.0, sigma=0.8, max_mentions=7
     arrays["doc_mention_offsets"] = np.array(doc_m_off, np.int64)
     arrays["doc_token_offsets"] = np.array(doc_t_off, np.int64)
     arrays["doc_sentence_offsets"] = np.array(doc_s_off, np.int64)
-    blank = {"pos": ["tok_pos"], "speaker": ["tok_speaker"], "ne": ["m_ne"], "genre": ["doc_genre"],
-             "parse": ["m_category", "m_subcategory", "m_path_root", "m_path_s"]}
-    for attr in missing:
-        for key in blank[attr]:
-            arrays[key] = np.full_like(arrays[key], -1)
+    blank_missing(arrays, missing)
     return CompiledCorpus(name=name, split=split, doc_ids=[f"random/{d:05d}" for d in range(n_docs)],
                           vocab=vocab, missing=list(missing), arrays=arrays)
 
 
-__all__ = ["random_compiled_corpus", "random_vocab"]
+# the arrays that hold each optional annotation layer (what a corpus without it lacks)
+LAYER_ARRAYS = {"pos": ["tok_pos"], "speaker": ["tok_speaker"], "ne": ["m_ne"], "genre": ["doc_genre"],
+                "parse": ["m_category", "m_subcategory", "m_path_root", "m_path_s"]}
+
+
+def blank_missing(arrays, missing):
+    """Set the arrays of every missing layer to -1 (unknown), as the compiler does for such corpora."""
+    for attr in missing:
+        for key in LAYER_ARRAYS[attr]:
+            arrays[key] = np.full_like(arrays[key], -1)
+
+
+__all__ = ["LAYER_ARRAYS", "blank_missing", "random_compiled_corpus", "random_vocab"]
