@@ -72,3 +72,14 @@ def test_write_table_writes_four_formats(tmp_path):
     page = (tmp_path / "t.html").read_text()  # the report's view: a table, the caption escaped
     assert "<td>x_y</td>" in page and "<td>12.35</td>" in page
     assert "<caption>A &lt;b&gt; &amp; c</caption>" in page
+
+
+def test_missing_cells_are_blank_in_every_format(tmp_path):
+    df = pd.DataFrame({"row": ["a", "difference"], "iteration": pd.Series([50, None], dtype=object),
+                       "F": [12.3456, float("nan")]})
+    write_table(df, tmp_path / "t")
+    md = (tmp_path / "t.md").read_text().splitlines()
+    assert md[2].split("|")[1:4] == [" a          ", "          50 ", " 12.35 "]
+    assert [c.strip() for c in md[3].split("|")[1:4]] == ["difference", "", ""]
+    assert "nan" not in (tmp_path / "t.tex").read_text() and "difference &  &  \\\\" in (tmp_path / "t.tex").read_text()
+    assert (tmp_path / "t.csv").read_text() == "row,iteration,F\na,50,12.3456\ndifference,,\n"

@@ -6,7 +6,6 @@ MUC, B3, CEAFm, CEAFe and MELA after every iteration (`coreflab train --curve`).
 
 import re
 
-import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
@@ -112,7 +111,8 @@ def table1(curves, beam):
         rows.append(row)
     table = pd.DataFrame(rows)
     if len(table) == 2:
-        diff = {"features": "difference", "iteration": np.nan}
+        table["iteration"] = table["iteration"].astype(object)  # stays 50, not 50.00, beside the blank
+        diff = {"features": "difference", "iteration": None}
         for col in table.columns[2:]:
             diff[col] = table[col].iloc[1] - table[col].iloc[0]
         table = pd.concat([table, pd.DataFrame([diff])], ignore_index=True)

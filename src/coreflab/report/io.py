@@ -22,7 +22,8 @@ def write_table(df, prefix, formats=("csv", "md", "tex", "html"), float_format="
         if fmt == "csv":
             text = df.to_csv(index=False, lineterminator="\n")
         elif fmt == "md":
-            text = df.to_markdown(index=False, floatfmt=float_format.replace("%", "")) + "\n"
+            blanked = df.astype(object).where(df.notna(), None)  # a missing cell is empty, not "nan"
+            text = blanked.to_markdown(index=False, floatfmt=float_format.replace("%", ""), missingval="") + "\n"
             if caption:
                 text = f"{caption}\n\n{text}"
         elif fmt == "tex":
@@ -40,6 +41,8 @@ def _latex(df, float_format, caption):
     """A booktabs tabular without pandas' jinja2 dependency."""
 
     def cell(v):
+        if v is None or (isinstance(v, float) and v != v):
+            return ""
         if isinstance(v, float):
             return float_format % v
         return str(v).replace("_", r"\_").replace("%", r"\%").replace("&", r"\&")
