@@ -173,3 +173,18 @@ def test_a_run_killed_during_training_finishes_identically_with_rerun_incomplete
     files = sorted(p.relative_to(a) for p in a.rglob("*") if _reproducible(p.relative_to(a)))
     differing = [str(f) for f in files if not (b / f).exists() or not filecmp.cmp(a / f, b / f, shallow=False)]
     assert differing == []
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_l3m_table2_vi_is_planned_only_with_20_newsgroups(tmp_path, enabled):
+    _copy_workflow(tmp_path)
+    news = tmp_path / "news"  # the dry run only checks that the configured copy exists
+    news.mkdir()
+    tiny = tmp_path / "tiny.yaml"
+    tiny.write_text(tiny.read_text().replace("doccluster:\n  enabled: false",
+                                             f"doccluster:\n  enabled: {str(enabled).lower()}\n  local_dir: {news}"))
+    proc = _snakemake(tmp_path, "-n", "l3m2014")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = proc.stdout + proc.stderr
+    assert ("results/synth/paper/l3m2014/table2_vi.html" in text) is enabled  # a report entry
+    assert (_planned_jobs(proc).get("doccluster") == 4) is enabled

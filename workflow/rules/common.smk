@@ -78,7 +78,10 @@ def paper_targets(paper, corpora=None):
         return paper_targets("bk2014_table2", corpora) + [
             f"results/{c}/{n}" for c in corpora or config["run"]["corpora"] for n in PAPER_OUTPUTS["bk2014"]
         ]
-    return [f"results/{corpus}/{name}" for corpus in corpora or config["run"]["corpora"] for name in PAPER_OUTPUTS[paper]]
+    names = PAPER_OUTPUTS[paper]
+    if paper == "l3m2014" and doccluster_enabled():
+        names = names + ["paper/l3m2014/table2_vi.md"]
+    return [f"results/{corpus}/{name}" for corpus in corpora or config["run"]["corpora"] for name in names]
 
 
 def config_json(wildcards):

@@ -124,6 +124,20 @@ rule l3m2014_tables:
         ),
         order_md="results/{corpus}/paper/l3m2014/order_control.md",
         csv="results/{corpus}/paper/l3m2014/table1.csv",
+        # Table 2 (20 Newsgroups VI) exists only when the document-clustering experiment runs
+        **(
+            {
+                "table2_vi": report(
+                    "results/{corpus}/paper/l3m2014/table2_vi.html",
+                    caption="../report/l3m2014_table2_vi.rst",
+                    category="Samdani, Chang & Roth 2014",
+                    labels={"corpus": "{corpus}", "item": "Table 2 (VI)"},
+                ),
+                "table2_vi_md": "results/{corpus}/paper/l3m2014/table2_vi.md",
+            }
+            if doccluster_enabled()
+            else {}
+        ),
     params:
         doccluster=l3m2014_doccluster_args,
         out_dir="results/{corpus}/paper/l3m2014",
