@@ -58,3 +58,24 @@ def test_errors_name_the_key(patch, message):
         check_config(cfg, SCHEMA)
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_a_corpus_folder_that_is_not_there_stops_before_any_job(tmp_path):
+    from coreflab.config import check_corpus_folders
+
+    own = check_config(_merge(_cfg(), _cfg("config/conll2012.yaml")), SCHEMA)
+    with pytest.raises(UserError, match=r"corpora.conll2012.local_dir is not set"):
+        check_corpus_folders(own)
+    own["corpora"]["conll2012"]["local_dir"] = str(tmp_path / "missing")
+    with pytest.raises(UserError, match=r"missing: no such directory"):
+        check_corpus_folders(own)
+    own["corpora"]["conll2012"]["local_dir"] = str(tmp_path)
+    check_corpus_folders(own)  # exists: its layout is checked by the import
+
+    lit = check_config(_merge(_cfg(), _cfg("config/litbank.yaml")), SCHEMA)
+    lit["corpora"]["litbank"]["local_dir"] = str(tmp_path / "nowhere")
+    with pytest.raises(UserError, match=r"corpora.litbank.local_dir = .*nowhere: no such directory; .* download"):
+        check_corpus_folders(lit)
+    lit["corpora"]["litbank"]["local_dir"] = None  # download: nothing to check yet
+    check_corpus_folders(lit)
+    check_corpus_folders(check_config(_cfg(), SCHEMA))  # synth needs no folder

@@ -53,3 +53,19 @@ def check_config(config, schema_path):
     for _ in cls(schema).iter_errors(config):
         pass
     return config
+
+
+def check_corpus_folders(config):
+    """Fail before any job runs when a corpus to run points at a folder that is not there
+    (or, for a user's own CoNLL-2012 release, at none): the same one-line errors the import gives.
+
+    Separate from check_config, which judges the config alone; this looks at the machine."""
+    from coreflab.corpus.conll2012_release import require_release_root
+    from coreflab.corpus.download import DOWNLOAD_KEY, local_copy
+
+    for name in config.get("run", {}).get("corpora", []):
+        local = (config.get("corpora", {}).get(name) or {}).get("local_dir")
+        if name == "conll2012":
+            require_release_root(local)
+        elif name in DOWNLOAD_KEY:
+            local_copy(name, local)

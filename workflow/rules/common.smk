@@ -4,11 +4,12 @@ import json
 import os
 import sys
 
-from coreflab.config import check_config
+from coreflab.config import check_config, check_corpus_folders
 from coreflab.errors import UserError
 
 try:
     config = check_config(config, workflow.source_path("../schemas/config.schema.yaml"))
+    check_corpus_folders(config)
 except UserError as err:
     sys.exit(f"coreflab: error: {err}")
 

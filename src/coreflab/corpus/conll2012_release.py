@@ -27,22 +27,28 @@ def is_placeholder(local_dir):
     return not text or any(mark in text.lower() for mark in _PLACEHOLDER_MARKS)
 
 
-def load_conll2012_release(root, split, language="english", annotation="gold"):
-    """Every document part of one split of the release, for one language and annotation."""
+def require_release_root(root):
+    """The release folder as a Path, or the one-line UserError saying what to set."""
     if is_placeholder(root):
         raise UserError(
             "corpora.conll2012.local_dir is not set: point it at your CoNLL-2012 release "
             "(the folder holding data/train, data/development, data/test)"
         )
+    path = Path(str(root)).expanduser()
+    if not path.is_dir():
+        raise UserError(f"{root}: no such directory (corpora.conll2012.local_dir should be your CoNLL-2012 release)")
+    return path
+
+
+def load_conll2012_release(root, split, language="english", annotation="gold"):
+    """Every document part of one split of the release, for one language and annotation."""
+    root = require_release_root(root)
     if language not in LANGUAGES:
         raise UserError(f"corpora.conll2012.language {language!r}; expected one of {', '.join(LANGUAGES)}")
     if annotation not in ANNOTATIONS:
         raise UserError(f"corpora.conll2012.annotation {annotation!r}; expected one of {', '.join(ANNOTATIONS)}")
     if split not in SPLIT_DIRS:
         raise UserError(f"split {split!r}; expected one of {', '.join(SPLIT_DIRS)}")
-    root = Path(root)
-    if not root.is_dir():
-        raise UserError(f"{root}: no such directory (corpora.conll2012.local_dir should be your CoNLL-2012 release)")
     annotations = annotations_dir(root, split, language)
     files = sorted(p for p in annotations.rglob(f"*_{annotation}_conll") if p.is_file())
     if not files:

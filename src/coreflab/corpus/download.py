@@ -69,18 +69,27 @@ DOWNLOAD_KEY = {"litbank": "litbank", "gum": "gum", "ontogum": "gum"}
 def corpus_root(name, options=None, resources_dir=None, fetch=None):
     """The folder holding corpus `name`: `local_dir` when given, else the pinned download."""
     options = options or {}
+    target = Path(resources_dir or DEFAULT_RESOURCES) / DOWNLOAD_KEY[name]
+    local = local_copy(name, options.get("local_dir"), target)
+    return local if local is not None else download_corpus(name, target, options, fetch)
+
+
+def local_copy(name, local, target=None):
+    """The configured local copy of corpus `name` as a Path (None: not configured, download).
+
+    A configured folder that does not exist is a one-line UserError naming both ways to get it.
+    """
+    if local in (None, ""):
+        return None
     key = DOWNLOAD_KEY[name]
-    target = Path(resources_dir or DEFAULT_RESOURCES) / key
-    local = options.get("local_dir")
-    if local not in (None, ""):
-        path = Path(str(local)).expanduser()
-        if not path.is_dir():
-            raise UserError(
-                f"corpora.{name}.local_dir = {local}: no such directory; point it at an existing copy of {key} "
-                f"(e.g. ../shared/data/{key}) or remove it to download the pinned archive into {target}/"
-            )
-        return path
-    return download_corpus(name, target, options, fetch)
+    path = Path(str(local)).expanduser()
+    if not path.is_dir():
+        target = target or Path(DEFAULT_RESOURCES) / key
+        raise UserError(
+            f"corpora.{name}.local_dir = {local}: no such directory; point it at an existing copy of {key} "
+            f"(e.g. ../shared/data/{key}) or remove it to download the pinned archive into {target}/"
+        )
+    return path
 
 
 def pinned_archives(name, options=None):
