@@ -215,3 +215,19 @@ def test_delayed_laso_equals_baseline_on_real_features():
     for beam in (1, 5):
         delayed = make_learner("bk_delayed_laso", dict(n_iter=3, beam=beam, seed=3)).fit((corpus, store))
         assert np.array_equal(base.coef_, delayed.coef_)
+
+
+@pytest.mark.parametrize("learner", ["bk_baseline", "bk_delayed_laso", "bk_early"])
+def test_pa_cap_above_every_step_changes_nothing_and_a_small_cap_does(learner):
+    data = _data(2, informative=False)
+    kw = dict(n_iter=3, seed=2, **({} if learner == "bk_baseline" else {"beam": 3}))
+    free = make_learner(learner, dict(kw)).fit(data)
+    assert np.array_equal(free.coef_, make_learner(learner, dict(kw, pa_cap=1e12)).fit(data).coef_)
+    capped = make_learner(learner, dict(kw, pa_cap=1e-3)).fit(data)
+    assert not np.array_equal(free.coef_, capped.coef_)
+    assert np.abs(capped.weights_).max() < np.abs(free.weights_).max()  # bounded steps stay small
+
+
+def test_pa_cap_must_be_positive():
+    with pytest.raises(UserError, match="pa_cap must be a positive number"):
+        make_learner("bk_baseline", dict(pa_cap=0)).fit(_data())

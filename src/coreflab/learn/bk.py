@@ -1,8 +1,8 @@
 """Björkelund & Kuhn (2014): latent-tree learners with PA updates and beam search.
 
 Five registered learners (METHODS.md §1), all with the passive-aggressive update (or
-the plain perceptron, `update="perceptron"`), the root-attachment loss `root_loss`
-(1.5), weight averaging and per-epoch document shuffling by `seed`:
+the plain perceptron, `update="perceptron"`; `pa_cap` = C bounds the PA step, PA-I), the
+root-attachment loss `root_loss` (1.5), weight averaging and per-epoch document shuffling by `seed`:
 
 - `bk_baseline` (Alg. 1): best-first over A; if the tree is wrong, update against the
   best-first tree over Ã. Local features only (exact search).
@@ -39,10 +39,11 @@ class BKLearner(Learner):
     _meta_fields = ("n_bits_", "nonlocal_used_", "unavailable_", "n_epochs_", "history_")
 
     def __init__(self, n_iter=25, beam=20, update="pa", root_loss=1.5, average=True,
-                 nonlocal_templates=(), seed=0):
+                 nonlocal_templates=(), seed=0, pa_cap=None):
         self.n_iter = n_iter
         self.beam = beam
         self.update = update
+        self.pa_cap = pa_cap
         self.root_loss = root_loss
         self.average = average
         self.nonlocal_templates = nonlocal_templates
@@ -51,6 +52,8 @@ class BKLearner(Learner):
     def _validate(self):
         if self.update not in ("pa", "perceptron"):
             raise UserError(f"{self.name}: update must be 'pa' or 'perceptron', not {self.update!r}")
+        if self.pa_cap is not None and not float(self.pa_cap) > 0:
+            raise UserError(f"{self.name}: pa_cap must be a positive number (or null: no cap), not {self.pa_cap!r}")
         if int(self.n_iter) < 0 or int(self.beam) < 1:
             raise UserError(f"{self.name}: n_iter must be >= 0 and beam >= 1")
         if self.mode is None and len(self.nonlocal_templates) > 0:
@@ -87,6 +90,7 @@ class BKLearner(Learner):
         arc_gold = gold_arc_mask(corpus, store)
         arc_loss = bk_arc_loss(arc_gold, ante, float(self.root_loss))
         perceptron = self.update == "perceptron"
+        tau_cap = np.inf if self.pa_cap is None else float(self.pa_cap)
         rng = np.random.default_rng(self.seed)
         n_docs = offs.shape[0] - 1
         trace = np.full(n_docs, -1, dtype=np.int64)
@@ -99,12 +103,12 @@ class BKLearner(Learner):
             t0 = time.perf_counter()
             if self.mode is None:
                 n_seen = K.baseline_epoch(order, w, u, n_seen, store.arc_feat_offsets, store.arc_feats,
-                                          offs, m_off, arc_gold, arc_loss, perceptron, acc.acc, acc.mark,
+                                          offs, m_off, arc_gold, arc_loss, perceptron, tau_cap, acc.acc, acc.mark,
                                           acc.touched, trace, stats)
             else:
                 n_seen = K.beam_epoch(self.mode, order, int(self.beam), w, u, n_seen,
                                       store.arc_feat_offsets, store.arc_feats, offs, m_off, ante,
-                                      arc_gold, arc_loss, codes, attrs, n_bits, perceptron, acc.acc,
+                                      arc_gold, arc_loss, codes, attrs, n_bits, perceptron, tau_cap, acc.acc,
                                       acc.mark, acc.touched, trace, stats)
             self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
             self.n_epochs_ = epoch

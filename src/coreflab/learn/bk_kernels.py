@@ -30,7 +30,7 @@ EARLY, MAXVIOLATION, LASO, DELAYED = 1, 2, 3, 4
 
 @njit(cache=True)
 def baseline_epoch(order, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention_offsets,
-                   m_arc_offsets, arc_gold, arc_loss, perceptron, acc, mark, touched, trace, stats):
+                   m_arc_offsets, arc_gold, arc_loss, perceptron, tau_cap, acc, mark, touched, trace, stats):
     """Alg. 1: update against the latent tree whenever the best-first tree is wrong."""
     max_arcs = 1
     max_n = 1
@@ -64,7 +64,7 @@ def baseline_epoch(order, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention
                 if pred[i] != gold[i]:
                     nt = add_arc_features(gold[i], 1.0, arc_feat_offsets, arc_feats, acc, mark, touched, nt)
                     nt = add_arc_features(pred[i], -1.0, arc_feat_offsets, arc_feats, acc, mark, touched, nt)
-            pa_update(w, u, n_seen, acc, touched, nt, loss, perceptron)
+            pa_update(w, u, n_seen, acc, touched, nt, loss, perceptron, tau_cap)
             acc_clear(acc, mark, touched, nt)
             stats[0] += 1
             trace[d] = n
@@ -74,18 +74,18 @@ def baseline_epoch(order, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention
 
 @njit(cache=True)
 def _update(w, u, n_seen, gpos, ppos, upto, lo, m_arc_offsets, arc_ante, arc_feat_offsets, arc_feats,
-            arc_loss, codes, attrs, n_bits, buf, acc, mark, touched, perceptron, stats):
+            arc_loss, codes, attrs, n_bits, buf, acc, mark, touched, perceptron, tau_cap, stats):
     nt = add_tree_delta(gpos, ppos, upto, lo, m_arc_offsets, arc_ante, arc_feat_offsets, arc_feats,
                         codes, attrs, n_bits, buf, acc, mark, touched, 0)
     loss = tree_loss(ppos, upto, lo, m_arc_offsets, arc_loss)
-    pa_update(w, u, n_seen, acc, touched, nt, loss, perceptron)
+    pa_update(w, u, n_seen, acc, touched, nt, loss, perceptron, tau_cap)
     acc_clear(acc, mark, touched, nt)
     stats[0] += 1
 
 
 @njit(cache=True)
 def beam_epoch(mode, order, k, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention_offsets,
-               m_arc_offsets, arc_ante, arc_gold, arc_loss, codes, attrs, n_bits, perceptron,
+               m_arc_offsets, arc_ante, arc_gold, arc_loss, codes, attrs, n_bits, perceptron, tau_cap,
                acc, mark, touched, trace, stats):
     """Alg. 2 (EARLY), max-violation, LaSO (Sec. 5.2) and delayed LaSO (Alg. 3)."""
     buf = np.empty(max(1, codes.shape[0]) * 16, dtype=np.int64)
@@ -137,7 +137,7 @@ def beam_epoch(mode, order, k, w, u, n_seen, arc_feat_offsets, arc_feats, doc_me
                 cp = agenda_copy(G, cg, P, j + 1)
                 continue
             _update(w, u, n_seen, gpos, ppos, j + 1, lo, m_arc_offsets, arc_ante, arc_feat_offsets,
-                    arc_feats, arc_loss, codes, attrs, n_bits, buf, acc, mark, touched, perceptron, stats)
+                    arc_feats, arc_loss, codes, attrs, n_bits, buf, acc, mark, touched, perceptron, tau_cap, stats)
             if mode == EARLY:
                 stopped = True
                 break
@@ -161,7 +161,7 @@ def beam_epoch(mode, order, k, w, u, n_seen, arc_feat_offsets, arc_feats, doc_me
                 if mv_j >= 0:
                     _update(w, u, n_seen, mv_g, mv_p, mv_j, lo, m_arc_offsets, arc_ante, arc_feat_offsets,
                             arc_feats, arc_loss, codes, attrs, n_bits, buf, acc, mark, touched,
-                            perceptron, stats)
+                            perceptron, tau_cap, stats)
             elif mode == DELAYED:
                 if end_wrong:
                     gpos = G[0][0, F_POS]
@@ -170,12 +170,12 @@ def beam_epoch(mode, order, k, w, u, n_seen, arc_feat_offsets, arc_feats, doc_me
                                         arc_feats, codes, attrs, n_bits, buf, acc, mark, touched, nt)
                     dloss += tree_loss(ppos, n, lo, m_arc_offsets, arc_loss)
                 if nt > 0:
-                    pa_update(w, u, n_seen, acc, touched, nt, dloss, perceptron)
+                    pa_update(w, u, n_seen, acc, touched, nt, dloss, perceptron, tau_cap)
                     acc_clear(acc, mark, touched, nt)
                     stats[0] += 1
             elif end_wrong:
                 _update(w, u, n_seen, G[0][0, F_POS], P[0][0, F_POS], n, lo, m_arc_offsets, arc_ante,
                         arc_feat_offsets, arc_feats, arc_loss, codes, attrs, n_bits, buf, acc, mark,
-                        touched, perceptron, stats)
+                        touched, perceptron, tau_cap, stats)
         n_seen += 1
     return n_seen

@@ -81,7 +81,7 @@ def lsp_epoch(order, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention_offs
                 if pred[i] != gold[i]:
                     nt = add_arc_features(gold[i], 1.0, arc_feat_offsets, arc_feats, acc, mark, touched, nt)
                     nt = add_arc_features(pred[i], -1.0, arc_feat_offsets, arc_feats, acc, mark, touched, nt)
-            pa_update(w, u, n_seen, acc, touched, nt, 1.0, True)
+            pa_update(w, u, n_seen, acc, touched, nt, 1.0, True, np.inf)
             acc_clear(acc, mark, touched, nt)
             stats[0] += 1
             stats[1] += 1

@@ -5,6 +5,8 @@ Björkelund & Kuhn (2014, Alg. 1 lines 7-9; METHODS.md §1): Δ = Φ(ỹ) − Φ
 τ is clipped at 0 (no update when the loss-augmented margin is already satisfied —
 a choice the paper leaves open; it never triggers after a genuine violation) and there
 is no update when ‖Δ‖ = 0 (prediction and latent gold have the same features).
+An optional cap C gives PA-I, τ = min(C, ·) (Crammer et al. 2006), the usual guard against
+large steps on noisy data; the papers' PA is C = ∞.
 
 Averaging (Daumé's trick, "standard averaged-perceptron bookkeeping"): the averaged
 vector is the mean of the weights after every training document, (1/T) Σ_t w_t. Keep
@@ -20,8 +22,10 @@ from numba import njit
 
 
 @njit(cache=True)
-def pa_update(w, u, c, acc, touched, nt, loss, perceptron):
-    """Apply the update for the accumulated Δ (acc over touched[:nt]); returns τ."""
+def pa_update(w, u, c, acc, touched, nt, loss, perceptron, tau_cap):
+    """Apply the update for the accumulated Δ (acc over touched[:nt]); returns τ.
+
+    tau_cap bounds τ (PA-I, Crammer et al. 2006, with C = tau_cap); np.inf is the papers' PA."""
     ids = np.sort(touched[:nt])
     margin = 0.0
     norm = 0.0
@@ -35,7 +39,7 @@ def pa_update(w, u, c, acc, touched, nt, loss, perceptron):
     if perceptron:
         tau = 1.0
     else:
-        tau = (loss - margin) / norm
+        tau = min((loss - margin) / norm, tau_cap)
         if tau <= 0.0:
             return 0.0
     for f in ids:
