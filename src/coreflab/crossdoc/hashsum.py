@@ -39,9 +39,16 @@ def new_table(n_entries):
 
 
 @njit(cache=True, inline="always")
+def _home(kv, key):
+    """The home slot of integer `key` (Fibonacci hashing onto the power-of-two table)."""
+    mask = (kv.shape[0] >> 1) - 1
+    return np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(24)) & mask
+
+
+@njit(cache=True, inline="always")
 def _slot(kv, key):
     mask = (kv.shape[0] >> 1) - 1
-    h = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(24)) & mask
+    h = _home(kv, key)
     fk = np.float64(key)
     while True:
         k = kv[2 * h]
@@ -54,9 +61,7 @@ def _slot(kv, key):
 def table_touch(kv, key):
     """Load the key of `key`'s home slot (no probing): issued for all features of a mention
     before the real lookups, these independent loads overlap their cache misses."""
-    mask = (kv.shape[0] >> 1) - 1
-    h = np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(24)) & mask
-    return kv[2 * h]
+    return kv[2 * _home(kv, key)]
 
 
 @njit(cache=True, inline="always")
@@ -76,12 +81,6 @@ def table_add(kv, used, key, delta):
     kv[2 * h + 1] += delta
 
 
-@njit(cache=True, inline="always")
-def _home(kv, fk):
-    mask = (kv.shape[0] >> 1) - 1
-    return np.int64((np.uint64(np.int64(fk)) * _GOLDEN) >> np.uint64(24)) & mask
-
-
 @njit(cache=True)
 def _delete_slot(kv, used, i):
     """Empty slot i and shift later entries of its probe run back (linear-probing deletion)."""
@@ -92,7 +91,7 @@ def _delete_slot(kv, used, i):
         fk = kv[2 * j]
         if fk == EMPTY:
             break
-        h = _home(kv, fk)
+        h = _home(kv, np.int64(fk))
         # the entry at j may fill the hole at i iff i lies on its probe path h..j
         if ((j - h) & mask) >= ((j - i) & mask):
             kv[2 * i] = fk
