@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from coreflab.crossdoc.b3 import b3_scores
+from coreflab.crossdoc.baselines import string_match_labels
 from coreflab.crossdoc.shard import ModelParams, run_batch, run_shard
 from coreflab.errors import UserError
 
@@ -156,11 +157,7 @@ def initial_groups(corpus, init, model="flat", blocks=None):
         ident = np.arange(n, dtype=np.int64)
         return ident, ident.copy(), ident.copy()
     if init == "string":
-        key = corpus.strings.astype(np.int64)
-        if blocks is not None:
-            _, block = np.unique(blocks, return_inverse=True)
-            key = block.astype(np.int64) * (int(key.max()) + 1 if n else 1) + key
-        _, ent = np.unique(key, return_inverse=True)
+        _, ent = np.unique(string_match_labels(corpus, blocks=blocks), return_inverse=True)
         ent = ent.reshape(-1).astype(np.int64)
         ne = int(ent.max()) + 1 if n else 0
         return np.arange(n, dtype=np.int64), ent.copy(), np.arange(ne, dtype=np.int64)
