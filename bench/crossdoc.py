@@ -39,7 +39,6 @@ PHASES = ("prepare_seconds", "roundtrip_seconds", "merge_seconds", "max_build_se
 
 
 def run(corpus, params, workers, rounds, samples, init, seed=1, t_start=0.05, t_stop=0.0005):
-    from coreflab.commands.crossdoc import _warm_up
     from coreflab.crossdoc.distributed import DaskExecutor, InferenceConfig, run_inference, start_client
 
     client = start_client("local", workers)
@@ -47,7 +46,7 @@ def run(corpus, params, workers, rounds, samples, init, seed=1, t_start=0.05, t_
         data = corpus.features()
         t0 = time.perf_counter()
         ex = DaskExecutor(client, data)
-        _warm_up(client, data, params)
+        ex.warm_up(params)
         setup = time.perf_counter() - t0
         cfg = InferenceConfig(params=params, rounds=rounds, samples_per_round=samples, init=init, seed=seed,
                               t_start=t_start, t_stop=t_stop)

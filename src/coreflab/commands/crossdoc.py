@@ -83,13 +83,10 @@ def run(args):
     client = None
     if args.scheduler == "serial":
         executor = SerialExecutor(data)
-        from coreflab.crossdoc.shard import warm_up
-
-        warm_up(config.params)  # compile before the clock starts, as on the Dask workers
     else:
         client = start_client(args.scheduler, args.workers)
         executor = DaskExecutor(client, data)
-        _warm_up(client, data, config.params)
+    executor.warm_up(config.params)
     try:
         labels, trace = run_inference(corpus, config, executor, shards=args.workers,
                                       callback=lambda row: print(json.dumps(row), flush=True))
@@ -114,10 +111,3 @@ def run(args):
         np.save(tmp, labels)
         tmp.replace(args.labels)
     return 0
-
-
-def _warm_up(client, data, params):
-    """JIT-compile (or load from cache) the kernels on every worker before the clock starts."""
-    from coreflab.crossdoc.shard import warm_up
-
-    client.run(warm_up, params)

@@ -27,7 +27,7 @@ import pandas as pd
 
 from coreflab.crossdoc.b3 import b3_scores
 from coreflab.crossdoc.baselines import string_match_labels
-from coreflab.crossdoc.shard import ModelParams, run_batch, run_shard
+from coreflab.crossdoc.shard import ModelParams, run_batch, run_shard, warm_up
 from coreflab.errors import UserError
 
 
@@ -65,6 +65,10 @@ class SerialExecutor:
 
     def map_shards(self, calls):
         return [run_shard(self.data, *call) for call in calls]
+
+    def warm_up(self, params):
+        """Compile (or load) the kernels here before the clock starts, as on Dask workers."""
+        warm_up(params)
 
     def close(self):
         pass
@@ -111,6 +115,10 @@ class DaskExecutor:
             for i, res in zip(batch, out):
                 results[i] = res
         return results
+
+    def warm_up(self, params):
+        """Compile (or load from numba's cache) the kernels on every worker before the clock starts."""
+        self.client.run(warm_up, params)
 
     def close(self):
         pass
