@@ -120,14 +120,10 @@ def window_option(wildcards):
 
 
 def singletons_flag(wildcards):
-    """--keep-singletons when responses keep singletons (auto: iff the key annotates them)."""
+    """Singletons in responses: `auto` leaves it to `coreflab predict`, which keeps them iff the
+    key annotates them (as string match does); keep/drop force it."""
     policy = config["response_singletons"]
-    if policy == "auto":
-        policy = "keep" if wildcards.corpus in SINGLETON_CORPORA else "drop"
-    return "--keep-singletons" if policy == "keep" else "--drop-singletons"
-
-
-SINGLETON_CORPORA = {"litbank", "gum"}
+    return {"keep": "--keep-singletons", "drop": "--drop-singletons"}.get(policy, "")
 
 
 def split_inputs(corpus, split, featureset=None):
