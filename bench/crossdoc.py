@@ -29,6 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
+from coreflab.report.io import atomic_write_text
+
 
 def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -163,10 +165,7 @@ def main():
     if args.only in (None, "large"):
         out["large_load_avg_at_start"] = os.getloadavg()
         out["large"] = large(args)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(out, indent=1, default=float) + "\n")
-    tmp.replace(path)
+    atomic_write_text(path, json.dumps(out, indent=1, default=float) + "\n")
 
 
 if __name__ == "__main__":

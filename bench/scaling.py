@@ -42,6 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
+from coreflab.report.io import atomic_write_text
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 FEATURESET = ROOT / "config" / "featuresets" / "local.yaml"
@@ -275,10 +277,7 @@ def main(argv=None):
     # features.json hold at the conll2012 size: bench/collect.py judges them there and on the fit)
     out["targets"] = {"peak_mb": 4096}
     dest = Path(a.out)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.tmp")
-    tmp.write_text(json.dumps(_rounded(out), indent=1) + "\n")
-    tmp.replace(dest)
+    atomic_write_text(dest, json.dumps(_rounded(out), indent=1) + "\n")
     print(f"wrote {dest} in {out['sweep_wall_s']:.0f} s", file=sys.stderr)
     return 0
 
