@@ -79,3 +79,14 @@ def test_a_corpus_folder_that_is_not_there_stops_before_any_job(tmp_path):
     lit["corpora"]["litbank"]["local_dir"] = None  # download: nothing to check yet
     check_corpus_folders(lit)
     check_corpus_folders(check_config(_cfg(), SCHEMA))  # synth needs no folder
+
+
+def test_a_misspelled_system_is_a_one_line_error_naming_it():
+    cfg = _cfg()
+    cfg["systems"] = ["string_match", "bk_delayd_laso"]
+    with pytest.raises(UserError) as err:
+        check_config(cfg, SCHEMA)
+    msg = str(err.value)
+    assert "'bk_delayd_laso'" in msg and "bk_delayed_laso" in msg and "string_match" in msg
+    assert "\n" not in msg
+

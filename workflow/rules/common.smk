@@ -109,7 +109,32 @@ def all_targets(wildcards):
 
 # ---- features and learners -------------------------------------------------------------
 
-FEATURESET = config["features"]["featureset"]
+def featureset_dir(name):
+    """Folder name under results/<corpus>/features/ of a configured feature set (name or path)."""
+    return os.path.splitext(os.path.basename(name))[0] if name.endswith((".yaml", ".yml")) else name
+
+
+FEATURESET = featureset_dir(config["features"]["featureset"])
+
+
+def selection_file(corpus):
+    return f"results/{corpus}/selection/selected.yaml"
+
+
+def featureset_inputs(wildcards):
+    """A split's compiled corpus, plus the selection output when the feature set is `selected`."""
+    out = {"compiled": f"results/{wildcards.corpus}/compiled/{wildcards.split}.npz"}
+    if wildcards.featureset == "selected":
+        out["selection"] = selection_file(wildcards.corpus)
+    return out
+
+
+def featureset_arg(wildcards):
+    """--featureset of the features job: the selection output, the configured path, or a name."""
+    if wildcards.featureset == "selected":
+        return selection_file(wildcards.corpus)
+    configured = config["features"]["featureset"]
+    return configured if featureset_dir(configured) == wildcards.featureset else wildcards.featureset
 LEARNER_SYSTEMS = sorted(config["learners"])
 LEARNER_SYSTEM_REGEX = "|".join(LEARNER_SYSTEMS) if LEARNER_SYSTEMS else "(?!)"
 
