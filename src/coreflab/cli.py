@@ -26,6 +26,7 @@ VERBS = {
     "leaderboard": ("leaderboard", "leaderboard table from tidy scores"),
     "overview": ("overview", "corpus overview figure"),
     "select": ("select", "greedy forward/backward feature-template selection (B&K 2014)"),
+    "tune-root-loss": ("tune_root_loss", "choose B&K's root-attachment loss on dev (keys with singletons)"),
     "bk-report": ("bk_report", "Björkelund & Kuhn 2014 Figs. 3-4 and Table 1 from dev curves"),
     "cc-run": ("cc_run", "train one Choi & Cardie 2007 configuration and score every EM iteration"),
     "cc-tables": ("cc_tables", "Choi & Cardie 2007 Tables 1-3 from cc-run results"),

@@ -171,8 +171,29 @@ def training_inputs(corpus):
     }
 
 
+def root_loss_file(corpus):
+    return f"results/{corpus}/tuning/root_loss.json"
+
+
+def uses_tuned_root_loss(learner, params):
+    """B&K learners take the root loss tuned on dev unless their parameters set one."""
+    return learner.startswith("bk_") and "root_loss" not in params
+
+
 def system_training_inputs(wildcards):
-    return training_inputs(wildcards.corpus)
+    out = training_inputs(wildcards.corpus)
+    entry = config["learners"][wildcards.system]
+    if uses_tuned_root_loss(entry["learner"], entry.get("params", {})):
+        out["tuned"] = root_loss_file(wildcards.corpus)
+    return out
+
+
+def tuned_option(wildcards, input):
+    return f"--tuned {input.tuned}" if "tuned" in input.keys() else ""
+
+
+def root_loss_grid(wildcards):
+    return ",".join(f"{x:g}" for x in config["root_loss"]["grid"])
 
 
 def system_prediction_inputs(wildcards):
@@ -215,7 +236,7 @@ def _bk_run_parts(run):
 
 
 def bk2014_run_inputs(wildcards):
-    return training_inputs(wildcards.corpus)
+    return {**training_inputs(wildcards.corpus), "tuned": root_loss_file(wildcards.corpus)}
 
 
 def bk2014_run_learner(wildcards):
