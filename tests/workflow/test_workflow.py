@@ -42,6 +42,7 @@ def two_runs(tmp_path_factory):
         _copy_workflow(d)
         proc = _snakemake(d, *EXAMPLE)
         assert proc.returncode == 0, proc.stderr[-3000:]
+        (d / "snakemake.stderr").write_text(proc.stderr)
         dirs.append(d)
     return dirs
 
@@ -237,3 +238,14 @@ def test_a_misspelled_system_stops_the_workflow_before_any_job(tmp_path):
     assert proc.returncode != 0
     assert "'bk_delayd_laso' is neither string_match nor a configured learner" in proc.stderr + proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+def test_skipped_experiments_are_announced_at_the_end_and_in_the_results(two_runs):
+    # the tiny config has neither 20 Newsgroups (doccluster.enabled: false) nor ECB+ (ecbplus_dir: null)
+    tail = (two_runs[0] / "snakemake.stderr").read_text().splitlines()[-8:]
+    assert any("2 experiment(s) skipped for missing data" in line for line in tail)
+    assert any("20 Newsgroups" in line and "doccluster.local_dir" in line for line in tail)
+    assert any("ECB+" in line and "crossdoc.ecbplus_dir" in line for line in tail)
+    table = (two_runs[0] / "results" / "skipped_experiments.md").read_text()
+    assert "20 Newsgroups" in table and "ECB+" in table
+    assert (two_runs[0] / "results" / "skipped_experiments.html").stat().st_size > 0

@@ -4,6 +4,7 @@ import json
 import os
 import sys
 
+from coreflab import optional_data
 from coreflab.config import check_config, check_corpus_folders
 from coreflab.errors import UserError
 
@@ -104,6 +105,7 @@ def all_targets(wildcards):
         out += [f"results/{corpus}/models/{s}.npz" for s in systems() if s in LEARNER_SYSTEMS]
     for paper in config["run"]["papers"]:
         out.extend(paper_targets(paper))
+    out.append("results/skipped_experiments.md")
     return out
 
 
@@ -313,9 +315,7 @@ def l3m2014_params(wildcards):
 
 
 def doccluster_enabled():
-    local = config["doccluster"]["local_dir"]
-    setting = config["doccluster"]["enabled"]
-    return setting is True or (setting == "auto" and bool(local) and os.path.exists(local))
+    return optional_data.doccluster_enabled(config)
 
 
 def doccluster_files():
@@ -459,8 +459,12 @@ def hm2017_report_inputs(wildcards):
 
 def ecbplus_available():
     """ECB+ runs when its folder exists (config crossdoc.ecbplus_dir); the synthetic corpora always run."""
-    folder = config["crossdoc"]["ecbplus_dir"]
-    return bool(folder) and os.path.isdir(folder)
+    return optional_data.ecbplus_available(config)
+
+
+def skipped_json(wildcards):
+    """The skipped experiments as JSON (params: the table is rewritten when the set changes)."""
+    return json.dumps(optional_data.skipped_experiments(config))
 
 
 def crossdoc_fig7_traces(wildcards):
