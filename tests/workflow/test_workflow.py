@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# whole-workflow runs: not in the fast default tier (`pytest`); `.ci/run` runs them (`pytest -m workflow`)
+pytestmark = pytest.mark.workflow
+
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = (".csv", ".md", ".tex", ".html", ".conll", ".json", ".png")
 
