@@ -46,6 +46,7 @@ VERBS = {
     "crossdoc-baselines": ("crossdoc_baselines", "string-match and label-propagation baselines"),
     "crossdoc-report": ("crossdoc_report", "Singh et al. 2011 Figs. 5-7 and Table 2"),
     "skipped": ("skipped", "table of the experiments skipped for missing data, with how to enable each"),
+    "docs": ("docs", "render docs/ pages whose numbers come from result files"),
     "manifest": ("manifest", "record config hash, seed, package versions and git commit of a results directory"),
     "doccluster": ("doccluster", "supervised clustering of 20 Newsgroups posts (L3M Table 2)"),
 }

@@ -479,3 +479,29 @@ def crossdoc_fig7_traces(wildcards):
 def crossdoc_baseline_files(wildcards):
     corpora = ["large", "ecbplus"] if ecbplus_available() else ["large"]
     return [f"results/crossdoc/baselines/{c}.csv" for c in corpora]
+
+
+# ---- docs -------------------------------------------------------------------------------------
+
+
+def docs_templates():
+    """docs/templates/results-<corpus>.md of every configured corpus that has one."""
+    names = [f"results-{c}" for c in config["run"]["corpora"]]
+    return [f"docs/templates/{n}.md" for n in names if os.path.exists(os.path.join(workflow.basedir, f"docs/templates/{n}.md"))]
+
+
+def docs_inputs(wildcards):
+    """Every result file the configured corpora's docs pages cite (so `snakemake docs` makes them)."""
+    from coreflab.report.docs import references
+
+    out = []
+    for template in docs_templates():
+        with open(os.path.join(workflow.basedir, template), encoding="utf-8") as fh:
+            text = fh.read()
+        out += [f"results/{r}" for r in references(text) if not r.startswith("bench/")]
+    return sorted(set(out))
+
+
+def docs_args(wildcards):
+    pages = [(t, t.replace("docs/templates/", "docs/")) for t in docs_templates()]
+    return " ".join(f"--template {t} --out {o}" for t, o in pages)

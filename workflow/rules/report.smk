@@ -3,6 +3,8 @@
 
 localrules:
     manifest,
+    docs,
+    skipped_experiments,
     leaderboard,
     overview,
     bk2014_report,
@@ -119,3 +121,16 @@ rule skipped_experiments:
         "../envs/coreflab.yaml"
     shell:
         "coreflab skipped --skipped-json {params.skipped:q} --out-md {output.md} --out-html {output.html} > {log} 2>&1"
+
+
+rule docs:
+    input:
+        docs_inputs,
+    params:
+        pages=docs_args,
+    log:
+        "results/logs/docs.log",
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab docs {params.pages} --results results --snapshot docs/numbers > {log} 2>&1 && cat {log}"
