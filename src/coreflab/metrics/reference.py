@@ -17,7 +17,7 @@ Pradhan et al. (2014), "Scoring coreference partitions of predicted mentions".
 from itertools import combinations
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
+from coreflab.metrics.assignment import linear_sum_assignment
 
 
 def identify_mentions(key_clusters, response_clusters):
