@@ -224,12 +224,16 @@ def parse_coref_bytes(data, source="<bytes>"):
         cs[active] -= 1
         active = active[cs[active] > starts[lines[active]]]
         active = active[~_WS[buf[cs[active] - 1]]]
-    labels, kind, simple = _parse_simple(buf, cs, ce)
+    item_cell, labels, kind, simple = _items(data, buf, cs, ce)
+    item_doc, item_tok = line_doc[item_cell], tok[item_cell]
     slow = np.zeros(len(docs), dtype=bool)
-    slow[line_doc[~simple]] = True
-    slow = _unpaired_docs(line_doc, labels, kind, tok, simple & ~slow[line_doc], slow)
-    fast = simple & ~slow[line_doc]
-    m_doc, m_start, m_end, m_label = _fast_mentions(line_doc[fast], labels[fast], kind[fast], tok[fast])
+    slow[item_doc[~simple]] = True
+    slow, opening, closing = _pair_brackets(item_doc, labels, kind, item_tok, simple & ~slow[item_doc], slow)
+    single = np.flatnonzero((kind == 0) & simple & ~slow[item_doc])
+    m_doc = np.concatenate([item_doc[single], item_doc[opening]])
+    m_start = np.concatenate([item_tok[single], item_tok[opening]])
+    m_end = np.concatenate([item_tok[single], item_tok[closing]])
+    m_label = np.concatenate([labels[single], labels[opening]])
 
     bounds = np.searchsorted(line_doc, np.arange(len(docs) + 1))
     cells = _Cells(data, source, cs, ce, tok, lines, bounds, end_lines)
@@ -279,14 +283,46 @@ def _structure(data, source, hash_lines, starts, e):
     return docs, begin_lines, end_lines
 
 
+def _items(data, buf, cs, ce):
+    """Every coreference item of the cells data[cs:ce]: (cell, id, kind, parsed vectorised?).
+
+    A cell of one item is its own item; cells with items joined by '|' are joined into one
+    buffer and cut at the '|'s, so the same vectorised parse reads their items. Kind is 0
+    for '(N)', 1 for '(N', 2 for 'N)'.
+    """
+    labels, kind, simple = _parse_simple(buf, cs, ce)
+    cell = np.arange(len(cs))
+    multi = np.flatnonzero(~simple)
+    if len(multi) == 0:
+        return cell, labels, kind, simple
+    pieces = [data[a:b] for a, b in zip(cs[multi].tolist(), ce[multi].tolist())]
+    joined = b"|".join(pieces)
+    jb = np.frombuffer(joined, dtype=np.uint8)
+    sep = np.flatnonzero(jb == 124)
+    i_start = np.concatenate([[0], sep + 1])
+    i_end = np.concatenate([sep, [len(joined)]])
+    piece_start = np.concatenate([[0], np.cumsum(ce[multi] - cs[multi] + 1)[:-1]])
+    owner = multi[np.searchsorted(piece_start, i_start, side="right") - 1]
+    m_labels, m_kind, m_simple = _parse_simple(jb, i_start, i_end)
+    keep = simple  # the one-item cells, then the items of the others
+    return (
+        np.concatenate([cell[keep], owner]),
+        np.concatenate([labels[keep], m_labels]),
+        np.concatenate([kind[keep], m_kind]),
+        np.concatenate([simple[keep], m_simple]),
+    )
+
+
 def _parse_simple(buf, cs, ce):
     """Vectorised reading of one-item cells: (id, kind 0 '(N)' / 1 '(N' / 2 'N)', simple?)."""
-    opens = buf[cs] == 40
-    closes = buf[ce - 1] == 41
+    last = len(buf) - 1
+    filled = ce > cs
+    opens = filled & (buf[np.minimum(cs, last)] == 40)
+    closes = filled & (buf[np.clip(ce - 1, 0, last)] == 41)
     ds = cs + opens
     nd = ce - closes - ds
     simple = (opens | closes) & (nd >= 1) & (nd <= _MAX_DIGITS)
-    simple &= ~((nd > 1) & (buf[np.minimum(ds, len(buf) - 1)] == 48))  # '01' is not '1' to v8.01: Python path
+    simple &= ~((nd > 1) & (buf[np.minimum(ds, last)] == 48))  # '01' is not '1' to v8.01: Python path
     value = np.zeros(len(cs), dtype=np.int64)
     width = int(nd[simple].max(initial=0))
     for k in range(width):
@@ -298,38 +334,37 @@ def _parse_simple(buf, cs, ce):
     return value, kind, simple
 
 
-def _unpaired_docs(line_doc, labels, kind, tok, use, slow):
-    """Mark documents whose openings/closings of some id do not simply alternate (open first)."""
+def _pair_brackets(doc, labels, kind, tok, use, slow):
+    """Match every '(N' with its 'N)' per (document, id), last opened first closed, vectorised.
+
+    The items of one (document, id) in token order (openings before closings on a token,
+    as v8.01 reads a cell) form a bracket sequence; an opening at nesting depth h is closed
+    by the next closing that brings the depth back to h - 1, so sorting the items by
+    (id, depth level, position) puts each opening right before its closing. Documents where
+    a closing comes with no opening or an opening is never closed are added to `slow`
+    (their Python reading names the line). Returns (slow, opening items, closing items).
+    """
     sel = np.flatnonzero(use & (kind != 0))
+    none = np.zeros(0, dtype=np.int64)
     if len(sel) == 0:
-        return slow
-    order = sel[np.lexsort((kind[sel], tok[sel], labels[sel], line_doc[sel]))]
-    d, lab, k = line_doc[order], labels[order], kind[order]
+        return slow, none, none
+    order = sel[np.lexsort((kind[sel], tok[sel], labels[sel], doc[sel]))]
+    d, lab, k = doc[order], labels[order], kind[order]
     new = np.ones(len(order), dtype=bool)
     new[1:] = (d[1:] != d[:-1]) | (lab[1:] != lab[:-1])
-    pos = np.arange(len(order))
-    rank = pos - np.maximum.accumulate(np.where(new, pos, 0))
-    bad = (k == 1) != (rank % 2 == 0)
+    group = np.cumsum(new) - 1
+    step = np.where(k == 1, 1, -1)
+    depth = np.cumsum(step)
+    depth -= (depth - step)[new][group]  # depth after each item, counted within its group
     last = np.ones(len(order), dtype=bool)
     last[:-1] = new[1:]
-    bad |= last & (k == 1)
+    bad = (depth < 0) | (last & (depth != 0))
     slow = slow.copy()
     slow[d[bad]] = True
-    return slow
-
-
-def _fast_mentions(doc, labels, kind, tok):
-    """Mentions of the simple documents: one-token cells, and each opening with its closing."""
-    single = kind == 0
-    oc = np.flatnonzero(~single)
-    order = oc[np.lexsort((kind[oc], tok[oc], labels[oc], doc[oc]))]
-    opening = order[0::2]
-    closing = order[1::2]
-    m_doc = np.concatenate([doc[single], doc[opening]])
-    m_start = np.concatenate([tok[single], tok[opening]])
-    m_end = np.concatenate([tok[single], tok[closing]])
-    m_label = np.concatenate([labels[single], labels[opening]])
-    return m_doc, m_start, m_end, m_label
+    good = np.flatnonzero(~slow[d])
+    level = np.where(k == 1, depth, depth + 1)[good]
+    paired = good[np.lexsort((good, level, group[good]))]
+    return slow, order[paired[0::2]], order[paired[1::2]]
 
 
 def _item_rank(item):
