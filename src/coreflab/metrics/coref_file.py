@@ -189,7 +189,8 @@ def parse_coref_bytes(data, source="<bytes>"):
     truly_empty = (raw_len == 0) | ((raw_len == 1) & (buf[np.minimum(starts, n - 1)] == 13))
     hash_first = filled & (buf[np.minimum(starts, n - 1)] == 35)
 
-    docs, begin_lines, end_lines = _structure(data, source, np.flatnonzero(hash_first), starts, e)
+    plain = np.flatnonzero(filled & ~hash_first)  # lines that can only be token lines
+    docs, begin_lines, end_lines = _structure(data, source, np.flatnonzero(hash_first), starts, e, plain)
     n_lines = len(ends)
     doc_at = np.full(n_lines, -1, dtype=np.int64)
     for k, (b, en) in enumerate(zip(begin_lines, end_lines)):
@@ -251,10 +252,15 @@ def parse_coref_bytes(data, source="<bytes>"):
     return result
 
 
-def _structure(data, source, hash_lines, starts, e):
-    """Walk the '#' lines: documents (doc_id, part), their '#begin' and '#end' line indices."""
+def _structure(data, source, hash_lines, starts, e, plain):
+    """Walk the '#' lines: documents (doc_id, part), their '#begin' and '#end' line indices.
+
+    `plain` (sorted indices of the lines that can only be token lines) lets an '#end' with
+    no '#begin' be reported at its first token line, the earlier symptom of a missing '#begin'.
+    """
     docs, begin_lines, end_lines, seen = [], [], [], {}
     open_doc = None
+    last_end = -1
     for li in hash_lines.tolist():
         text = data[starts[li] : e[li]].decode("utf-8")
         m = _BEGIN.match(text)
@@ -271,11 +277,15 @@ def _structure(data, source, hash_lines, starts, e):
             open_doc = (key, li)
         elif _END.match(text):
             if open_doc is None:
+                first = plain[np.searchsorted(plain, last_end + 1) :][:1]
+                if len(first) and first[0] < li:
+                    raise InputFormatError(source, int(first[0]) + 1, "token line outside a document; expected '#begin document (id); part N' before it")
                 raise InputFormatError(source, li + 1, "'#end document' without a matching '#begin document' before it")
             docs.append(open_doc[0])
             begin_lines.append(open_doc[1])
             end_lines.append(li)
             open_doc = None
+            last_end = li
     if open_doc is not None:
         raise InputFormatError(
             source, open_doc[1] + 1, f"document {_name(open_doc[0])!r} is never closed; expected '#end document' before the end of the file"
