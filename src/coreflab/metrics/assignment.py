@@ -8,13 +8,15 @@ augmenting path in C) that needs nothing but numpy, so we load that one extensio
 directly: same function, same results, ~1 ms. If scipy's layout ever changes (no such
 file, or it fails to load), we fall back to the public import.
 
-The module is loaded under its own name but not registered in `sys.modules`, so a later
-`import scipy.optimize` elsewhere in the process is unaffected.
+The extension registers itself in `sys.modules` while it loads; we take that entry out
+again, so a later `import scipy.optimize` elsewhere in the process imports its package and
+submodule the usual way (and binds `scipy.optimize._lsap` as an attribute).
 """
 
 import importlib.machinery
 import importlib.util
 import os
+import sys
 
 _SOLVER = None
 
@@ -30,7 +32,11 @@ def _load_extension():
             loader = importlib.machinery.ExtensionFileLoader("scipy.optimize._lsap", path)
             module_spec = importlib.util.spec_from_file_location("scipy.optimize._lsap", path, loader=loader)
             module = importlib.util.module_from_spec(module_spec)
-            loader.exec_module(module)
+            try:
+                loader.exec_module(module)
+            finally:
+                if sys.modules.get("scipy.optimize._lsap") is module or "scipy.optimize" not in sys.modules:
+                    sys.modules.pop("scipy.optimize._lsap", None)
             return module.linear_sum_assignment
     return None
 

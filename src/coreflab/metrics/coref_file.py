@@ -98,7 +98,7 @@ def group_ids(doc, label):
     """
     if len(doc) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    order = np.lexsort((label, doc))
+    order = _sort_order(label, doc)
     d, lab = doc[order], label[order]
     new = np.ones(len(d), dtype=bool)
     new[1:] = (d[1:] != d[:-1]) | (lab[1:] != lab[:-1])
@@ -294,29 +294,28 @@ def _structure(data, source, hash_lines, starts, e, plain):
 
 
 def _items(data, buf, cs, ce):
-    """Every coreference item of the cells data[cs:ce]: (cell, id, kind, parsed vectorised?).
+    """Every coreference item of the cells buf[cs:ce]: (cell, id, kind, parsed vectorised?).
 
-    A cell of one item is its own item; cells with items joined by '|' are joined into one
-    buffer and cut at the '|'s, so the same vectorised parse reads their items. Kind is 0
-    for '(N)', 1 for '(N', 2 for 'N)'.
+    A cell of one item is its own item; the items of a cell joined by '|' are cut at its
+    '|'s (found among the cell's bytes only), so the same vectorised parse reads them. Kind
+    is 0 for '(N)', 1 for '(N', 2 for 'N)'.
     """
     labels, kind, simple = _parse_simple(buf, cs, ce)
-    cell = np.arange(len(cs))
     multi = np.flatnonzero(~simple)
     if len(multi) == 0:
-        return cell, labels, kind, simple
-    pieces = [data[a:b] for a, b in zip(cs[multi].tolist(), ce[multi].tolist())]
-    joined = b"|".join(pieces)
-    jb = np.frombuffer(joined, dtype=np.uint8)
-    sep = np.flatnonzero(jb == 124)
-    i_start = np.concatenate([[0], sep + 1])
-    i_end = np.concatenate([sep, [len(joined)]])
-    piece_start = np.concatenate([[0], np.cumsum(ce[multi] - cs[multi] + 1)[:-1]])
-    owner = multi[np.searchsorted(piece_start, i_start, side="right") - 1]
-    m_labels, m_kind, m_simple = _parse_simple(jb, i_start, i_end)
-    keep = simple  # the one-item cells, then the items of the others
+        return np.arange(len(cs)), labels, kind, simple
+    m_cs, m_ce = cs[multi], ce[multi]
+    length = m_ce - m_cs
+    offset = np.cumsum(length) - length
+    pos = np.repeat(m_cs - offset, length) + np.arange(int(length.sum()))
+    sep = pos[buf[pos] == 124]
+    i_start = np.sort(np.concatenate([m_cs, sep + 1]))
+    i_end = np.sort(np.concatenate([sep, m_ce]))
+    owner = multi[np.searchsorted(m_cs, i_start, side="right") - 1]
+    m_labels, m_kind, m_simple = _parse_simple(buf, i_start, i_end)
+    keep = np.flatnonzero(simple)  # the one-item cells, then the items of the others
     return (
-        np.concatenate([cell[keep], owner]),
+        np.concatenate([keep, owner]),
         np.concatenate([labels[keep], m_labels]),
         np.concatenate([kind[keep], m_kind]),
         np.concatenate([simple[keep], m_simple]),
@@ -334,14 +333,29 @@ def _parse_simple(buf, cs, ce):
     simple = (opens | closes) & (nd >= 1) & (nd <= _MAX_DIGITS)
     simple &= ~((nd > 1) & (buf[np.minimum(ds, last)] == 48))  # '01' is not '1' to v8.01: Python path
     value = np.zeros(len(cs), dtype=np.int64)
-    width = int(nd[simple].max(initial=0))
-    for k in range(width):
-        inside = simple & (k < nd)
-        c = buf[np.where(inside, ds + k, 0)].astype(np.int64) - 48
-        simple &= ~inside | ((c >= 0) & (c <= 9))
-        value = np.where(inside, value * 10 + c, value)
+    idx = np.flatnonzero(simple)
+    k = 0
+    while len(idx):
+        c = buf[ds[idx] + k].astype(np.int64) - 48
+        digit = (c >= 0) & (c <= 9)
+        simple[idx[~digit]] = False
+        idx, c = idx[digit], c[digit]
+        value[idx] = value[idx] * 10 + c
+        k += 1
+        idx = idx[nd[idx] > k]
     kind = np.where(opens & closes, 0, np.where(opens, 1, 2))
     return value, kind, simple
+
+
+def _sort_order(*keys):
+    """np.lexsort(keys) (last key primary) for non-negative integer keys, as one argsort when they fit 62 bits."""
+    bits = [max(int(k.max(initial=0)), 1).bit_length() for k in keys]
+    if sum(bits) > 62:
+        return np.lexsort(keys)
+    combined = np.zeros(len(keys[0]), dtype=np.int64)
+    for k, b in zip(reversed(keys), reversed(bits)):
+        combined = (combined << b) | k
+    return np.argsort(combined, kind="stable")
 
 
 def _pair_brackets(doc, labels, kind, tok, use, slow):
@@ -358,7 +372,7 @@ def _pair_brackets(doc, labels, kind, tok, use, slow):
     none = np.zeros(0, dtype=np.int64)
     if len(sel) == 0:
         return slow, none, none
-    order = sel[np.lexsort((kind[sel], tok[sel], labels[sel], doc[sel]))]
+    order = sel[_sort_order(kind[sel], tok[sel], labels[sel], doc[sel])]
     d, lab, k = doc[order], labels[order], kind[order]
     new = np.ones(len(order), dtype=bool)
     new[1:] = (d[1:] != d[:-1]) | (lab[1:] != lab[:-1])
@@ -373,7 +387,7 @@ def _pair_brackets(doc, labels, kind, tok, use, slow):
     slow[d[bad]] = True
     good = np.flatnonzero(~slow[d])
     level = np.where(k == 1, depth, depth + 1)[good]
-    paired = good[np.lexsort((good, level, group[good]))]
+    paired = good[_sort_order(level, group[good])]  # stable: position order within a level
     return slow, order[paired[0::2]], order[paired[1::2]]
 
 
