@@ -9,7 +9,9 @@ one run on one machine it times:
   interpreter's start-up (with site), importing numpy, then reading and scoring in process;
 - beside it, the official perl scorer `scorer.pl all KEY RESPONSE none` (v8.01) on the same
   files when one is given (--perl-scorer DIR holding scorer.pl and lib/, or the
-  COREFLAB_REFERENCE_SCORER environment variable; it is not part of this repository), with
+  COREFLAB_REFERENCE_SCORER environment variable; it is not part of this repository and
+  needs the perl modules Algorithm::Munkres and Math::Combinatorics, e.g. Debian's
+  libalgorithm-munkres-perl and libmath-combinatorics-perl), with
   the agreement of every recall/precision numerator and denominator, and the agreement on
   the reference scorer's own test cases (tests/metrics/official_cases);
 - the in-memory calls (`score_clusterings`, each metric alone, `score_labels`).
@@ -20,6 +22,7 @@ Writes bench/results/scorer.json (with the load average: the machine is shared).
 """
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -315,6 +318,10 @@ def main(argv=None):
             result["perl"] = {
                 "argv": "perl scorer.pl all KEY RESPONSE none",
                 "version": re.search(r"version: (\S+)", perl_out).group(1),
+                "sha256": {
+                    name: hashlib.sha256((Path(args.perl_scorer) / name).read_bytes()).hexdigest()
+                    for name in ("scorer.pl", "lib/CorScorer.pm")
+                },
                 "process": perl,
                 "max_recall_precision_difference": max_difference(parse_perl(perl_out), ours_as_perl(ours)),
                 "official_cases": official_cases_against_perl(scorer_pl),

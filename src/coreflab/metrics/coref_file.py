@@ -130,6 +130,7 @@ def read_coref_path(path):
 
 
 def read_coref_file(path):
+    """Read one CoNLL file for scoring (a missing file or a folder is a one-line UserError)."""
     path = Path(path)
     try:
         data = path.read_bytes()
