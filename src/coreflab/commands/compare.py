@@ -1,6 +1,7 @@
 """`coreflab compare KEY SYSTEM_A SYSTEM_B`: paired document-level significance test.
 
-Scores both systems against the same key (documents matched on (doc_id, part)), then
+Scores both systems against the same key (documents matched on (doc_id, part); files read
+as `coreflab score` reads them: any number of columns, coreference last), then
 resamples documents (paired bootstrap, Berg-Kirkpatrick et al. 2012; or approximate
 randomization, Noreen 1989) and prints the difference A - B, its 95% bootstrap interval and
 the p-value. Deterministic for a seed.
@@ -9,10 +10,8 @@ the p-value. Deterministic for a seed.
 import sys
 import warnings
 
-from coreflab.corpus.conll import read_conll_path
 from coreflab.errors import UserError
-from coreflab.metrics.scorer import RepeatedMentionWarning, score_documents
-from coreflab.metrics.significance import TESTS, paired_test
+from coreflab.metrics.significance import TESTS
 
 METRICS = ("mela", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
 
@@ -30,18 +29,22 @@ def add_arguments(parser):
 def run(args):
     if args.samples < 1:
         raise UserError(f"--samples must be at least 1, got {args.samples}")
-    key = read_conll_path(args.key)
-    if not key:
+    from coreflab.metrics.coref_file import read_coref_path
+    from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
+    from coreflab.metrics.significance import paired_test
+
+    key = read_coref_path(args.key)
+    if not key.docs:
         raise UserError(f"{args.key}: no documents")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RepeatedMentionWarning)
-        a = score_documents(key, read_conll_path(args.system_a))
-        b = score_documents(key, read_conll_path(args.system_b))
+        a = score_files(key, read_coref_path(args.system_a))
+        b = score_files(key, read_coref_path(args.system_b))
     for w in caught:
         print(f"coreflab compare: warning: {w.message}", file=sys.stderr)
     r = paired_test(a, b, metric=args.metric, test=args.test, samples=args.samples, seed=args.seed)
     name = "paired bootstrap" if r.test == "bootstrap" else "approximate randomization"
-    print(f"metric: {r.metric} F1 over {len(key)} documents")
+    print(f"metric: {r.metric} F1 over {len(key.docs)} documents")
     print(f"system A: {r.score_a:.2f}  ({args.system_a})")
     print(f"system B: {r.score_b:.2f}  ({args.system_b})")
     print(f"difference (A - B): {r.difference:+.2f}")

@@ -1,19 +1,21 @@
 """`coreflab score KEY RESPONSE`: the CoNLL metrics, printed like the official scorer v8.01.
 
-KEY and RESPONSE are CoNLL-2012 files or directories (read with the project's one reader,
-so malformed input is a one-line error naming file and line, exit status 2). Documents are
-matched on (doc_id, part); `--format json` prints one object with every metric's recall,
-precision, F1 (percent, unrounded) and raw numerators/denominators, plus `mentions` and
-`mela`.
+KEY and RESPONSE are CoNLL files or directories with any number of columns, read as the
+official scorer reads them: the last column is the coreference column, documents come from
+`#begin document (id); part NNN` (no part: 000). Only what scoring needs is checked
+(`coreflab.metrics.coref_file`); malformed input is a one-line error naming file and line,
+exit status 2. Documents are matched on (doc_id, part); `--format json` prints one object
+with every metric's recall, precision, F1 (percent, unrounded) and raw
+numerators/denominators, plus `mentions` and `mela`.
+
+Imports are kept to numpy and this package's scorer (no scipy.optimize, no corpus
+reader): the command is a short process and start-up is most of its time.
 """
 
-import json
 import sys
 import warnings
 
-from coreflab.corpus.conll import read_conll_path
-from coreflab.metrics.scorer import METRIC_CHOICES, RepeatedMentionWarning, score_documents
-from coreflab.metrics.text import format_text
+from coreflab.metrics.scorer import METRIC_CHOICES
 
 
 def add_arguments(parser):
@@ -25,18 +27,25 @@ def add_arguments(parser):
 
 
 def run(args):
-    key = read_conll_path(args.key)
-    response = read_conll_path(args.response)
+    from coreflab.metrics.coref_file import read_coref_path
+    from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
+
+    key = read_coref_path(args.key)
+    response = read_coref_path(args.response)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RepeatedMentionWarning)
-        scores = score_documents(key, response, metrics=args.metric)
+        scores = score_files(key, response, metrics=args.metric)
     for w in caught:
         print(f"coreflab score: warning: {w.message}", file=sys.stderr)
-    missing = len({d.key for d in key} - {d.key for d in response})
+    missing = len(set(key.docs) - set(response.docs))
     if missing:
         print(f"coreflab score: warning: {missing} key document(s) missing from the response, scored as empty", file=sys.stderr)
     if args.format == "json":
+        import json
+
         print(json.dumps(scores.to_dict(per_doc=args.per_doc), indent=2))
     else:
+        from coreflab.metrics.text import format_text
+
         sys.stdout.write(format_text(scores, per_doc=args.per_doc))
     return 0

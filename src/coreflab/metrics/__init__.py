@@ -5,14 +5,16 @@ with v8.01's treatment of twinless mentions, singletons, repeated spans and miss
 documents (Pradhan et al. 2014), plus MELA (mean F1 of MUC, B3, CEAFe), pairwise link
 scores and Variation of Information, and paired significance tests.
 
-Scoring files (what `coreflab score` does)::
+Scoring files (what `coreflab score` does: any number of columns, coreference last)::
 
-    from coreflab.corpus.conll import read_conll_path
-    from coreflab.metrics import score_documents
-    scores = score_documents(read_conll_path(key), read_conll_path(response))
+    from coreflab.metrics import read_coref_path, score_files
+    scores = score_files(read_coref_path(key), read_coref_path(response))
     scores.prf("muc")      # (recall, precision, F1) as fractions, micro-averaged
     scores.mela            # CoNLL score, percent
     scores.per_doc["bcub"] # (n_docs, 4): recall num/den, precision num/den per document
+
+`score_documents(key_docs, response_docs)` scores `Document`s read by the full corpus
+reader (`coreflab.corpus.conll`) the same way.
 
 Fast paths for learners (no files, no Document objects; ~0.06 s for 300 documents and
 46,000 mentions with every metric):
@@ -30,6 +32,7 @@ Pass `metrics="mela"` (or a list such as ["muc", "bcub"]) to compute only what y
 `paired_test` runs the paired bootstrap or approximate randomization over documents.
 """
 
+from coreflab.metrics.coref_file import CorefFile, read_coref_path
 from coreflab.metrics.counts import ALL_METRICS, document_counts
 from coreflab.metrics.pairwise import pairwise_scores, variation_of_information
 from coreflab.metrics.scorer import (
@@ -40,12 +43,14 @@ from coreflab.metrics.scorer import (
     score_clusterings,
     score_clusters,
     score_documents,
+    score_files,
     score_labels,
 )
 from coreflab.metrics.significance import PairedResult, paired_test
 
 __all__ = [
     "ALL_METRICS",
+    "CorefFile",
     "MELA_METRICS",
     "PairedResult",
     "RepeatedMentionWarning",
@@ -54,9 +59,11 @@ __all__ = [
     "paired_test",
     "pairwise_scores",
     "prf_from_sums",
+    "read_coref_path",
     "score_clusterings",
     "score_clusters",
     "score_documents",
+    "score_files",
     "score_labels",
     "variation_of_information",
 ]

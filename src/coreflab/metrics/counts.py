@@ -8,7 +8,8 @@ cells of the key x response contingency table), so no mention pair is ever enume
   MUC       (Vilain et al. 1995) correct links = Σ_cells (n - 1); den Σ(|K| - 1), Σ(|R| - 1)
   B3        (Bagga & Baldwin 1998) R num Σ n²/|K|, P num Σ n²/|R|; den #mentions
   CEAFm/e   (Luo 2005) optimal one-to-one alignment of clusters, φ3 = n, φ4 = 2n/(|K|+|R|);
-            `linear_sum_assignment` per document over the clusters that overlap
+            per connected component of the overlap graph: single edges and stars in
+            closed form, `linear_sum_assignment` for the rest
   LEA       (Moosavi & Strube 2016) R num Σ_K |K| · Σ_R C(n,2) / C(|K|,2), a singleton key
             counting 1 when its mention is a response singleton (v8.01's LEA branch)
   BLANC     (Luo et al. 2014, v8.01 BLANC_Internal) coreference links Σ C(|K|,2), correct
@@ -23,7 +24,7 @@ of each mention (-1 = absent from that side), and the document of every cluster.
 """
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
+from coreflab.metrics.assignment import linear_sum_assignment
 
 ALL_METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
 WIDTH = {"blanc": 8}
@@ -112,27 +113,41 @@ def document_counts(n_docs, key_cluster_doc, response_cluster_doc, key_of, respo
 def _ceaf_numerators(n_docs, cell_doc, cell_k, cell_r, n, ks, rs):
     """Optimal φ3 and φ4 alignment totals per document (Luo 2005, Sec. 2).
 
-    A document whose overlap graph is already a matching (every overlapping cluster meets
-    exactly one cluster of the other side) needs no search; otherwise the Hungarian
-    algorithm runs on the dense table of that document's overlapping clusters only.
+    The optimal one-to-one alignment decomposes over the connected components of the graph
+    whose edges are the overlapping (key, response) cluster pairs. A component that is a
+    single edge is aligned by itself; a star (one cluster meeting several clusters that
+    meet nothing else) by its heaviest edge: both vectorised over the corpus. Only the
+    other components need a search: the Hungarian algorithm (`linear_sum_assignment`)
+    runs per document on the dense table of the clusters in such components.
     """
     phi_m = np.zeros(n_docs)
     phi_e = np.zeros(n_docs)
     if len(n) == 0:
         return phi_m, phi_e
     e = 2.0 * n / (ks[cell_k] + rs[cell_r])
-    order = np.argsort(cell_doc, kind="stable")
-    cell_doc, cell_k, cell_r, n, e = cell_doc[order], cell_k[order], cell_r[order], n[order], e[order]
-    # a cluster met by >1 cell marks its document as needing a real assignment
-    multi_k = np.bincount(cell_k, minlength=len(ks))[cell_k] > 1
-    multi_r = np.bincount(cell_r, minlength=len(rs))[cell_r] > 1
-    hard = np.zeros(n_docs, dtype=bool)
-    hard[cell_doc[multi_k | multi_r]] = True
-    easy = ~hard[cell_doc]
-    phi_m += np.bincount(cell_doc[easy], weights=n[easy], minlength=n_docs)[:n_docs]
-    phi_e += np.bincount(cell_doc[easy], weights=e[easy], minlength=n_docs)[:n_docs]
+    dk = np.bincount(cell_k, minlength=len(ks))[cell_k]  # cells of the key cluster of each cell
+    dr = np.bincount(cell_r, minlength=len(rs))[cell_r]
+    k_leaves = np.bincount(cell_k, weights=dr > 1, minlength=len(ks)) == 0  # meets only leaves
+    r_leaves = np.bincount(cell_r, weights=dk > 1, minlength=len(rs)) == 0
+    single = (dk == 1) & (dr == 1)
+    k_star = (dk > 1) & k_leaves[cell_k]
+    r_star = (dr > 1) & r_leaves[cell_r]
+    for phi, w in ((phi_m, n), (phi_e, e)):
+        phi += np.bincount(cell_doc[single], weights=w[single], minlength=n_docs)[:n_docs]
+        for star, centre, size in ((k_star, cell_k, len(ks)), (r_star, cell_r, len(rs))):
+            best = np.zeros(size)
+            np.maximum.at(best, centre[star], w[star])
+            doc = np.zeros(size, dtype=np.int64)
+            doc[centre[star]] = cell_doc[star]
+            hit = best > 0  # every weight is positive
+            phi += np.bincount(doc[hit], weights=best[hit], minlength=n_docs)[:n_docs]
+    rest = np.flatnonzero(~(single | k_star | r_star))
+    if len(rest) == 0:
+        return phi_m, phi_e
+    rest = rest[np.argsort(cell_doc[rest], kind="stable")]
+    cell_doc, cell_k, cell_r, n, e = cell_doc[rest], cell_k[rest], cell_r[rest], n[rest], e[rest]
     bounds = np.searchsorted(cell_doc, np.arange(n_docs + 1))
-    # local row/column of every cell: rank of its cluster among the overlapping clusters of
+    # local row/column of every cell: rank of its cluster among the searched clusters of
     # its document (cluster ids are numbered document by document, so ranks are contiguous)
     rows_used = np.unique(cell_k)
     cols_used = np.unique(cell_r)
@@ -140,7 +155,7 @@ def _ceaf_numerators(n_docs, cell_doc, cell_k, cell_r, n, ks, rs):
     col = np.searchsorted(cols_used, cell_r)
     row_start = np.searchsorted(key_doc_of(rows_used, cell_k, cell_doc), np.arange(n_docs + 1))
     col_start = np.searchsorted(key_doc_of(cols_used, cell_r, cell_doc), np.arange(n_docs + 1))
-    for d in np.flatnonzero(hard):
+    for d in np.unique(cell_doc).tolist():
         lo, hi = bounds[d], bounds[d + 1]
         r0, c0 = row_start[d], col_start[d]
         ri, ci = row[lo:hi] - r0, col[lo:hi] - c0
@@ -149,7 +164,7 @@ def _ceaf_numerators(n_docs, cell_doc, cell_k, cell_r, n, ks, rs):
             table = np.zeros(shape)
             table[ri, ci] = w
             a, b = linear_sum_assignment(table, maximize=True)
-            phi[d] = table[a, b].sum()
+            phi[d] += table[a, b].sum()
     return phi_m, phi_e
 
 

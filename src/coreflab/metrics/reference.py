@@ -17,7 +17,7 @@ Pradhan et al. (2014), "Scoring coreference partitions of predicted mentions".
 from itertools import combinations
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
+from coreflab.metrics.assignment import linear_sum_assignment
 
 
 def identify_mentions(key_clusters, response_clusters):
@@ -122,12 +122,22 @@ def ceaf(keys, response, mention_based):
     n_k, n_r = len(keys), len(response)
     total = 0.0
     if n_k and n_r:
-        sim = np.zeros((n_k, n_r))
-        b_sets = [set(b) for b in response]
+        # |a ∩ b| for every key chain a and response chain b (an id counted once per entry of a)
+        where = {}
+        for j, b in enumerate(response):
+            for m in set(b):
+                where.setdefault(m, []).append(j)
+        inter = np.zeros((n_k, n_r))
         for i, a in enumerate(keys):
-            for j, b in enumerate(response):
-                inter = sum(1 for x in a if x in b_sets[j])
-                sim[i, j] = inter if mention_based else 2 * inter / (len(a) + len(b))
+            row = inter[i]
+            for x in a:
+                for j in where.get(x, ()):
+                    row[j] += 1
+        if mention_based:
+            sim = inter
+        else:
+            sizes = np.array([len(a) for a in keys], dtype=float)[:, None] + np.array([len(b) for b in response], dtype=float)[None, :]
+            sim = 2 * inter / sizes
         rows, cols = linear_sum_assignment(sim, maximize=True)
         total = float(sim[rows, cols].sum())
     if mention_based:
@@ -178,11 +188,39 @@ def _links(chains):
     return coref, non_coref
 
 
+def _link_codes(chains, base):
+    """`_links` as sorted integer codes min * base + max, from all entry pairs at once.
+
+    Two entries of one chain give a coreference link (perl's combinations within a chain);
+    entries of two different chains a non-coreference link (its cartesian products of chain
+    pairs): together these are exactly the unordered pairs of entries.
+    """
+    sizes = [len(c) for c in chains]
+    ids = np.fromiter((m for c in chains for m in c), dtype=np.int64, count=sum(sizes))
+    owner = np.repeat(np.arange(len(chains)), sizes)
+    i, j = np.triu_indices(len(ids), 1)
+    a, b = ids[i], ids[j]
+    code = np.minimum(a, b) * base + np.maximum(a, b)
+    same = owner[i] == owner[j]
+    return np.unique(code[same]), np.unique(code[~same])
+
+
+_VECTOR_LINKS = 4000  # entries per side up to which the pair arrays stay small (< 8M pairs)
+
+
 def blanc(keys, response):
     """perl BLANC_Internal: sets of coreference and non-coreference links (8 counts)."""
-    kc, kn = _links(keys)
-    rc, rn = _links(response)
-    ic, inn = len(kc & rc), len(kn & rn)
+    n_k, n_r = sum(len(c) for c in keys), sum(len(c) for c in response)
+    if max(n_k, n_r) > _VECTOR_LINKS:
+        kc, kn = _links(keys)
+        rc, rn = _links(response)
+        ic, inn = len(kc & rc), len(kn & rn)
+        return ic, len(kc), ic, len(rc), inn, len(kn), inn, len(rn)
+    base = 1 + max([m for c in keys for m in c] + [m for c in response for m in c], default=0)
+    kc, kn = _link_codes(keys, base)
+    rc, rn = _link_codes(response, base)
+    ic = len(np.intersect1d(kc, rc, assume_unique=True))
+    inn = len(np.intersect1d(kn, rn, assume_unique=True))
     return ic, len(kc), ic, len(rc), inn, len(kn), inn, len(rn)
 
 

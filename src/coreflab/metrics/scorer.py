@@ -20,6 +20,7 @@ import numpy as np
 
 from coreflab.metrics import reference
 from coreflab.metrics.counts import ALL_METRICS, document_counts
+from coreflab.metrics.coref_file import group_ids
 
 MELA_METRICS = ("muc", "bcub", "ceafe")
 METRIC_CHOICES = ("all", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mela")
@@ -179,7 +180,6 @@ def score_clusters(key_clusters, response_clusters, metrics="all"):
 
 def score_clusterings(key_clusterings, response_clusterings, metrics="all", doc_keys=None):
     """The fast path: per-document lists of clusters of spans, no files involved."""
-    metrics = expand_metrics(metrics)
     n_docs = len(key_clusterings)
     if len(response_clusterings) != n_docs:
         raise ValueError("key and response must hold the same number of documents")
@@ -187,9 +187,55 @@ def score_clusterings(key_clusterings, response_clusterings, metrics="all", doc_
         doc_keys = [(str(i), 0) for i in range(n_docs)]
     k_doc, k_span, k_cl, k_cl_doc = _flatten(key_clusterings)
     r_doc, r_span, r_cl, r_cl_doc = _flatten(response_clusterings)
-    width = int(max(k_span.max(initial=0), r_span.max(initial=0))) + 2
-    k_code = (k_doc * width + k_span[:, 0]) * width + k_span[:, 1]
-    r_code = (r_doc * width + r_span[:, 0]) * width + r_span[:, 1]
+    return _score_flat(
+        (k_doc, k_span[:, 0], k_span[:, 1], k_cl, k_cl_doc),
+        (r_doc, r_span[:, 0], r_span[:, 1], r_cl, r_cl_doc),
+        n_docs,
+        doc_keys,
+        expand_metrics(metrics),
+        key_clusterings.__getitem__,
+        response_clusterings.__getitem__,
+    )
+
+
+def score_files(key, response, metrics="all"):
+    """Score a response `CorefFile` against a key `CorefFile` (`coreflab.metrics.coref_file`).
+
+    The file path of `coreflab score`: mentions stay flat arrays from the reader to the
+    contingency table. Documents are matched on (doc_id, part) as in `score_documents`.
+    """
+    n_docs = len(key.docs)
+    index = {k: i for i, k in enumerate(key.docs)}
+    to_key = np.array([index.get(k, -1) for k in response.docs] + [-1], dtype=np.int64)
+    from_key = {index[k]: j for j, k in enumerate(response.docs) if k in index}
+    k_cl, k_cl_doc = key.cluster_arrays()
+    r_doc = to_key[response.m_doc]
+    keep = r_doc >= 0
+    r_doc = r_doc[keep]
+    r_cl, r_cl_doc = group_ids(r_doc, response.m_label[keep])
+    return _score_flat(
+        (key.m_doc, key.m_start, key.m_end, k_cl, k_cl_doc),
+        (r_doc, response.m_start[keep], response.m_end[keep], r_cl, r_cl_doc),
+        n_docs,
+        list(key.docs),
+        expand_metrics(metrics),
+        key.clusters,
+        lambda d: response.clusters(from_key[d]) if d in from_key else [],
+    )
+
+
+def _score_flat(key, response, n_docs, doc_keys, metrics, key_clusters, response_clusters):
+    """Score flat mention arrays (doc, start, end, cluster, cluster doc) of both sides.
+
+    Clusters must be numbered document by document on each side. Documents with a span
+    repeated on one side are re-scored by the v8.01 transcription, which gets their
+    clusters from `key_clusters(d)` / `response_clusters(d)`.
+    """
+    k_doc, k_start, k_end, k_cl, k_cl_doc = key
+    r_doc, r_start, r_end, r_cl, r_cl_doc = response
+    width = int(max(k_start.max(initial=0), k_end.max(initial=0), r_start.max(initial=0), r_end.max(initial=0))) + 2
+    k_code = (k_doc * width + k_start) * width + k_end
+    r_code = (r_doc * width + r_start) * width + r_end
     k_dup_docs = _docs_with_repeats(k_code, width)
     r_dup_docs = _docs_with_repeats(r_code, width)
     slow = np.zeros(n_docs, dtype=bool)
@@ -198,6 +244,7 @@ def score_clusterings(key_clusterings, response_clusterings, metrics="all", doc_
     k_keep, r_keep = ~slow[k_doc], ~slow[r_doc]
     codes = np.concatenate([k_code[k_keep], r_code[r_keep]])
     _, inverse = np.unique(codes, return_inverse=True)
+    inverse = inverse.ravel()
     n_union = int(inverse.max(initial=-1)) + 1
     key_of = np.full(n_union, -1, dtype=np.int64)
     response_of = np.full(n_union, -1, dtype=np.int64)
@@ -206,18 +253,19 @@ def score_clusterings(key_clusterings, response_clusterings, metrics="all", doc_
     response_of[inverse[nk:]] = r_cl[r_keep]
     per_doc = document_counts(n_docs, k_cl_doc, r_cl_doc, key_of, response_of, metrics)
     repeated_response = repeated_key = 0
-    for d in np.flatnonzero(slow):
-        ref = reference.score_document(key_clusterings[d], response_clusterings[d])
+    for d in np.flatnonzero(slow).tolist():
+        kc, rc = key_clusters(d), response_clusters(d)
+        ref = reference.score_document(kc, rc)
         for m in metrics:
             per_doc[m][d] = ref[m]
-        repeated_response += ref["repeated"] + _twinless_repeats(key_clusterings[d], response_clusterings[d])
-        repeated_key += _repeats(key_clusterings[d])
+        repeated_response += ref["repeated"] + _twinless_repeats(kc, rc)
+        repeated_key += _repeats(kc)
     if repeated_response or repeated_key:
         warnings.warn(
             f"repeated mentions: {repeated_response} in the response, {repeated_key} in the key; "
             "repeats of key-matched response spans were removed and the rest scored as the official scorer v8.01 does",
             RepeatedMentionWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     return Scores(per_doc, list(doc_keys), repeated_response, repeated_key, metrics)
 
