@@ -342,3 +342,16 @@ def test_reader_matches_the_reference_on_a_synthetic_corpus_and_with_nul_bytes()
     odd = text.replace("\n\n", "\n \n", 3).replace("\tw", "\t\0w", 1)  # NUL: the per-line path
     assert _outcome(parse_conll, odd) == _outcome(_reference_parse, odd)
     assert parse_conll(text) == parse_conll(text.replace("\n", "\r\n"))
+
+
+def test_non_integer_cluster_labels_are_written_as_integers_the_official_scorer_reads():
+    from coreflab.metrics.coref_file import parse_coref_bytes
+
+    doc = Document("doc", 0, ["a", "b", "c", "d"], [4], clusters=[[(0, 0), (2, 3)], [(1, 1)]],
+                   cluster_labels=["person-10-Bob", "x"])
+    text = format_conll([doc])
+    cells = [line.split()[-1] for line in text.splitlines() if line and not line.startswith("#")]
+    assert cells == ["(0)", "(1)", "(0", "0)"]
+    (back,) = parse_conll(text)
+    assert sorted(map(sorted, back.clusters)) == sorted(map(sorted, doc.clusters))
+    parse_coref_bytes(text.encode(), "key.conll")  # the scoring path accepts it (it rejects `(x1)`)

@@ -354,7 +354,11 @@ def coref_column(doc):
     opens = [[] for _ in range(n)]
     closes = [[] for _ in range(n)]
     singles = [[] for _ in range(n)]
-    for label, cluster in zip(doc.cluster_labels, doc.clusters):
+    labels = [str(label) for label in doc.cluster_labels]
+    if not all(label.isdigit() for label in labels) or len(set(labels)) != len(labels):
+        # CoNLL-2012 ids are integers (the official scorer dies on others): renumber the clusters
+        labels = [str(k) for k in range(len(doc.clusters))]
+    for label, cluster in zip(labels, doc.clusters):
         for s, e in cluster:
             if s == e:
                 singles[s].append(f"({label})")
