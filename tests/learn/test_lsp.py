@@ -15,6 +15,7 @@ from coreflab.learn.lsp_kernels import arc_losses
 from coreflab.learn.lsp_regressor_data import regressor_table
 from coreflab.learn.registry import make_learner
 from coreflab.mela.features import FEATURE_NAMES
+from coreflab.mela.mode import corpus_key_has_singletons
 from coreflab.mela.regressor import fit_regressor, load_regressor, mse_scc, save_regressor
 
 
@@ -57,10 +58,13 @@ def test_loss_augmented_best_first_equals_brute_force(kind, r, seed):
         assert np.isclose(value(chosen), best)
 
 
-def _regressor(tmp_path, corpus, store):
-    df = regressor_table(corpus, store, per_sample=4, n_iter=10, seed=3)
-    path = tmp_path / "reg.json"
-    save_regressor(path, fit_regressor(df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()), len(df))
+def _regressor(tmp_path, corpus, store, keep=None):
+    """A regressor fitted in `keep`'s mode (None: the mode lsp_rho's auto reads from the corpus)."""
+    keep = corpus_key_has_singletons(corpus) if keep is None else keep
+    df = regressor_table(corpus, store, per_sample=4, n_iter=10, seed=3, keep_singletons=keep)
+    path = tmp_path / f"reg-{int(keep)}.json"
+    save_regressor(path, fit_regressor(df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()), len(df),
+                   keep_singletons=keep)
     return path, df
 
 

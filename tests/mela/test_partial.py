@@ -22,7 +22,7 @@ def _run(n, seed, C, use_order, use_c=True, max_passes=8, window=None, check=Tru
     stats = np.zeros(2)
     objs = np.full(max_passes, np.nan)
     calib = G / 100.0 if use_c else 1.0
-    passes = alg3_doc(scores, 0, store.m_arc_offsets, store.arc_ante, 0, n, g, gsize, K, G, COEF, 0.5,
+    passes = alg3_doc(scores, 0, store.m_arc_offsets, store.arc_ante, 0, n, g, gsize, K, G, 2, COEF, 0.5,
                       calib, C, use_order, max_passes, check, out, stats, objs)
     return store, scores, mc, out, stats, objs[:passes], passes, calib
 
@@ -58,6 +58,6 @@ def test_rho_loss_of_the_gold_clustering():
     g, gsize, K = compact_gold(mc)
     G, K = gold_constants(g, gsize, K)
     from coreflab.mela.features import clustering_totals
-    T = clustering_totals(g, gsize, K, np.array([0, 0, 2, 2, 2]))
+    T = clustering_totals(g, gsize, K, np.array([0, 0, 2, 2, 2]), 2)
     coef = np.full(9, 1 / 9)
     assert np.isclose(rho_loss(T, float(G), float(K), coef, 0.0, 1.0, np.zeros(9)), 0.0)
