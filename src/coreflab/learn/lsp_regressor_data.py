@@ -109,11 +109,12 @@ def sample_documents(n_docs, per_sample, n_samples=2, seed=0):
     return [np.sort(perm[i * k:(i + 1) * k]) for i in range(n_samples)]
 
 
-def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0, keep_singletons=False):
+def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0, keep_singletons=False, with_labels=False):
     """DataFrame (without `sample`) of per-document LSP_F runs on docs.
 
     keep_singletons: whether scored responses keep singleton clusters (features and
-    labels alike).
+    labels alike). with_labels: also return each example's clustering (a cluster label per
+    mention of its document, the label being the index of the cluster's first mention).
     """
     from coreflab.metrics.scorer import score_labels
     from coreflab.mela.features import min_cluster_size, response_labels_for_scorer
@@ -157,6 +158,8 @@ def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0, keep_single
     table.update(f1)
     table["mela"] = (f1["muc"] + f1["bcub"] + f1["ceafe"]) / 3.0
     table["keep_singletons"] = np.full(ne, int(keep), dtype=np.int64)
+    if with_labels:
+        return pd.DataFrame(table), [ex_label[ex_off[e]:ex_off[e + 1]].copy() for e in range(ne)]
     return pd.DataFrame(table)
 
 
