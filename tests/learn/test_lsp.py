@@ -244,3 +244,39 @@ def test_lsp_rho_refuses_a_regressor_of_the_other_mode(tmp_path, singleton_key):
     m = make_learner("lsp_rho", {"n_iter": 1, "regressor": str(dropped), "transfer_regressor": True}).fit((corpus, store))
     assert m.keep_singletons_ is True and m.rho_fitted_singletons_ is False
 
+
+
+def test_twinless_predicted_mentions_are_off_the_key_of_the_labels(tmp_path, singleton_key, capsys):
+    """Predicted mentions: a twinless mention (fresh `m_cluster` id, `m_in_key` 0) alone in the
+    response costs precision as in `coreflab score`; it is not a matched key singleton. The key is
+    restricted to the detected key mentions (the labels cannot see undetected ones)."""
+    from coreflab.corpus.compile import compile_documents
+    from coreflab.features.extract import extract_arc_store
+    from coreflab.learn.lsp_regressor_data import regressor_examples
+    from coreflab.learn.output import response_documents
+    from coreflab.mela.features import clustering_features, key_labels
+
+    key = singleton_key[0]
+    corpus = compile_documents(key, "synth", "train", mentions="predicted")
+    assert 0 < corpus.arrays["m_in_key"].mean() < 1
+    store = extract_arc_store(corpus, ["bias", "ana_type", "sent_dist", "exact_match"], n_bits=12)
+    df, labels = regressor_examples(corpus, store, range(corpus.n_docs), n_iter=3, keep_singletons=True,
+                                    with_labels=True)
+    assert len(df) >= 3
+    offs = corpus.doc_mention_offsets
+    spans = list(zip(corpus.arrays["m_start"].tolist(), corpus.arrays["m_end"].tolist()))
+    gold = key_labels(corpus)
+    for e in range(len(df)):
+        d = int(df["doc"].iloc[e])
+        detected = set(spans[offs[d]:offs[d + 1]])
+        restricted = key[d].with_clusters([c for c in ([s for s in c if tuple(s) in detected]
+                                                       for c in key[d].clusters) if c])
+        lab = labels[e]
+        ante = np.full(corpus.n_mentions, -1, dtype=np.int64)
+        for i in range(len(lab)):
+            earlier = [j for j in range(i) if lab[j] == lab[i]]
+            ante[offs[d] + i] = earlier[-1] if earlier else -1
+        response = response_documents(key, corpus, ante, keep_singletons=True)[d]
+        assert np.isclose(df["mela"].iloc[e], _score_command_mela(tmp_path, restricted, response, capsys), atol=1e-9)
+        f = clustering_features(gold[offs[d]:offs[d + 1]], lab, keep_singletons=True)
+        assert np.allclose(df[list(FEATURE_NAMES)].iloc[e].to_numpy(), f)

@@ -31,6 +31,7 @@ from coreflab.learn import lsp_kernels as K
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.pa import Accumulator, averaged_weights
 from coreflab.learn.registry import register
+from coreflab.mela.features import key_labels
 
 
 class LSPLearner(Learner):
@@ -62,6 +63,7 @@ class LSPLearner(Learner):
         if corpus.n_mentions and not np.any(m_cluster >= 0):
             raise UserError(f"{self.name}: the training split has no gold clusters (no key)")
         arc_gold = gold_arc_mask(corpus, store)
+        m_key = key_labels(corpus)  # the key the scorer reads (Δ_ρ's features)
         kind, loss, coef, b, use_c, use_order, passes, min_size = self._loss_setup(corpus, store, arc_gold)
         self.n_bits_ = int(store.n_bits)
         self.history_ = []
@@ -82,7 +84,7 @@ class LSPLearner(Learner):
             stats = np.zeros(4)
             t0 = time.perf_counter()
             n_seen = K.lsp_epoch(order, w, u, n_seen, store.arc_feat_offsets, store.arc_feats, offs, m_off,
-                                 ante, arc_gold, loss, m_cluster, kind, float(self.C), coef, b, use_c,
+                                 ante, arc_gold, loss, m_key, kind, float(self.C), coef, b, use_c,
                                  use_order, passes, min_size, acc.acc, acc.mark, acc.touched, stats)
             self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
             self.n_epochs_ = epoch

@@ -26,7 +26,8 @@ from coreflab.decode.featvec import acc_clear, add_arc_features
 from coreflab.errors import UserError
 from coreflab.learn.lsp_kernels import arc_losses, doc_scores
 from coreflab.learn.pa import Accumulator
-from coreflab.mela.features import FEATURE_NAMES, clustering_totals, compact_gold, features_from_totals, gold_constants
+from coreflab.mela.features import (FEATURE_NAMES, clustering_totals, compact_gold, features_from_totals, gold_constants,
+                                    key_labels)
 
 COLUMNS = (("sample", "doc", "doc_id", "epoch", "n_mentions") + FEATURE_NAMES
            + ("muc", "bcub", "ceafe", "mela", "keep_singletons"))
@@ -125,7 +126,7 @@ def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0, keep_single
     offs = np.asarray(store.doc_mention_offsets, dtype=np.int64)
     m_off = np.asarray(store.m_arc_offsets, dtype=np.int64)
     ante = np.asarray(store.arc_ante, dtype=np.int32)
-    m_cluster = np.asarray(corpus.arrays["m_cluster"], dtype=np.int64)
+    m_cluster = key_labels(corpus)  # twinless predicted mentions are off the key, as for the scorer
     arc_gold = gold_arc_mask(corpus, store)
     loss = arc_losses("f", arc_gold, ante, m_off, float(r))
     cap_ex = max(1, len(docs) * int(n_iter))

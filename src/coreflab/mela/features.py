@@ -181,6 +181,21 @@ def clustering_features(gold, response, keep_singletons=False):
     return out
 
 
+def key_labels(corpus):
+    """Gold cluster id per mention row for the nine features and the MELA labels: -1 off the key.
+
+    `m_cluster` gives twinless predicted mentions fresh ids (so that their gold arc is the
+    root), but they are not in the key the scorer reads: a twinless mention alone in the
+    response must cost B3/CEAFe precision, not count as a matched key singleton. With gold
+    mentions (every `m_in_key` is 1) this is `m_cluster`.
+    """
+    cluster = np.asarray(corpus.arrays["m_cluster"], dtype=np.int64)
+    in_key = corpus.arrays.get("m_in_key")
+    if in_key is None:
+        return cluster.copy()
+    return np.where(np.asarray(in_key) == 1, cluster, -1).astype(np.int64)
+
+
 def response_labels_for_scorer(response, keep_singletons=False):
     """Response labels as `score_labels` wants: singleton clusters set to -1 (absent) unless kept."""
     response = np.asarray(response, dtype=np.int64)
@@ -193,4 +208,4 @@ def response_labels_for_scorer(response, keep_singletons=False):
 
 
 __all__ = ["FEATURE_NAMES", "N_TOTALS", "DROPPED", "KEPT", "min_cluster_size", "compact_gold", "contrib_into", "features_from_totals",
-           "clustering_totals", "gold_constants", "clustering_features", "response_labels_for_scorer"]
+           "clustering_totals", "gold_constants", "clustering_features", "response_labels_for_scorer", "key_labels"]

@@ -40,9 +40,10 @@ def corpus_key_has_singletons(corpus):
     like a singleton, so steps that have the key file resolve from it instead
     (`resolve_keep_singletons(..., key_docs=...)`).
     """
-    cluster = np.asarray(corpus.arrays["m_cluster"], dtype=np.int64)
-    in_key = corpus.arrays.get("m_in_key")
-    keep = cluster >= 0 if in_key is None else (cluster >= 0) & (np.asarray(in_key) == 1)
+    from coreflab.mela.features import key_labels
+
+    cluster = key_labels(corpus)
+    keep = cluster >= 0
     if not keep.any():
         return False
     doc = np.asarray(corpus.arrays["m_doc"], dtype=np.int64)[keep]
