@@ -15,6 +15,7 @@ from coreflab.learn.lsp_kernels import arc_losses
 from coreflab.learn.lsp_regressor_data import regressor_table
 from coreflab.learn.registry import make_learner
 from coreflab.mela.features import FEATURE_NAMES
+from coreflab.mela.mode import corpus_key_has_singletons
 from coreflab.mela.regressor import fit_regressor, load_regressor, mse_scc, save_regressor
 
 
@@ -57,10 +58,13 @@ def test_loss_augmented_best_first_equals_brute_force(kind, r, seed):
         assert np.isclose(value(chosen), best)
 
 
-def _regressor(tmp_path, corpus, store):
-    df = regressor_table(corpus, store, per_sample=4, n_iter=10, seed=3)
-    path = tmp_path / "reg.json"
-    save_regressor(path, fit_regressor(df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()), len(df))
+def _regressor(tmp_path, corpus, store, keep=None):
+    """A regressor fitted in `keep`'s mode (None: the mode lsp_rho's auto reads from the corpus)."""
+    keep = corpus_key_has_singletons(corpus) if keep is None else keep
+    df = regressor_table(corpus, store, per_sample=4, n_iter=10, seed=3, keep_singletons=keep)
+    path = tmp_path / f"reg-{int(keep)}.json"
+    save_regressor(path, fit_regressor(df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()), len(df),
+                   keep_singletons=keep)
     return path, df
 
 
@@ -130,3 +134,149 @@ def test_reduce_store_keeps_only_ranked_features():
     assert np.array_equal(small.arc_ante, store.arc_ante)
     full = reduce_store(store, keep_ids_for((ranked, root_only), 0))
     assert np.array_equal(full.arc_feats, store.arc_feats)
+
+
+# ---- keys that annotate singletons: the learned loss approximates the MELA that is reported ----
+
+
+def _with_singletons(docs):
+    """The key with one extra singleton mention per document (its first free one-token span)."""
+    out = []
+    for doc in docs:
+        used = {s for c in doc.clusters for s in c}
+        span = next((t, t) for t in range(len(doc.words)) if (t, t) not in used)
+        out.append(doc.with_clusters([list(c) for c in doc.clusters] + [[span]]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def singleton_key():
+    from coreflab.corpus.compile import compile_documents
+    from coreflab.corpus.synthetic import generate_corpus
+    from coreflab.features.extract import extract_arc_store
+
+    plain = generate_corpus("tiny", seed=0)["train"][:6]
+    key = _with_singletons(plain)
+    corpus = compile_documents(key, "synth", "train")
+    store = extract_arc_store(corpus, ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match"], n_bits=12)
+    plain_corpus = compile_documents(plain, "synth", "train")
+    return key, corpus, store, plain, plain_corpus
+
+
+def _score_command_mela(tmp_path, key_doc, response_doc, capsys):
+    """MELA of `coreflab score KEY RESPONSE --format json` on one document."""
+    import argparse
+    import json
+
+    from coreflab.commands import score
+    from coreflab.corpus.conll import write_conll
+
+    write_conll([key_doc], tmp_path / "key.conll")
+    write_conll([response_doc], tmp_path / "response.conll")
+    p = argparse.ArgumentParser()
+    score.add_arguments(p)
+    capsys.readouterr()
+    assert score.run(p.parse_args([str(tmp_path / "key.conll"), str(tmp_path / "response.conll"),
+                                   "--format", "json"])) == 0
+    return json.loads(capsys.readouterr().out)["mela"]
+
+
+def test_regressor_labels_equal_coreflab_score_with_singletons_kept(tmp_path, singleton_key, capsys):
+    from coreflab.learn.lsp_regressor_data import regressor_examples
+    from coreflab.learn.output import key_has_singletons, response_documents
+
+    key, corpus, store, *_ = singleton_key
+    assert key_has_singletons(key) and corpus_key_has_singletons(corpus)
+    df, labels = regressor_examples(corpus, store, range(corpus.n_docs), n_iter=4, keep_singletons=True,
+                                    with_labels=True)
+    dropped = regressor_examples(corpus, store, range(corpus.n_docs), n_iter=4, keep_singletons=False)
+    assert len(df) >= 6 and (df["keep_singletons"] == 1).all()
+    offs = corpus.doc_mention_offsets
+    differs = 0
+    for e in range(len(df)):
+        d = int(df["doc"].iloc[e])
+        lab = labels[e]
+        ante = np.full(corpus.n_mentions, -1, dtype=np.int64)
+        for i in range(len(lab)):
+            earlier = [j for j in range(i) if lab[j] == lab[i]]
+            ante[offs[d] + i] = earlier[-1] if earlier else -1
+        response = response_documents(key, corpus, ante, keep_singletons=True)
+        mela = _score_command_mela(tmp_path, key[d], response[d], capsys)
+        assert np.isclose(df["mela"].iloc[e], mela, atol=1e-9)
+        differs += not np.isclose(dropped["mela"].iloc[e], mela, atol=1e-6)
+    assert differs > 0  # labels with singletons dropped are not the reported MELA
+
+
+def test_auto_mode_reads_the_key(singleton_key):
+    from coreflab.mela.mode import resolve_keep_singletons
+
+    key, corpus, _, plain, plain_corpus = singleton_key
+    assert resolve_keep_singletons("auto", corpus=corpus) is True
+    assert resolve_keep_singletons("auto", corpus=plain_corpus) is False
+    assert resolve_keep_singletons("auto", corpus=plain_corpus, key_docs=key) is True  # the key file wins
+    assert resolve_keep_singletons("drop", corpus=corpus) is False
+    with pytest.raises(UserError):
+        resolve_keep_singletons("sometimes", corpus=corpus)
+
+
+def test_lsp_rho_refuses_a_regressor_of_the_other_mode(tmp_path, singleton_key):
+    import json
+
+    _, corpus, store, *_ = singleton_key
+    kept, _ = _regressor(tmp_path, corpus, store, keep=True)
+    dropped, _ = _regressor(tmp_path, corpus, store, keep=False)
+    assert load_regressor(kept)["response_singletons"] == "kept"
+    assert load_regressor(dropped)["response_singletons"] == "dropped"
+    model = make_learner("lsp_rho", {"n_iter": 1, "regressor": str(kept)}).fit((corpus, store))
+    assert model.keep_singletons_ is True and model.rho_fitted_singletons_ is True
+    with pytest.raises(UserError, match="dropped"):
+        make_learner("lsp_rho", {"n_iter": 1, "regressor": str(dropped)}).fit((corpus, store))
+    # a file from before the mode was recorded was fitted with singletons dropped
+    legacy = tmp_path / "legacy.json"
+    reg = json.loads(dropped.read_text())
+    del reg["response_singletons"]
+    legacy.write_text(json.dumps(reg))
+    with pytest.raises(UserError):
+        make_learner("lsp_rho", {"n_iter": 1, "regressor": str(legacy)}).fit((corpus, store))
+    # explicit choices: the regressor's own mode, or transfer to this run's mode
+    m = make_learner("lsp_rho", {"n_iter": 1, "regressor": str(dropped), "keep_singletons": "false"}).fit((corpus, store))
+    assert m.keep_singletons_ is False
+    m = make_learner("lsp_rho", {"n_iter": 1, "regressor": str(dropped), "transfer_regressor": True}).fit((corpus, store))
+    assert m.keep_singletons_ is True and m.rho_fitted_singletons_ is False
+
+
+
+def test_twinless_predicted_mentions_are_off_the_key_of_the_labels(tmp_path, singleton_key, capsys):
+    """Predicted mentions: a twinless mention (fresh `m_cluster` id, `m_in_key` 0) alone in the
+    response costs precision as in `coreflab score`; it is not a matched key singleton. The key is
+    restricted to the detected key mentions (the labels cannot see undetected ones)."""
+    from coreflab.corpus.compile import compile_documents
+    from coreflab.features.extract import extract_arc_store
+    from coreflab.learn.lsp_regressor_data import regressor_examples
+    from coreflab.learn.output import response_documents
+    from coreflab.mela.features import clustering_features, key_labels
+
+    key = singleton_key[0]
+    corpus = compile_documents(key, "synth", "train", mentions="predicted")
+    assert 0 < corpus.arrays["m_in_key"].mean() < 1
+    store = extract_arc_store(corpus, ["bias", "ana_type", "sent_dist", "exact_match"], n_bits=12)
+    df, labels = regressor_examples(corpus, store, range(corpus.n_docs), n_iter=3, keep_singletons=True,
+                                    with_labels=True)
+    assert len(df) >= 3
+    offs = corpus.doc_mention_offsets
+    spans = list(zip(corpus.arrays["m_start"].tolist(), corpus.arrays["m_end"].tolist()))
+    gold = key_labels(corpus)
+    for e in range(len(df)):
+        d = int(df["doc"].iloc[e])
+        detected = set(spans[offs[d]:offs[d + 1]])
+        restricted = key[d].with_clusters([c for c in ([s for s in c if tuple(s) in detected]
+                                                       for c in key[d].clusters) if c])
+        lab = labels[e]
+        ante = np.full(corpus.n_mentions, -1, dtype=np.int64)
+        for i in range(len(lab)):
+            earlier = [j for j in range(i) if lab[j] == lab[i]]
+            ante[offs[d] + i] = earlier[-1] if earlier else -1
+        response = response_documents(key, corpus, ante, keep_singletons=True)[d]
+        assert np.isclose(df["mela"].iloc[e], _score_command_mela(tmp_path, restricted, response, capsys), atol=1e-9)
+        f = clustering_features(gold[offs[d]:offs[d + 1]], lab, keep_singletons=True)
+        assert np.allclose(df[list(FEATURE_NAMES)].iloc[e].to_numpy(), f)

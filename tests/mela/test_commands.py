@@ -54,3 +54,20 @@ def test_mela_fit_rejects_a_foreign_csv(files):
     (files / "bad.csv").write_text("a,b\n1,2\n")
     with pytest.raises(UserError):
         _run(mela_fit, ["--data", str(files / "bad.csv"), "--out", str(files / "r.json")])
+
+
+def test_the_mode_goes_from_mela_data_into_the_regressor(files):
+    d = files
+    base = ["--compiled", str(d / "c.npz"), "--arcs", str(d / "a.npz"), "--per-sample", "4", "--n-iter", "5"]
+    for mode, name in (("keep", "kept"), ("drop", "dropped")):
+        assert _run(mela_data, base + ["--keep-singletons", mode, "--out", str(d / f"{mode}.csv")]) == 0
+        df = pd.read_csv(d / f"{mode}.csv")
+        assert set(df["keep_singletons"]) == {int(mode == "keep")}
+        assert _run(mela_fit, ["--data", str(d / f"{mode}.csv"), "--out", str(d / f"{mode}.json")]) == 0
+        assert json.loads((d / f"{mode}.json").read_text())["response_singletons"] == name
+    kept, dropped = pd.read_csv(d / "keep.csv"), pd.read_csv(d / "drop.csv")
+    # same runs, other labels: B3 with singletons kept is not B3 with them dropped
+    assert np.allclose(kept["muc"], dropped["muc"]) and not np.allclose(kept["bcub"], dropped["bcub"])
+    pd.concat([kept, dropped]).to_csv(d / "mixed.csv", index=False)
+    with pytest.raises(UserError):
+        _run(mela_fit, ["--data", str(d / "mixed.csv"), "--out", str(d / "mixed.json")])

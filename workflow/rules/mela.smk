@@ -1,15 +1,19 @@
 # Haponchyk & Moschitti 2017: regressor data and fit (Table 1, Fig. 2), feature ranking,
 # tuning, LSP_F / LSP_YJ / LSP_rho runs per feature-space size (Fig. 3, Tables 2-4).
 # Helper functions (hm2017_*) live in common.smk.
+# response_singletons (auto: as the key) is the mode of the learned loss as well as of the scored
+# responses: the regressor data's features and MELA labels, lsp_rho's inference and every score.
 
 
 rule hm2017_mela_data:
     input:
         compiled="results/{corpus}/compiled/train.npz",
         arcs=f"results/{{corpus}}/features/{FEATURESET}/train.npz",
+        conll="results/{corpus}/data/train.conll",
     output:
         csv="results/{corpus}/paper/hm2017/mela_data.csv",
     params:
+        singletons=config["response_singletons"],
         per_sample=config["hm2017"]["data"]["per_sample"],
         n_iter=config["hm2017"]["data"]["n_iter"],
         C=config["hm2017"]["data"]["C"],
@@ -27,7 +31,8 @@ rule hm2017_mela_data:
         "../envs/coreflab.yaml"
     shell:
         "coreflab mela-data --compiled {input.compiled} --arcs {input.arcs} --per-sample {params.per_sample} "
-        "--n-iter {params.n_iter} --C {params.C} --r {params.r} --seed {params.seed} --out {output.csv} > {log} 2>&1"
+        "--n-iter {params.n_iter} --C {params.C} --r {params.r} --seed {params.seed} "
+        "--conll {input.conll} --keep-singletons {params.singletons} --out {output.csv} > {log} 2>&1"
 
 
 rule hm2017_mela_fit:
@@ -121,6 +126,7 @@ rule hm2017_tune:
         sample_docs=config["hm2017"]["tune"]["sample_docs"],
         n_iter=config["hm2017"]["tune"]["n_iter"],
         C_grid=hm2017_C_grid,
+        singletons=config["response_singletons"],
         seed=config["seed"],
     log:
         "results/{corpus}/logs/hm2017_tune_{learner}.log",
@@ -137,7 +143,7 @@ rule hm2017_tune:
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
         "--sample-docs {params.sample_docs} --n-iter {params.n_iter} --C-grid {params.C_grid} "
-        "--seed {params.seed} --out {output.json} > {log} 2>&1"
+        "--singletons {params.singletons} --seed {params.seed} --out {output.json} > {log} 2>&1"
 
 
 rule hm2017_run:
@@ -148,6 +154,7 @@ rule hm2017_run:
     params:
         options=hm2017_run_options,
         params=hm2017_run_params,
+        singletons=config["response_singletons"],
         seed=config["seed"],
     log:
         "results/{corpus}/logs/hm2017_run_{hm_learner}-{fraction}.log",
@@ -161,6 +168,7 @@ rule hm2017_run:
         "../envs/coreflab.yaml"
     shell:
         "coreflab hm2017-run {params.options} --params {params.params:q} --seed {params.seed} "
+        "--singletons {params.singletons} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
         "--test-compiled {input.test_compiled} --test-arcs {input.test_arcs} --test-conll {input.test_conll} "

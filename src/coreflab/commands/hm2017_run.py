@@ -4,6 +4,9 @@ One job per (learner, N) gives a Fig. 3 curve and the T_best scores of Tables 2‚
 `--n-fraction` keeps the top fraction of the ranked pair features (1 = all; the root-only
 features are always kept); `--tuned` merges the parameters chosen by `hm2017-tune`.
 `--label` names the system in the output (e.g. lsp_rho_from_synth: LSP_œÅ with another corpus's regressor).
+`--singletons auto|keep|drop`: singleton clusters in the scored responses (auto: iff the dev
+key annotates them); lsp_rho's learned loss takes the same mode unless `--params` sets
+`keep_singletons`, and its regressor must have been fitted in it (or `transfer_regressor`).
 """
 
 import json
@@ -27,6 +30,8 @@ def add_arguments(p):
         p.add_argument(f"--{split}-conll", required=True, help=f"{split} key (CoNLL-2012)")
     p.add_argument("--ranking", help="feature ranking from `coreflab hm2017-select`")
     p.add_argument("--n-fraction", type=float, default=1.0, help="fraction of ranked pair features kept (1 = all)")
+    p.add_argument("--singletons", default="auto", choices=("auto", "keep", "drop"),
+                   help="singletons in scored responses and in lsp_rho's loss (default auto: as the dev key)")
     p.add_argument("--out", required=True, help="tidy CSV of per-epoch scores")
 
 
@@ -44,7 +49,8 @@ def run(args):
     from coreflab.commands.train import load_split, parse_params
     from coreflab.corpus.conll import atomic_write_text, read_conll_path
     from coreflab.learn.base import as_training_data
-    from coreflab.learn.lsp_experiments import keep_ids_for, learning_run, n_features_grid, reduce_store
+    from coreflab.learn.lsp_experiments import (keep_ids_for, learning_run, n_features_grid, reduce_store,
+                                                singletons_params)
 
     params = parse_params(args.params)
     params.update(tuned_params(args.tuned))
@@ -66,7 +72,8 @@ def run(args):
         keep = keep_ids_for(ranking, n)
         splits = {s: type(d)(d.corpus, reduce_store(d.store, keep)) for s, d in splits.items()}
     evals = [(s, splits[s].corpus, splits[s].store, read_conll_path(getattr(args, f"{s}_conll"))) for s in ("dev", "test")]
-    df = learning_run(args.learner, params, splits["train"], evals, n)
+    params, keep = singletons_params(args.learner, params, args.singletons, evals[0][3])
+    df = learning_run(args.learner, params, splits["train"], evals, n, keep_singletons=keep)
     df["learner"] = args.label or args.learner
     df.insert(2, "n_fraction", args.n_fraction)
     atomic_write_text(args.out, df.to_csv(index=False, lineterminator="\n", float_format="%.6f"))

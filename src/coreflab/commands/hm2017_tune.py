@@ -3,7 +3,8 @@
 Grid: C in `--C-grid`; r in `--r-grid` for lsp_f / lsp_yj (the paper: C ∈ {1, 100, 1000,
 2000}, r ∈ 0.5..2.5 for Δ_F, r ∈ {0.05, 0.1, 0.5} for Δ_YJ); training on a seeded sample
 of `--sample-docs` documents for `--n-iter` epochs, the best epoch's dev MELA decides.
-Writes JSON {"best": {"params": {...}, "mela", "epoch"}, "grid": [...]}.
+Writes JSON {"best": {"params": {...}, "mela", "epoch"}, "grid": [...]}. `--singletons` as in
+`hm2017-run` (scored responses and lsp_rho's loss; auto: as the dev key).
 """
 
 import itertools
@@ -21,6 +22,8 @@ def add_arguments(p):
     p.add_argument("--n-iter", type=int, default=5)
     p.add_argument("--C-grid", default="1,100,1000,2000", help="comma-separated C values")
     p.add_argument("--r-grid", default="", help="comma-separated r values (lsp_f, lsp_yj)")
+    p.add_argument("--singletons", default="auto", choices=("auto", "keep", "drop"),
+                   help="singletons in scored responses and in lsp_rho's loss (default auto: as the dev key)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True, help="JSON to write")
 
@@ -39,7 +42,7 @@ def run(args):
     from coreflab.corpus.conll import atomic_write_text, read_conll_path
     from coreflab.errors import UserError
     from coreflab.learn.base import as_training_data
-    from coreflab.learn.lsp_experiments import dump_json, subsample_docs, tune
+    from coreflab.learn.lsp_experiments import dump_json, singletons_params, subsample_docs, tune
 
     Cs = _floats(args.C_grid)
     rs = _floats(args.r_grid) if args.learner != "lsp_rho" else []
@@ -54,11 +57,14 @@ def run(args):
     train = as_training_data(load_split(args.train_compiled, args.train_arcs))
     train = as_training_data(subsample_docs(train.corpus, train.store, args.sample_docs, args.seed))
     dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
-    best, rows = tune(args.learner, base, grid, train, ("dev", dev.corpus, dev.store, read_conll_path(args.dev_conll)),
-                      args.n_iter)
+    dev_key = read_conll_path(args.dev_conll)
+    base, keep = singletons_params(args.learner, base, args.singletons, dev_key)
+    best, rows = tune(args.learner, base, grid, train, ("dev", dev.corpus, dev.store, dev_key), args.n_iter,
+                      keep_singletons=keep)
     point = {k: best[k] for k in ("C", "r") if k in best}
     out = {"learner": args.learner, "best": {"params": point, "mela": best["mela"], "epoch": best["epoch"]},
-           "grid": rows, "sample_docs": args.sample_docs, "n_iter": args.n_iter}
+           "grid": rows, "sample_docs": args.sample_docs, "n_iter": args.n_iter,
+           "response_singletons": "kept" if keep else "dropped"}
     atomic_write_text(args.out, dump_json(out))
     print(f"coreflab hm2017-tune: {args.learner}: best {point} dev MELA {best['mela']:.2f} -> {args.out}",
           file=sys.stderr)

@@ -1,7 +1,8 @@
 """`coreflab mela-fit`: fit the MELA regressor w_ρ (LinearSVR on the nine features) and save it.
 
-The saved JSON (coefficients, intercept, feature names, estimator parameters) is what
-`lsp_rho` reads through its `regressor` parameter.
+The saved JSON (coefficients, intercept, feature names, estimator parameters and the
+response-singletons mode of the data, from its `keep_singletons` column) is what `lsp_rho`
+reads through its `regressor` parameter.
 """
 
 import sys
@@ -32,6 +33,14 @@ def read_data(path):
     return df
 
 
+def data_mode(df, path):
+    """The one response-singletons mode of a mela-data table (True: kept)."""
+    modes = sorted(set(int(x) for x in df["keep_singletons"]))
+    if len(modes) > 1 or (modes and modes[0] not in (0, 1)):
+        raise UserError(f"{path}: column keep_singletons must hold one value, 0 or 1 (found {modes})")
+    return bool(modes and modes[0])
+
+
 def run(args):
     from coreflab.mela.features import FEATURE_NAMES
     from coreflab.mela.regressor import fit_regressor, mse_scc, save_regressor
@@ -39,10 +48,12 @@ def run(args):
     df = read_data(args.data)
     if args.sample != "all":
         df = df[df["sample"] == int(args.sample)]
+    keep = data_mode(df, args.data)
     X, y = df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()
     model = fit_regressor(X, y, seed=args.seed, C=args.svr_C)
     mse, scc = mse_scc(y, model.predict(X))
-    save_regressor(args.out, model, len(y), {"train_mse": mse, "train_scc": scc, "sample": args.sample})
+    save_regressor(args.out, model, len(y), {"train_mse": mse, "train_scc": scc, "sample": args.sample},
+                   keep_singletons=keep)
     print(f"coreflab mela-fit: {len(y)} examples, training MSE {mse:.3f}, SCC {scc:.2f}% -> {args.out}",
           file=sys.stderr)
     return 0

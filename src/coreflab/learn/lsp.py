@@ -8,7 +8,12 @@ Haponchyk & Moschitti (2017), Alg. 1; METHODS.md §2. Three registered learners:
 - `lsp_rho`: Δ_ρ = 100 − w_ρ·φ(y, ŷ) from a regressor saved by `coreflab mela-fit`
   (`regressor` = its JSON path), calibrated by `calibration`: "none" (Δ_ρ), "c"
   (Δ'_ρ = (c/100)·Δ_ρ), "ci" (Δ''_ρ = (i/|V|)·Δ'_ρ, the paper's final choice);
-  inexact inference Alg. 3 with at most `max_passes` passes.
+  inexact inference Alg. 3 with at most `max_passes` passes. `keep_singletons`
+  (auto | true | false) is the mode of the MELA that Δ_ρ approximates: response singletons
+  kept (the key annotates them: LitBank, GUM) or dropped; auto reads the training key
+  from the compiled split (`coreflab.mela.mode`). The regressor must have been fitted in
+  that mode (its JSON records it), else a one-line error, unless `transfer_regressor` is
+  set: then its weights are applied to features of this run's mode (loss transfer).
 
 All: the loss weight C, averaged weights, per-epoch shuffling by `seed`, `callback(epoch,
 self)` after each epoch with coef_ = the averaged weights. Only local features
@@ -26,13 +31,15 @@ from coreflab.learn import lsp_kernels as K
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.pa import Accumulator, averaged_weights
 from coreflab.learn.registry import register
+from coreflab.mela.features import key_labels
 
 
 class LSPLearner(Learner):
     """Shared implementation; subclasses set `loss`."""
 
     loss = None
-    _meta_fields = ("n_bits_", "n_epochs_", "history_", "rho_coef_", "rho_intercept_")
+    _meta_fields = ("n_bits_", "n_epochs_", "history_", "rho_coef_", "rho_intercept_", "keep_singletons_",
+                    "rho_fitted_singletons_")
 
     def __init__(self, n_iter=20, C=1.0, r=1.0, average=True, seed=0):
         self.n_iter = n_iter
@@ -41,10 +48,10 @@ class LSPLearner(Learner):
         self.average = average
         self.seed = seed
 
-    def _loss_setup(self, store, arc_gold):
-        """(loss_kind, per-arc loss, coef, intercept, use_c, use_order, max_passes)."""
+    def _loss_setup(self, corpus, store, arc_gold):
+        """(loss_kind, per-arc loss, coef, intercept, use_c, use_order, max_passes, min_size)."""
         loss = K.arc_losses(self.loss, arc_gold, store.arc_ante, store.m_arc_offsets, float(self.r))
-        return K.ARC, loss, np.zeros(9), 0.0, False, False, 1
+        return K.ARC, loss, np.zeros(9), 0.0, False, False, 1, 2
 
     def fit(self, train, dev=None, callback=None):
         """Train n_iter epochs of Alg. 1; callback(epoch, self) after each."""
@@ -56,7 +63,8 @@ class LSPLearner(Learner):
         if corpus.n_mentions and not np.any(m_cluster >= 0):
             raise UserError(f"{self.name}: the training split has no gold clusters (no key)")
         arc_gold = gold_arc_mask(corpus, store)
-        kind, loss, coef, b, use_c, use_order, passes = self._loss_setup(store, arc_gold)
+        m_key = key_labels(corpus)  # the key the scorer reads (Δ_ρ's features)
+        kind, loss, coef, b, use_c, use_order, passes, min_size = self._loss_setup(corpus, store, arc_gold)
         self.n_bits_ = int(store.n_bits)
         self.history_ = []
         w = np.zeros(1 << self.n_bits_)
@@ -76,8 +84,8 @@ class LSPLearner(Learner):
             stats = np.zeros(4)
             t0 = time.perf_counter()
             n_seen = K.lsp_epoch(order, w, u, n_seen, store.arc_feat_offsets, store.arc_feats, offs, m_off,
-                                 ante, arc_gold, loss, m_cluster, kind, float(self.C), coef, b, use_c,
-                                 use_order, passes, acc.acc, acc.mark, acc.touched, stats)
+                                 ante, arc_gold, loss, m_key, kind, float(self.C), coef, b, use_c,
+                                 use_order, passes, min_size, acc.acc, acc.mark, acc.touched, stats)
             self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
             self.n_epochs_ = epoch
             self.history_.append({"epoch": epoch, "updates": int(stats[0]), "passes": int(stats[2]),
@@ -118,7 +126,10 @@ class LSPRho(LSPLearner):
 
     loss = "rho"
 
-    def __init__(self, n_iter=20, C=1.0, regressor="", calibration="ci", max_passes=5, average=True, seed=0):
+    def __init__(self, n_iter=20, C=1.0, regressor="", calibration="ci", max_passes=5, average=True, seed=0,
+                 keep_singletons="auto", transfer_regressor=False):
+        self.keep_singletons = keep_singletons
+        self.transfer_regressor = transfer_regressor
         self.n_iter = n_iter
         self.C = C
         self.regressor = regressor
@@ -127,7 +138,9 @@ class LSPRho(LSPLearner):
         self.average = average
         self.seed = seed
 
-    def _loss_setup(self, store, arc_gold):
+    def _loss_setup(self, corpus, store, arc_gold):
+        from coreflab.mela.features import min_cluster_size
+        from coreflab.mela.mode import check_regressor_mode, resolve_keep_singletons
         from coreflab.mela.regressor import load_regressor
 
         if self.calibration not in CALIBRATIONS:
@@ -138,10 +151,15 @@ class LSPRho(LSPLearner):
         if not self.regressor:
             raise UserError("lsp_rho: parameter 'regressor' (a file written by `coreflab mela-fit`) is required")
         reg = load_regressor(self.regressor)
+        keep = resolve_keep_singletons(self.keep_singletons, corpus=corpus)
+        fitted = check_regressor_mode(reg, keep, f"lsp_rho: {self.regressor}", bool(self.transfer_regressor))
+        self.keep_singletons_ = bool(keep)
+        self.rho_fitted_singletons_ = bool(fitted)
         self.rho_coef_ = [float(x) for x in reg["coef"]]
         self.rho_intercept_ = float(reg["intercept"])
         return (K.RHO, np.zeros(1), np.asarray(self.rho_coef_, dtype=np.float64), self.rho_intercept_,
-                self.calibration in ("c", "ci"), self.calibration == "ci", int(self.max_passes))
+                self.calibration in ("c", "ci"), self.calibration == "ci", int(self.max_passes),
+                min_cluster_size(keep))
 
 
 __all__ = ["LSPLearner", "LSPF", "LSPYJ", "LSPRho", "CALIBRATIONS"]

@@ -9,6 +9,9 @@
 - `learning_run`: one learner in one feature space, scored on dev and test after every
   epoch (Fig. 3 curves and the best-dev-epoch test scores of Tables 2–4 from one job).
 - `tune`: the paper's grid over C and r on a training sample, best dev MELA after T epochs.
+- `singletons_params`: the response-singletons mode of a run (`coreflab.mela.mode`), one
+  choice for both the scored responses and lsp_rho's learned loss, so Δ_ρ approximates
+  the MELA that is reported.
 """
 
 import json
@@ -90,9 +93,22 @@ def keep_ids_for(ranking, n):
     return np.union1d(top, root_only)
 
 
-def learning_run(name, params, train, evals, n_features, curve_rows=None):
+def singletons_params(name, params, choice, key_docs):
+    """(params, keep): keep = response singletons kept (choice auto|keep|drop, auto = as key_docs);
+    for lsp_rho, params gain keep_singletons = keep unless they set it explicitly."""
+    from coreflab.mela.mode import parse_mode, resolve_keep_singletons
+
+    keep = resolve_keep_singletons(choice, key_docs=key_docs)
+    params = dict(params)
+    if name == "lsp_rho" and parse_mode(params.get("keep_singletons", "auto")) is None:
+        params["keep_singletons"] = keep
+    return params, keep
+
+
+def learning_run(name, params, train, evals, n_features, curve_rows=None, keep_singletons=None):
     """Fit `name`; after every epoch score each (split, corpus, store, key_docs) in evals.
 
+    keep_singletons: singletons in the scored responses (None: as the key).
     Returns a DataFrame with RUN_COLUMNS (percent scores).
     """
     rows = [] if curve_rows is None else curve_rows
@@ -100,7 +116,7 @@ def learning_run(name, params, train, evals, n_features, curve_rows=None):
 
     def callback(epoch, model):
         for split, corpus, store, key in evals:
-            s = score_model(model, corpus, store, key)
+            s = score_model(model, corpus, store, key, keep_singletons=keep_singletons)
             rows.append((name, n_features, epoch, split, 100 * s.f1("muc"), 100 * s.f1("bcub"),
                          100 * s.f1("ceafe"), s.mela, round(time.perf_counter() - t0, 3)))
 
@@ -108,13 +124,13 @@ def learning_run(name, params, train, evals, n_features, curve_rows=None):
     return pd.DataFrame(rows, columns=list(RUN_COLUMNS))
 
 
-def tune(name, base_params, grid, train, dev, n_iter):
+def tune(name, base_params, grid, train, dev, n_iter, keep_singletons=None):
     """Best parameters (dev MELA at the best epoch ≤ n_iter) over the grid of dicts; and all rows."""
     rows = []
     best = None
     for point in grid:
         params = dict(base_params, **point, n_iter=n_iter)
-        df = learning_run(name, params, train, [dev], 0)
+        df = learning_run(name, params, train, [dev], 0, keep_singletons=keep_singletons)
         i = int(df["mela"].to_numpy().argmax())
         row = dict(point, learner=name, mela=float(df["mela"].iloc[i]), epoch=int(df["epoch"].iloc[i]))
         rows.append(row)
@@ -165,4 +181,4 @@ def dump_json(obj):
 
 
 __all__ = ["RUN_COLUMNS", "rank_features", "n_features_grid", "reduce_store", "keep_ids_for", "learning_run",
-           "tune", "subsample_docs"]
+           "tune", "subsample_docs", "singletons_params"]

@@ -8,6 +8,8 @@ factorised Δ_F and Δ_YJ (`loss_kind` ARC), Alg. 3 (`coreflab.mela.partial`) fo
 "Δ > 0" is tested structurally: ĥ has an arc outside Ã. For Δ_F and Δ_YJ this is
 exactly Δ > 0 (both vanish only on gold-consistent trees); for Δ_ρ the regressor's value
 at a perfect tree is only ≈ 0, so the exact test is used instead (reconstructed).
+`min_size` (2: response singletons dropped, 1: kept; `coreflab.mela.mode`) is the mode of
+the nine features inside Alg. 3; the factorised losses ignore it.
 """
 
 import numpy as np
@@ -26,7 +28,7 @@ ARC, RHO = 0, 1
 @njit(cache=True)
 def max_violating_doc(d, w, arc_feat_offsets, arc_feats, doc_mention_offsets, m_arc_offsets,
                       arc_ante, arc_gold, arc_loss, m_cluster, loss_kind, C, coef, intercept,
-                      use_c, use_order, max_passes, scores, pred, gold, stats):
+                      use_c, use_order, max_passes, min_size, scores, pred, gold, stats):
     """Fill pred (ĥ) and gold (h*) with global arc ids of document d; True when ĥ ∉ Ã."""
     lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
     n = hi - lo
@@ -45,7 +47,7 @@ def max_violating_doc(d, w, arc_feat_offsets, arc_feats, doc_mention_offsets, m_
                 c += 1
         calib = c / 100.0 if use_c else 1.0
         objs = np.zeros(0)
-        alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, coef, intercept,
+        alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, min_size, coef, intercept,
                  calib, C, use_order, max_passes, False, pred, stats[2:4], objs)
     for i in range(n):
         if arc_gold[pred[i]] == 0:
@@ -56,7 +58,7 @@ def max_violating_doc(d, w, arc_feat_offsets, arc_feats, doc_mention_offsets, m_
 @njit(cache=True)
 def lsp_epoch(order, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention_offsets, m_arc_offsets,
               arc_ante, arc_gold, arc_loss, m_cluster, loss_kind, C, coef, intercept, use_c,
-              use_order, max_passes, acc, mark, touched, stats):
+              use_order, max_passes, min_size, acc, mark, touched, stats):
     """One epoch of Alg. 1 over the documents in `order`; returns the new document counter.
 
     stats: [updates, violations (unused: = updates), Alg. 3 passes, max check difference].
@@ -73,7 +75,8 @@ def lsp_epoch(order, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention_offs
     for d in order:
         violated = max_violating_doc(d, w, arc_feat_offsets, arc_feats, doc_mention_offsets, m_arc_offsets,
                                      arc_ante, arc_gold, arc_loss, m_cluster, loss_kind, C, coef,
-                                     intercept, use_c, use_order, max_passes, scores, pred, gold, stats)
+                                     intercept, use_c, use_order, max_passes, min_size, scores, pred,
+                                     gold, stats)
         if violated:
             lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
             nt = 0

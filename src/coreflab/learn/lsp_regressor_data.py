@@ -8,9 +8,12 @@ Per document: a fresh zero model; up to `n_iter` epochs of LSP_F on that documen
 every ĥ with Δ_F > 0 is one example (the run stops at the first epoch without a
 violation: the next ĥ would be the same). The kernel records each example's clustering
 and its nine features; the exact MELA comes from the project's scorer in one batched
-`score_labels` call (one pseudo-document per example), response singletons dropped as in
-every scored response. Two disjoint document samples S1, S2 are drawn with `seed`, so the
-table is deterministic per seed.
+`score_labels` call (one pseudo-document per example). Response singletons are kept or
+dropped as in the scored responses of the corpus (`keep_singletons`, resolved from the
+key by the caller, `coreflab.mela.mode`): the features and the labels use the same mode,
+recorded in the column `keep_singletons` so that `mela-fit` writes it into the
+regressor. Two disjoint document samples S1, S2 are drawn with `seed`, so the table is
+deterministic per seed.
 """
 
 import numpy as np
@@ -23,9 +26,11 @@ from coreflab.decode.featvec import acc_clear, add_arc_features
 from coreflab.errors import UserError
 from coreflab.learn.lsp_kernels import arc_losses, doc_scores
 from coreflab.learn.pa import Accumulator
-from coreflab.mela.features import FEATURE_NAMES, clustering_totals, compact_gold, features_from_totals, gold_constants
+from coreflab.mela.features import (FEATURE_NAMES, clustering_totals, compact_gold, features_from_totals, gold_constants,
+                                    key_labels)
 
-COLUMNS = ("sample", "doc", "doc_id", "epoch", "n_mentions") + FEATURE_NAMES + ("muc", "bcub", "ceafe", "mela")
+COLUMNS = (("sample", "doc", "doc_id", "epoch", "n_mentions") + FEATURE_NAMES
+           + ("muc", "bcub", "ceafe", "mela", "keep_singletons"))
 
 
 @njit(cache=True)
@@ -39,8 +44,8 @@ def _count_capacity(docs, doc_mention_offsets, n_iter):
 @njit(cache=True)
 def generate_examples(docs, n_iter, C, w, acc, mark, touched, arc_feat_offsets, arc_feats,
                       doc_mention_offsets, m_arc_offsets, arc_ante, arc_gold, arc_loss, m_cluster,
-                      ex_doc, ex_epoch, ex_off, ex_label, ex_feat):
-    """Run per-document LSP_F; returns the number of examples written."""
+                      min_size, ex_doc, ex_epoch, ex_off, ex_label, ex_feat):
+    """Run per-document LSP_F; returns the number of examples written (features in min_size's mode)."""
     max_arcs = 1
     max_n = 1
     for d in docs:
@@ -75,7 +80,7 @@ def generate_examples(docs, n_iter, C, w, acc, mark, touched, arc_feat_offsets, 
                 x = arc_ante[pred[i]]
                 lab[i] = i if x < 0 else lab[x]
                 ex_label[pos + i] = lab[i]
-            T = clustering_totals(g, gsize, K, lab[:n])
+            T = clustering_totals(g, gsize, K, lab[:n], min_size)
             features_from_totals(T, float(G), float(K), ex_feat[ne])
             ex_doc[ne] = d
             ex_epoch[ne] = epoch
@@ -105,16 +110,23 @@ def sample_documents(n_docs, per_sample, n_samples=2, seed=0):
     return [np.sort(perm[i * k:(i + 1) * k]) for i in range(n_samples)]
 
 
-def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0):
-    """(DataFrame without `sample`, per-example labels) of per-document LSP_F runs on docs."""
+def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0, keep_singletons=False, with_labels=False):
+    """DataFrame (without `sample`) of per-document LSP_F runs on docs.
+
+    keep_singletons: whether scored responses keep singleton clusters (features and
+    labels alike). with_labels: also return each example's clustering (a cluster label per
+    mention of its document, the label being the index of the cluster's first mention).
+    """
     from coreflab.metrics.scorer import score_labels
-    from coreflab.mela.features import response_labels_for_scorer
+    from coreflab.mela.features import min_cluster_size, response_labels_for_scorer
+
+    keep = bool(keep_singletons)
 
     docs = np.asarray(docs, dtype=np.int64)
     offs = np.asarray(store.doc_mention_offsets, dtype=np.int64)
     m_off = np.asarray(store.m_arc_offsets, dtype=np.int64)
     ante = np.asarray(store.arc_ante, dtype=np.int32)
-    m_cluster = np.asarray(corpus.arrays["m_cluster"], dtype=np.int64)
+    m_cluster = key_labels(corpus)  # twinless predicted mentions are off the key, as for the scorer
     arc_gold = gold_arc_mask(corpus, store)
     loss = arc_losses("f", arc_gold, ante, m_off, float(r))
     cap_ex = max(1, len(docs) * int(n_iter))
@@ -128,12 +140,12 @@ def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0):
     w = np.zeros(1 << int(store.n_bits))
     ne = generate_examples(docs, int(n_iter), float(C), w, acc.acc, acc.mark, acc.touched,
                            store.arc_feat_offsets, store.arc_feats, offs, m_off, ante, arc_gold, loss,
-                           m_cluster, ex_doc, ex_epoch, ex_off, ex_label, ex_feat)
+                           m_cluster, min_cluster_size(keep), ex_doc, ex_epoch, ex_off, ex_label, ex_feat)
     ex_doc, ex_epoch, ex_feat = ex_doc[:ne], ex_epoch[:ne], ex_feat[:ne]
     sizes = offs[ex_doc + 1] - offs[ex_doc]
     index = np.repeat(np.arange(ne), sizes)
     key = np.concatenate([m_cluster[offs[d]:offs[d + 1]] for d in ex_doc]) if ne else np.zeros(0, np.int64)
-    resp = np.concatenate([response_labels_for_scorer(ex_label[ex_off[e]:ex_off[e + 1]]) for e in range(ne)]) \
+    resp = np.concatenate([response_labels_for_scorer(ex_label[ex_off[e]:ex_off[e + 1]], keep) for e in range(ne)]) \
         if ne else np.zeros(0, np.int64)
     table = {"doc": ex_doc, "doc_id": [corpus.doc_ids[d] for d in ex_doc], "epoch": ex_epoch,
              "n_mentions": sizes}
@@ -146,6 +158,9 @@ def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0):
         f1 = {m: np.zeros(0) for m in ("muc", "bcub", "ceafe")}
     table.update(f1)
     table["mela"] = (f1["muc"] + f1["bcub"] + f1["ceafe"]) / 3.0
+    table["keep_singletons"] = np.full(ne, int(keep), dtype=np.int64)
+    if with_labels:
+        return pd.DataFrame(table), [ex_label[ex_off[e]:ex_off[e + 1]].copy() for e in range(ne)]
     return pd.DataFrame(table)
 
 
@@ -155,12 +170,12 @@ def _per_doc_f1(scores, metric):
     return prf_from_sums(metric, scores.per_doc[metric])[2]
 
 
-def regressor_table(corpus, store, per_sample=100, n_iter=50, C=1.0, r=1.0, seed=0):
+def regressor_table(corpus, store, per_sample=100, n_iter=50, C=1.0, r=1.0, seed=0, keep_singletons=False):
     """The full table: two disjoint samples S1, S2 (column `sample` = 1 or 2), COLUMNS order."""
     samples = sample_documents(store.n_docs, per_sample, 2, seed)
     frames = []
     for i, docs in enumerate(samples, start=1):
-        df = regressor_examples(corpus, store, docs, n_iter=n_iter, C=C, r=r)
+        df = regressor_examples(corpus, store, docs, n_iter=n_iter, C=C, r=r, keep_singletons=keep_singletons)
         df.insert(0, "sample", i)
         frames.append(df)
     return pd.concat(frames, ignore_index=True)[list(COLUMNS)]

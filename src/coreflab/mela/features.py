@@ -5,17 +5,21 @@ from the four counts the paper names (correct automatic mentions, their gold lin
 gold mentions, gold links). Every value is in percent, in the order `FEATURE_NAMES`.
 
 Semantics follow what the project's scorer sees for a learner's response
-(`coreflab.learn.output`: response singletons dropped, CoNLL v8.01 with predicted
-mentions): a mention with gold id -1 is not in the key; a response cluster of size 1 is
-absent from the response. MUC does not change when singletons are dropped (a singleton
-is one partition either way), B3 and CEAFe count only kept clusters. CEAFe uses
-Ψ̃ = Σ_{m∈K∩R} 2/(|K_m|+|R_m|) over the mentions of kept clusters, denominators the
-number of kept predicted clusters / gold clusters (the paper's approximation).
+(`coreflab.learn.output`, CoNLL v8.01 with predicted mentions): a mention with gold id -1
+is not in the key. The response keeps its singleton clusters iff the key annotates them
+(`key_has_singletons`), so there are two modes, chosen by `min_size` (see
+`coreflab.mela.mode`): 2 = response singletons dropped (a cluster of size 1 is absent
+from the response; OntoNotes-style keys), 1 = kept (LitBank, GUM). MUC is the same in
+both (a singleton is one partition either way and has no links); B3 and CEAFe count only
+kept clusters (size >= min_size). CEAFe uses Ψ̃ = Σ_{m∈K∩R} 2/(|K_m|+|R_m|) over the
+mentions of kept clusters, denominators the number of kept predicted clusters / gold
+clusters (the paper's alignment-free approximation).
 
 Everything reduces to sums over response clusters of one 8-vector `contrib(c)`:
   0 keys(c)             gold clusters c intersects (MUC recall partitions)
   1 |c| − keys − nonkey MUC precision numerator
   2 |c| − 1             MUC precision denominator
+  (kept = [|c| >= min_size])
   3 kept·Σ_k n_ck²/|K_k| B3 recall numerator
   4 kept·Σ_k n_ck²/|c|   B3 precision numerator
   5 kept·|c|            B3 precision denominator
@@ -32,6 +36,12 @@ from numba import njit
 
 FEATURE_NAMES = ("muc_r", "muc_p", "muc_f", "b3_r", "b3_p", "b3_f", "ceafe_r", "ceafe_p", "ceafe_f")
 N_TOTALS = 8
+DROPPED, KEPT = 2, 1  # min_size of a cluster counted by B3 and CEAFe: singletons dropped / kept
+
+
+def min_cluster_size(keep_singletons):
+    """`min_size` of the kernels: 1 when response singletons are kept, else 2."""
+    return KEPT if keep_singletons else DROPPED
 
 
 @njit(cache=True)
@@ -68,12 +78,16 @@ def compact_gold(mc):
 
 
 @njit(cache=True, inline="always")
-def contrib_into(out, sign, size, keys, nonkey, sq, rec, psi):
-    """out += sign·contrib of a cluster with these aggregates (see the module docstring)."""
+def contrib_into(out, sign, size, keys, nonkey, sq, rec, psi, min_size):
+    """out += sign·contrib of a cluster with these aggregates (see the module docstring).
+
+    B3 and CEAFe count the cluster only when size >= min_size (2: singletons dropped,
+    1: kept); an empty cluster (size 0) never counts.
+    """
     out[0] += sign * keys
     out[1] += sign * (size - keys - nonkey)
     out[2] += sign * (size - 1)
-    if size >= 2:
+    if size >= min_size and size >= 1:
         out[3] += sign * rec
         out[4] += sign * sq / size
         out[5] += sign * size
@@ -100,7 +114,7 @@ def features_from_totals(T, G, K, out):
 
 
 @njit(cache=True)
-def clustering_totals(g, gsize, K, resp):
+def clustering_totals(g, gsize, K, resp, min_size):
     """Totals (8) of a response from scratch; resp[m] = any cluster label ≥ 0 per mention."""
     n = g.shape[0]
     T = np.zeros(N_TOTALS)
@@ -134,7 +148,7 @@ def clustering_totals(g, gsize, K, resp):
                 rec += c * c / gsize[k]
                 psi += 2.0 * c / (gsize[k] + size)
                 cnt[k] = 0
-        contrib_into(T, 1.0, size, keys, nonkey, sq, rec, psi)
+        contrib_into(T, 1.0, size, keys, nonkey, sq, rec, psi, min_size)
         start = stop
     return T
 
@@ -149,31 +163,49 @@ def gold_constants(g, gsize, K):
     return G, K
 
 
-def clustering_features(gold, response):
+def clustering_features(gold, response, keep_singletons=False):
     """float64[9] features (percent) of one document.
 
     gold[m]: gold cluster id of mention m (-1: not a gold mention); response[m]: predicted
-    cluster label of mention m (every mention has one; singletons are dropped as in the
-    scorer's response).
+    cluster label of mention m (every mention has one); keep_singletons: whether the
+    scored response keeps its singleton clusters (False: dropped, as for keys without
+    singletons).
     """
     gold = np.asarray(gold, dtype=np.int64)
     response = np.asarray(response, dtype=np.int64)
     g, gsize, K = compact_gold(gold)
     G, K = gold_constants(g, gsize, K)
-    T = clustering_totals(g, gsize, K, response)
+    T = clustering_totals(g, gsize, K, response, min_cluster_size(keep_singletons))
     out = np.zeros(9)
     features_from_totals(T, float(G), float(K), out)
     return out
 
 
-def response_labels_for_scorer(response):
-    """Response labels with singleton clusters set to -1 (absent), as `score_labels` wants."""
+def key_labels(corpus):
+    """Gold cluster id per mention row for the nine features and the MELA labels: -1 off the key.
+
+    `m_cluster` gives twinless predicted mentions fresh ids (so that their gold arc is the
+    root), but they are not in the key the scorer reads: a twinless mention alone in the
+    response must cost B3/CEAFe precision, not count as a matched key singleton. With gold
+    mentions (every `m_in_key` is 1) this is `m_cluster`.
+    """
+    cluster = np.asarray(corpus.arrays["m_cluster"], dtype=np.int64)
+    in_key = corpus.arrays.get("m_in_key")
+    if in_key is None:
+        return cluster.copy()
+    return np.where(np.asarray(in_key) == 1, cluster, -1).astype(np.int64)
+
+
+def response_labels_for_scorer(response, keep_singletons=False):
+    """Response labels as `score_labels` wants: singleton clusters set to -1 (absent) unless kept."""
     response = np.asarray(response, dtype=np.int64)
+    if keep_singletons:
+        return response.copy()
     _, inv, counts = np.unique(response, return_inverse=True, return_counts=True)
     out = response.copy()
     out[counts[inv.ravel()] < 2] = -1
     return out
 
 
-__all__ = ["FEATURE_NAMES", "N_TOTALS", "compact_gold", "contrib_into", "features_from_totals",
-           "clustering_totals", "gold_constants", "clustering_features", "response_labels_for_scorer"]
+__all__ = ["FEATURE_NAMES", "N_TOTALS", "DROPPED", "KEPT", "min_cluster_size", "compact_gold", "contrib_into", "features_from_totals",
+           "clustering_totals", "gold_constants", "clustering_features", "response_labels_for_scorer", "key_labels"]

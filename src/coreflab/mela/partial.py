@@ -5,9 +5,13 @@ and adds the arc ê maximising w·e + C·λ_v·Δ'_ρ(y, ĥ ∪ e); passes repea
 objective F(ĥ) = Σ_e w·e + C·Δ'_ρ(ĥ) stops changing, with a cap on the passes.
 
 Choices (reconstructed where the paper is silent, documented here and in the report):
-- "Empty ĥ": mentions without an arc yet are absent from the response. Since the
-  response drops singletons (as the scorer's does), an absent mention and a root-attached
-  mention give the same nine features, so the state starts with every mention alone.
+- "Empty ĥ": mentions without an arc yet are absent from the response. When the
+  response drops singletons (`min_size` 2, as the scorer's does for keys without
+  singletons), an absent mention and a root-attached mention give the same nine
+  features, so the state starts with every mention alone. When the response keeps them
+  (`min_size` 1, keys that annotate singletons), every mention is in the scored response
+  (alone when root-attached), so the same start state is the response of the empty ĥ
+  completed with root arcs: the loss is the one the scorer reports for that response.
 - λ_v = (i/|V|) with i = v+1, |V| = mentions (Δ''_ρ), when `use_order` is set; the
   pass objective F always uses Δ'_ρ (no λ). With λ_v ≠ 1 a coordinate step need not raise
   F, so a pass that would lower F is undone (the previous pass's ĥ is returned): F never
@@ -61,12 +65,13 @@ def _set_aggs(c, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi):
 
 
 @njit(cache=True)
-def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, coef, intercept,
+def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, min_size, coef, intercept,
              calib, C, use_order, max_passes, check, out_arc, stats, objs):
     """Inexact max-violating tree of one document (global arc ids into out_arc[0:n]).
 
     g/gsize/K/G: compacted gold ids of the document's mentions (`compact_gold`), gold
-    cluster sizes, number of gold clusters, gold mentions. Returns the number of passes
+    cluster sizes, number of gold clusters, gold mentions; min_size: 2 when response
+    singletons are dropped, 1 when kept (`coreflab.mela.features`). Returns the number of passes
     run; objs[p] = F after pass p (when objs is long enough); stats[0] += passes,
     stats[1] = max |incremental − from-scratch| over candidates when check.
     """
@@ -91,7 +96,7 @@ def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, coe
         if g[m] >= 0:
             cnt[m, g[m]] = 1
         _set_aggs(m, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi)
-        contrib_into(T, 1.0, size[m], a_keys[m], a_nk[m], a_sq[m], a_rec[m], a_psi[m])
+        contrib_into(T, 1.0, size[m], a_keys[m], a_nk[m], a_sq[m], a_rec[m], a_psi[m], min_size)
     insub = np.zeros(n, dtype=np.bool_)
     sub = np.empty(n, dtype=np.int64)
     skey = np.empty(n, dtype=np.int64)
@@ -123,7 +128,7 @@ def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, coe
             # 2. remove v's arc: split S off its cluster (label = the cluster's first mention)
             if ante[v] >= 0:
                 c = lab[v]
-                contrib_into(T, -1.0, size[c], a_keys[c], a_nk[c], a_sq[c], a_rec[c], a_psi[c])
+                contrib_into(T, -1.0, size[c], a_keys[c], a_nk[c], a_sq[c], a_rec[c], a_psi[c], min_size)
                 for t in range(ns):
                     u = sub[t]
                     lab[u] = v
@@ -134,8 +139,8 @@ def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, coe
                 size[v] = ns
                 _set_aggs(c, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi)
                 _set_aggs(v, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi)
-                contrib_into(T, 1.0, size[c], a_keys[c], a_nk[c], a_sq[c], a_rec[c], a_psi[c])
-                contrib_into(T, 1.0, size[v], a_keys[v], a_nk[v], a_sq[v], a_rec[v], a_psi[v])
+                contrib_into(T, 1.0, size[c], a_keys[c], a_nk[c], a_sq[c], a_rec[c], a_psi[c], min_size)
+                contrib_into(T, 1.0, size[v], a_keys[v], a_nk[v], a_sq[v], a_rec[v], a_psi[v], min_size)
                 ante[v] = -1
             # distinct gold keys of S with their counts
             nsk = 0
@@ -182,15 +187,15 @@ def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, coe
                             psi += 2.0 * scnt[k] / (gsize[k] + sm)
                         for i in range(N_TOTALS):
                             Tc[i] = T[i]
-                        contrib_into(Tc, -1.0, size[A], a_keys[A], a_nk[A], a_sq[A], a_rec[A], a_psi[A])
-                        contrib_into(Tc, -1.0, sS, a_keys[v], a_nk[v], a_sq[v], a_rec[v], a_psi[v])
+                        contrib_into(Tc, -1.0, size[A], a_keys[A], a_nk[A], a_sq[A], a_rec[A], a_psi[A], min_size)
+                        contrib_into(Tc, -1.0, sS, a_keys[v], a_nk[v], a_sq[v], a_rec[v], a_psi[v], min_size)
                         contrib_into(Tc, 1.0, sm, a_keys[A] + a_keys[v] - common, a_nk[A] + a_nk[v],
-                                     a_sq[A] + a_sq[v] + 2.0 * csq, a_rec[A] + a_rec[v] + 2.0 * crec, psi)
+                                     a_sq[A] + a_sq[v] + 2.0 * csq, a_rec[A] + a_rec[v] + 2.0 * crec, psi, min_size)
                         mloss[A] = rho_loss(Tc, Gf, Kf, coef, intercept, calib, feats)
                         if check:
                             for u in range(n):
                                 resp[u] = A if insub[u] else lab[u]
-                            T0 = clustering_totals(g, gsize, K, resp)
+                            T0 = clustering_totals(g, gsize, K, resp, min_size)
                             for i in range(N_TOTALS):
                                 d = abs(T0[i] - Tc[i])
                                 if d > stats[1]:
@@ -203,7 +208,7 @@ def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, coe
             if check:
                 for u in range(n):
                     resp[u] = lab[u]
-                T0 = clustering_totals(g, gsize, K, resp)
+                T0 = clustering_totals(g, gsize, K, resp, min_size)
                 for i in range(N_TOTALS):
                     d = abs(T0[i] - T[i])
                     if d > stats[1]:
@@ -215,8 +220,8 @@ def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, coe
             x = arc_ante[best_a]
             if x >= 0:
                 A = lab[x]
-                contrib_into(T, -1.0, size[A], a_keys[A], a_nk[A], a_sq[A], a_rec[A], a_psi[A])
-                contrib_into(T, -1.0, size[v], a_keys[v], a_nk[v], a_sq[v], a_rec[v], a_psi[v])
+                contrib_into(T, -1.0, size[A], a_keys[A], a_nk[A], a_sq[A], a_rec[A], a_psi[A], min_size)
+                contrib_into(T, -1.0, size[v], a_keys[v], a_nk[v], a_sq[v], a_rec[v], a_psi[v], min_size)
                 for t in range(ns):
                     u = sub[t]
                     lab[u] = A
@@ -226,7 +231,7 @@ def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, coe
                 size[A] += ns
                 size[v] = 0
                 _set_aggs(A, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi)
-                contrib_into(T, 1.0, size[A], a_keys[A], a_nk[A], a_sq[A], a_rec[A], a_psi[A])
+                contrib_into(T, 1.0, size[A], a_keys[A], a_nk[A], a_sq[A], a_rec[A], a_psi[A], min_size)
                 ante[v] = x
         obj = C * rho_loss(T, Gf, Kf, coef, intercept, calib, feats)
         for v in range(n):

@@ -3,7 +3,9 @@
 scikit-learn's `LinearSVR` (the paper's "simple linear SVM"). Saved as JSON: the nine
 coefficients, the intercept, the feature names, the estimator's parameters and a few
 training statistics, written atomically, so `lsp_rho` needs no pickle and a reader can
-see the learned loss. Evaluation (Table 1, Fig. 2): mean squared error and the squared
+see the learned loss. The JSON records `response_singletons` ("kept" or "dropped"): the
+mode of the features and MELA labels it was fitted on (`coreflab.mela.mode`), which
+`lsp_rho` checks against its own. Evaluation (Table 1, Fig. 2): mean squared error and the squared
 correlation coefficient SCC = r² (in percent).
 """
 
@@ -35,8 +37,11 @@ def fit_regressor(X, y, seed=0, **params):
     return LinearSVR(random_state=seed, **p).fit(X, y)
 
 
-def regressor_dict(model, n_examples=None, extra=None):
+def regressor_dict(model, n_examples=None, extra=None, keep_singletons=False):
+    from coreflab.mela.mode import mode_name
+
     out = {"format": "coreflab-mela-regressor-1", "features": list(FEATURE_NAMES),
+           "response_singletons": mode_name(keep_singletons),
            "coef": [float(x) for x in model.coef_], "intercept": float(np.ravel(model.intercept_)[0]),
            "estimator": "sklearn.svm.LinearSVR",
            "params": {k: v for k, v in model.get_params().items() if isinstance(v, (int, float, str, bool))}}
@@ -47,10 +52,11 @@ def regressor_dict(model, n_examples=None, extra=None):
     return out
 
 
-def save_regressor(path, model, n_examples=None, extra=None):
+def save_regressor(path, model, n_examples=None, extra=None, keep_singletons=False):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(regressor_dict(model, n_examples, extra), indent=2, sort_keys=True) + "\n")
+    reg = regressor_dict(model, n_examples, extra, keep_singletons)
+    atomic_write_text(path, json.dumps(reg, indent=2, sort_keys=True) + "\n")
     return path
 
 
@@ -62,6 +68,12 @@ def load_regressor(path):
         raise UserError(f"{path}: not a readable MELA regressor ({err})") from None
     if not isinstance(reg, dict) or reg.get("features") != list(FEATURE_NAMES) or len(reg.get("coef", [])) != 9:
         raise UserError(f"{path}: not a coreflab MELA regressor (expected the nine features {', '.join(FEATURE_NAMES)})")
+    from coreflab.mela.mode import regressor_mode
+
+    try:
+        regressor_mode(reg)
+    except UserError as err:
+        raise UserError(f"{path}: {err}") from None
     return reg
 
 
