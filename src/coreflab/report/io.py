@@ -4,7 +4,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from coreflab.corpus.conll import atomic_write_text
+from coreflab.corpus.conll import atomic_write_text, new_file_mode
 
 __all__ = ["atomic_write_text", "write_table", "html_table", "save_figure"]
 
@@ -82,7 +82,9 @@ def html_table(df, float_format="%.2f", caption=None):
 def save_figure(fig, path):
     """Save a matplotlib figure atomically; the format follows the file extension.
 
-    Metadata that carries dates is cleared so reruns give identical bytes.
+    Metadata that carries dates is cleared so reruns give identical bytes. The file gets
+    the mode of any new file (0644 under the usual umask 022), not mkstemp's 0600, so
+    collaborators on a shared disk can open it.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -92,6 +94,7 @@ def save_figure(fig, path):
     meta = {"png": {"Software": None}, "pdf": {"CreationDate": None, "ModDate": None, "Producer": None}}.get(fmt, {})
     try:
         fig.savefig(tmp, format=fmt, metadata=meta, dpi=150, bbox_inches="tight")
+        os.chmod(tmp, new_file_mode())
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -1,0 +1,121 @@
+"""One look for every figure of the project, and the papers' names for the systems.
+
+Why: the figures are compared side by side with the papers', read by colour-blind readers
+and printed in grey. So every series gets a colour from the Okabe–Ito palette (safe for
+the common colour-vision deficiencies) *and* its own marker and line style, so no
+comparison relies on colour alone; every figure names the paper, the figure, the corpus
+and the split in its title; and legends and tables use the systems' names as the papers
+print them (`Bin-Left-Link`, not `binleftlink`). Figure code draws through `series_style`,
+`new_figure` and `finish_figure`; `tests/report/test_figure_style.py` checks every figure.
+"""
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+# Okabe & Ito (2008), "Color Universal Design"; yellow last (weak on white)
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#56B4E9", "#CC79A7", "#000000", "#F0E442")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<", ">", "p")
+LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2, 2, 2)))
+REFERENCE_STYLE = {"color": "#000000", "linestyle": ":", "linewidth": 1.4}  # horizontal baselines etc.
+
+# internal learner / system names -> the names the papers print
+SYSTEM_NAMES = {
+    "string_match": "string match",
+    "binleftlink": "Bin-Left-Link",
+    "sumlink": "Sum-Link",
+    "l3m": "L3M",
+    "l3m_gamma0": "L3M (γ = 0)",
+    "spanning_forest": "Spanning Forest",
+    "corr_clustering": "Corr-Clustering",
+    "bk_baseline": "baseline",
+    "bk_early": "early update",
+    "bk_maxviolation": "max-violation",
+    "bk_laso": "LaSO",
+    "bk_delayed_laso": "delayed LaSO",
+    "cc_base": "BASE",
+    "cc_slt_closest": "SLT (closest)",
+    "cc_slt_preserving": "SLT (preserving)",
+    "lsp_f": "LSP_F",
+    "lsp_yj": "LSP_YJ",
+    "lsp_rho": "LSP_ρ",
+    "LSP_rho": "LSP_ρ",
+    "label_propagation": "label propagation",
+    "flat": "pairwise",
+    "sub": "sub-entities",
+    "super": "super-entities",
+    "hier": "combined",
+}
+
+PAPERS = {
+    "bk2014": "Björkelund & Kuhn 2014",
+    "cc2007": "Choi & Cardie 2007",
+    "l3m2014": "Samdani, Chang & Roth 2014",
+    "hm2017": "Haponchyk & Moschitti 2017",
+    "singh2011": "Singh et al. 2011",
+}
+
+
+def system_name(name):
+    """The paper's name of a system (unknown names unchanged, so nothing is ever dropped)."""
+    name = str(name)
+    if name in SYSTEM_NAMES:
+        return SYSTEM_NAMES[name]
+    if name.startswith("lsp_rho_from_"):
+        return f"LSP_ρ (regressor of {name[len('lsp_rho_from_'):]})"
+    return name
+
+
+def paper_names(df, columns=("system", "technique", "Model", "method")):
+    """A copy of a table with the system column(s) renamed to the papers' names."""
+    df = df.copy()
+    for col in columns:
+        if col in df.columns:
+            df[col] = df[col].map(lambda v: system_name(v) if isinstance(v, str) else v)
+    return df
+
+
+def series_style(i, **overrides):
+    """Colour, marker and line style of the i-th series: all three differ between series."""
+    style = {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i % len(MARKERS)],
+             "linestyle": LINESTYLES[i % len(LINESTYLES)], "markersize": 4, "linewidth": 1.6}
+    style.update(overrides)
+    return style
+
+
+def title(paper, figure, corpus=None, split=None, what=""):
+    """'Björkelund & Kuhn 2014, Fig. 3 — <what> (<corpus>, <split>)'."""
+    head = f"{PAPERS.get(paper, paper)}, {figure}" if figure else PAPERS.get(paper, paper)
+    where = ", ".join(str(x) for x in (corpus, split) if x)
+    text = f"{head}: {what}" if what else head
+    return f"{text} ({where})" if where else text
+
+
+def new_figure(nrows=1, ncols=1, panel_size=(4.8, 3.6), **kwargs):
+    """A figure with the project's rc settings; axes always a flat list (squeeze=False)."""
+    with plt.rc_context(RC):
+        fig, axes = plt.subplots(nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows),
+                                 squeeze=False, **kwargs)
+    return fig, list(axes.ravel())
+
+
+RC = {"axes.prop_cycle": matplotlib.cycler(color=list(PALETTE)), "axes.grid": True, "grid.alpha": 0.3,
+      "legend.frameon": False, "font.size": 9, "axes.titlesize": 9}
+
+
+def finish_figure(fig, suptitle):
+    """Suptitle, grid, tight layout; panels without data are removed (no empty cells)."""
+    for ax in list(fig.axes):
+        if ax.axison and not (ax.lines or ax.collections or ax.patches or ax.images or ax.texts):
+            fig.delaxes(ax)
+    for ax in fig.axes:
+        if ax.axison:
+            ax.grid(True, alpha=0.3, which="major")
+    fig.suptitle(suptitle, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["PALETTE", "MARKERS", "LINESTYLES", "REFERENCE_STYLE", "SYSTEM_NAMES", "PAPERS", "system_name",
+           "paper_names", "series_style", "title", "new_figure", "finish_figure"]
