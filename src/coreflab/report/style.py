@@ -20,60 +20,7 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<", ">", "p")
 LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 2, 2, 2)))
 REFERENCE_STYLE = {"color": "#000000", "linestyle": ":", "linewidth": 1.4}  # horizontal baselines etc.
 
-# internal learner / system names -> the names the papers print
-SYSTEM_NAMES = {
-    "string_match": "string match",
-    "binleftlink": "Bin-Left-Link",
-    "sumlink": "Sum-Link",
-    "l3m": "L3M",
-    "l3m_gamma0": "L3M (γ = 0)",
-    "spanning_forest": "Spanning Forest",
-    "corr_clustering": "Corr-Clustering",
-    "bk_baseline": "baseline",
-    "bk_early": "early update",
-    "bk_maxviolation": "max-violation",
-    "bk_laso": "LaSO",
-    "bk_delayed_laso": "delayed LaSO",
-    "cc_base": "BASE",
-    "cc_slt_closest": "SLT (closest)",
-    "cc_slt_preserving": "SLT (preserving)",
-    "lsp_f": "LSP_F",
-    "lsp_yj": "LSP_YJ",
-    "lsp_rho": "LSP_ρ",
-    "LSP_rho": "LSP_ρ",
-    "label_propagation": "label propagation",
-    "flat": "pairwise",
-    "sub": "sub-entities",
-    "super": "super-entities",
-    "hier": "combined",
-}
-
-PAPERS = {
-    "bk2014": "Björkelund & Kuhn 2014",
-    "cc2007": "Choi & Cardie 2007",
-    "l3m2014": "Samdani, Chang & Roth 2014",
-    "hm2017": "Haponchyk & Moschitti 2017",
-    "singh2011": "Singh et al. 2011",
-}
-
-
-def system_name(name):
-    """The paper's name of a system (unknown names unchanged, so nothing is ever dropped)."""
-    name = str(name)
-    if name in SYSTEM_NAMES:
-        return SYSTEM_NAMES[name]
-    if name.startswith("lsp_rho_from_"):
-        return f"LSP_ρ (regressor of {name[len('lsp_rho_from_'):]})"
-    return name
-
-
-def paper_names(df, columns=("system", "technique", "Model", "method")):
-    """A copy of a table with the system column(s) renamed to the papers' names."""
-    df = df.copy()
-    for col in columns:
-        if col in df.columns:
-            df[col] = df[col].map(lambda v: system_name(v) if isinstance(v, str) else v)
-    return df
+from coreflab.report.style_names import PAPERS, SYSTEM_NAMES, paper_names, system_name  # noqa: E402,F401
 
 
 def series_style(i, **overrides):
