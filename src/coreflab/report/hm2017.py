@@ -13,6 +13,7 @@
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from coreflab.mela.features import FEATURE_NAMES
 from coreflab.mela.regressor import fit_regressor, mse_scc
@@ -119,15 +120,16 @@ def fig3(runs, n_all, corpus=None):
     pad = max(0.5, 0.05 * (hi - lo))
     for ax, n in zip(axes, ns):
         sub = dev[dev["n_features"] == n]
-        for learner, s in sub.groupby("learner"):
+        for learner, s in sorted(sub.groupby("learner"), key=lambda g: (_series_index(g[0]), g[0])):
             s = s.sort_values("epoch")
             ax.plot(s["epoch"], s["mela"], label=display_name(learner), **style.series_style(_series_index(learner)))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"dev curve, N = {n_label(n, n_all)} features", fontsize=9)
         ax.set_xlabel("epoch (passes over the training set)")
         ax.set_ylabel("dev MELA (%)")
     axes[0].legend(fontsize=7)
     ax = axes[len(ns)]
-    for learner, s in best.groupby("learner"):
+    for learner, s in sorted(best.groupby("learner"), key=lambda g: (_series_index(g[0]), g[0])):
         x = [n_all if n == 0 else n for n in s["n_features"]]
         order = np.argsort(x)
         ax.plot(np.asarray(x)[order], s["test_mela"].to_numpy()[order], label=display_name(learner),

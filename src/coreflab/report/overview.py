@@ -55,13 +55,18 @@ def overview_figure(corpora, title):
         d = np.clip(dists[types == t], 0, 30)
         if len(d):
             counts, _ = np.histogram(d, bins=bins)
-            axes[2].plot(np.arange(0, 31), counts, label=f"{TYPE_NAMES[t]} ({TYPE_LETTERS[t]}, n={len(d)})",
+            seen = counts > 0  # a log axis has no zero: plot the distances that occur
+            axes[2].plot(np.arange(0, 31)[seen], counts[seen], label=f"{TYPE_NAMES[t]} ({TYPE_LETTERS[t]}, n={len(d)})",
                          **style.series_style(k))
     axes[0].set(title="Mentions per document", xlabel="gold mentions per document", ylabel="documents")
     axes[1].set(title="Gold cluster sizes", xlabel="cluster size (mentions, log scale)", ylabel="clusters (log scale)",
                 xscale="log", yscale="log")
     axes[2].set(title=f"Sentences back to the previous mention ({corpora[0].split})",
                 xlabel="distance (sentences, clipped at 30)", ylabel="anaphors (log scale)", yscale="log")
+    from matplotlib.ticker import NullFormatter, ScalarFormatter
+
+    axes[1].xaxis.set_major_formatter(ScalarFormatter())
+    axes[1].xaxis.set_minor_formatter(NullFormatter())
     for ax in axes:
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8)

@@ -59,7 +59,7 @@ def finish_figure(fig, suptitle):
     for ax in fig.axes:
         if ax.axison:
             ax.grid(True, alpha=0.3, which="major")
-    fig.suptitle(suptitle, fontsize=10)
+    fig.suptitle(suptitle, fontsize=12)
     fig.tight_layout()
     return fig
 
