@@ -121,3 +121,11 @@ def test_predict_with_a_conll_file_as_model_is_one_line(split_files, capsys):
     line = _one_line_error(capsys, ["predict", "--model", dv[2], "--compiled", dv[0], "--arcs", dv[1],
                                     "--conll", dv[2], "--out", str(split_files["tmp"] / "x.conll")])
     assert dv[2] in line and "not a model file" in line
+
+
+def test_npz_of_the_wrong_kind_names_what_it_is(split_files, capsys):
+    tr = split_files["train"]
+    line = _one_line_error(capsys, ["train", "--learner", "bk_baseline", "--compiled", tr[1], "--arcs", tr[1],
+                                    "--out", str(split_files["tmp"] / "bad.npz")])
+    assert line.endswith(f"{tr[1]}: not a compiled corpus (the .npz written by `coreflab prepare`); "
+                         "it is an arc store from `coreflab features`")

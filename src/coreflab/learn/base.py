@@ -43,6 +43,21 @@ def as_training_data(data):
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 
 
+_NPZ_KINDS = (("_name.npy", ("compiled corpus", "prepare")), ("_header.npy", ("arc store", "features")),
+              ("_learner.npy", ("model file", "train")))
+
+
+def npz_kind(path):
+    """(what, verb) of a coreflab .npz by the arrays it holds; None if not recognised."""
+    import zipfile
+
+    try:
+        names = set(zipfile.ZipFile(path).namelist())
+    except (OSError, zipfile.BadZipFile):
+        return None
+    return next((kind for member, kind in _NPZ_KINDS if member in names), None)
+
+
 def require_npz(path, what, made_by):
     """UserError naming the file unless path is a .npz archive (checked before numpy reads it,
     whose message for a text file is about allow_pickle, which tells a user nothing)."""
@@ -53,6 +68,10 @@ def require_npz(path, what, made_by):
     except OSError as err:
         raise UserError(f"{path}: cannot read the {what} ({err.strerror or err})") from None
     if head[:4] in _ZIP_MAGIC:
+        other = npz_kind(path)
+        if other is not None and other[0] != what:
+            raise UserError(f"{path}: not {_a(what)} (the .npz written by `coreflab {made_by}`); "
+                            f"it is {_a(other[0])} from `coreflab {other[1]}`")
         return path
     text = head.decode("utf-8", "replace").lstrip()
     if text.startswith("#begin document"):
@@ -65,7 +84,11 @@ def require_npz(path, what, made_by):
         found = "it is a text file"
     else:
         found = "it is not a .npz archive"
-    raise UserError(f"{path}: not a {what} (the .npz written by `coreflab {made_by}`); {found}")
+    raise UserError(f"{path}: not {_a(what)} (the .npz written by `coreflab {made_by}`); {found}")
+
+
+def _a(noun):
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
 
 
 def check_param_types(cls, params):
