@@ -12,7 +12,8 @@ from matplotlib.ticker import MaxNLocator
 from coreflab.report import style
 
 RUN = re.compile(r"^(?P<learner>bk_[a-z_]+)-(?P<features>local|nonlocal)-b(?P<beam>\d+)$")
-NAMES = {k: style.system_name(k) for k in ("bk_baseline", "bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso")}
+NAMES = {k: style.system_name(k) for k in ("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso")}
+NAMES["bk_baseline"] = "baseline"  # in B&K's own figures; beside other papers it is "B&K baseline"
 
 
 def parse_run(name):

@@ -64,6 +64,10 @@ def format_p_columns(df):
     return df
 
 
+_GREEK = {"ρ": r"$\rho$", "γ": r"$\gamma$", "λ": r"$\lambda$", "Δ": r"$\Delta$", "×": r"$\times$",
+          "†": r"\dag{}", "<": r"$<$"}  # "<" in OT1 text is an inverted "!"
+
+
 def _latex(df, float_format, caption):
     """A booktabs tabular without pandas' jinja2 dependency."""
 
@@ -72,7 +76,10 @@ def _latex(df, float_format, caption):
             return ""
         if isinstance(v, float):
             return float_format % v
-        return str(v).replace("_", r"\_").replace("%", r"\%").replace("&", r"\&")
+        text = str(v).replace("_", r"\_").replace("%", r"\%").replace("&", r"\&")
+        for greek, macro in _GREEK.items():  # plain pdflatex has no Unicode Greek
+            text = text.replace(greek, macro)
+        return text
 
     cols = "l" * len(df.columns)
     lines = [r"\begin{tabular}{" + cols + "}", r"\toprule", " & ".join(cell(c) for c in df.columns) + r" \\", r"\midrule"]

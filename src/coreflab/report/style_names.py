@@ -15,7 +15,7 @@ SYSTEM_NAMES = {
     "l3m_gamma0": "L3M (γ = 0)",
     "spanning_forest": "Spanning Forest",
     "corr_clustering": "Corr-Clustering",
-    "bk_baseline": "baseline",
+    "bk_baseline": "B&K baseline",  # beside other papers' systems; B&K's own figures say "baseline"
     "bk_early": "early update",
     "bk_maxviolation": "max-violation",
     "bk_laso": "LaSO",
