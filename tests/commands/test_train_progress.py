@@ -120,7 +120,7 @@ def test_predict_with_a_conll_file_as_model_is_one_line(split_files, capsys):
     dv = split_files["dev"]
     line = _one_line_error(capsys, ["predict", "--model", dv[2], "--compiled", dv[0], "--arcs", dv[1],
                                     "--conll", dv[2], "--out", str(split_files["tmp"] / "x.conll")])
-    assert dv[2] in line and "not a model file" in line
+    assert dv[2] in line and "not a coreflab model file" in line
 
 
 def test_npz_of_the_wrong_kind_names_what_it_is(split_files, capsys):

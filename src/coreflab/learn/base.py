@@ -44,7 +44,7 @@ _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 
 
 _NPZ_KINDS = (("_name.npy", ("compiled corpus", "prepare")), ("_header.npy", ("arc store", "features")),
-              ("_learner.npy", ("model file", "train")))
+              ("_learner.npy", ("coreflab model file", "train")))
 
 
 def npz_kind(path):
@@ -185,7 +185,7 @@ class Learner:
         """Rebuild the learner saved at path (any registered learner)."""
         from coreflab.learn.registry import make_learner
 
-        require_npz(path, "model file", "train")
+        require_npz(path, "coreflab model file", "train")
         try:
             with np.load(path, allow_pickle=False) as z:
                 name = str(z["_learner"])
