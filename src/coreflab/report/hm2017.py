@@ -74,8 +74,8 @@ def fig2(points, corpus=None):
         for ax, col in zip(axes, ("MSE", "SCC")):
             ax.plot(sub["n_examples"], sub[col], label=f"train {train}, test {test}", **style.series_style(k))
     for ax, ylabel in zip(axes, ("MSE (squared MELA points)", "SCC (Spearman, %)")):
-        ax.set_xscale("log")
-        ax.set_xlabel("training examples (documents' clusterings, log scale)")
+        style.plain_log_axis(ax, "x")
+        ax.set_xlabel("training examples (log scale)")
         ax.set_ylabel(ylabel)
         ax.legend(fontsize=8)
     axes[0].set_title("mean squared error (lower is better)")
@@ -134,7 +134,7 @@ def fig3(runs, n_all, corpus=None):
         order = np.argsort(x)
         ax.plot(np.asarray(x)[order], s["test_mela"].to_numpy()[order], label=display_name(learner),
                 **style.series_style(_series_index(learner)))
-    ax.set_xscale("log")
+    style.plain_log_axis(ax, "x")
     ax.set_xlabel("N (features kept, log scale)")
     ax.set_ylabel("test MELA (%)")
     ax.set_title("test at T_best (epoch of best dev MELA)", fontsize=9)

@@ -63,10 +63,7 @@ def overview_figure(corpora, title):
                 xscale="log", yscale="log")
     axes[2].set(title=f"Sentences back to the previous mention ({corpora[0].split})",
                 xlabel="distance (sentences, clipped at 30)", ylabel="anaphors (log scale)", yscale="log")
-    from matplotlib.ticker import NullFormatter, ScalarFormatter
-
-    axes[1].xaxis.set_major_formatter(ScalarFormatter())
-    axes[1].xaxis.set_minor_formatter(NullFormatter())
+    style.plain_log_axis(axes[1], "x")
     for ax in axes:
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8)

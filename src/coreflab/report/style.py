@@ -51,6 +51,25 @@ RC = {"axes.prop_cycle": matplotlib.cycler(color=list(PALETTE)), "axes.grid": Tr
       "legend.frameon": False, "font.size": 9, "axes.titlesize": 9}
 
 
+def plain_log_axis(ax, axis="x"):
+    """Log scale labelled with plain numbers (no overlapping '1.1×10¹' minor labels); call after
+    plotting. With at most 8 distinct data values the ticks are those values (the sizes run)."""
+    import numpy as np
+    from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
+
+    target = ax.xaxis if axis == "x" else ax.yaxis
+    (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
+    data = [ln.get_xdata() if axis == "x" else ln.get_ydata() for ln in ax.get_lines()]
+    values = np.unique(np.concatenate([np.asarray(d, dtype=float) for d in data])) if data else np.zeros(0)
+    values = values[np.isfinite(values) & (values > 0)]
+    if 0 < len(values) <= 8:
+        target.set_major_locator(FixedLocator(values))
+    else:
+        target.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    target.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    target.set_minor_formatter(NullFormatter())
+
+
 def finish_figure(fig, suptitle):
     """Suptitle, grid, tight layout; panels without data are removed (no empty cells)."""
     for ax in list(fig.axes):
@@ -65,4 +84,4 @@ def finish_figure(fig, suptitle):
 
 
 __all__ = ["PALETTE", "MARKERS", "LINESTYLES", "REFERENCE_STYLE", "SYSTEM_NAMES", "PAPERS", "system_name",
-           "paper_names", "series_style", "title", "new_figure", "finish_figure"]
+           "paper_names", "series_style", "title", "new_figure", "finish_figure", "plain_log_axis"]
