@@ -324,6 +324,7 @@ def _panel_time_arcs(ax, sc, results):
 def _panel_memory_arcs(ax, sc, results):
     pts = sc.get("arcs") or []
     if not pts:
+        ax.text(0.5, 0.5, "no arcs sweep", ha="center", transform=ax.transAxes)  # said, not an empty panel
         return
     arcs = _col(pts, "arcs")
     ax.plot(arcs, _col(pts, "peak_mb"), "o-", label="peak RSS (extraction + 2 epochs)")
@@ -376,6 +377,7 @@ def _panel_time_beam(ax, sc, results):
 def _panel_memory_beam(ax, sc):
     pts = sc.get("beam") or []
     if not pts:
+        ax.text(0.5, 0.5, "no beam sweep", ha="center", transform=ax.transAxes)
         return
     beam = _col(pts, "beam")
     ax.plot(beam, _col(pts, "peak_mb"), "o-", label="peak RSS")
