@@ -45,7 +45,8 @@ def corpus_of(path, fallback):
 
 def format_params(params):
     """{'C': 1.0, 'r': 0.5} -> 'C = 1, r = 0.5' (a caption prints no Python dicts)."""
-    return ", ".join(f"{k} = {v:g}" if isinstance(v, (int, float)) else f"{k} = {v}" for k, v in params.items())
+    return ", ".join(f"{k} = {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else f"{k} = {v}"
+                     for k, v in params.items())
 
 
 def run(args):
