@@ -35,7 +35,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from coreflab.errors import UserError  # noqa: E402
+from coreflab.report import style  # noqa: E402
 from coreflab.report.io import atomic_write_text, save_figure  # noqa: E402
+
+C0, C1, REF = style.PALETTE[0], style.PALETTE[1], style.REFERENCE_STYLE["color"]
 
 HERE = Path(__file__).resolve().parent
 SKIP_KEYS = {"trace", "machine", "nonlocal_templates"}  # per-round traces, descriptions
@@ -285,15 +288,15 @@ def _panel_time_arcs(ax, sc, results):
         return
     arcs = _col(pts, "arcs")
     xs = np.geomspace(arcs.min(), arcs.max(), 50)
-    for key, wall, label, color in (("baseline_epoch_cpu_s", "baseline_epoch_wall_s", "bk_baseline epoch", "C0"),
-                                    ("extract_cpu_s", "extract_wall_s", "feature extraction", "C1")):
+    for key, wall, label, color, marker in (("baseline_epoch_cpu_s", "baseline_epoch_wall_s", "bk_baseline epoch", C0, "o"),
+                                            ("extract_cpu_s", "extract_wall_s", "feature extraction", C1, "^")):
         t = _col(pts, key)
         ok = np.isfinite(t) & (t > 0)
         if ok.sum() < 2:
             continue
         t0, c = linear_fit(arcs[ok], t[ok])
         _, b = power_fit(arcs[ok], t[ok])
-        ax.plot(arcs, t, "o", color=color,
+        ax.plot(arcs, t, marker, color=color,
                 label=f"{label} (CPU): slope {c * 1e6:.3f} µs/arc, fixed {t0:.2f} s, log-log exponent {b:.2f}")
         fit = t0 + c * xs
         ax.plot(xs[fit > 0], fit[fit > 0], "-", color=color, lw=1)
@@ -302,15 +305,15 @@ def _panel_time_arcs(ax, sc, results):
         ax.plot(arcs, _col(pts, wall), "x", color=color, alpha=0.6, ms=5)
     tb = results.get("train_bk") or {}
     if _is_number(tb.get("arcs")) and _is_number(tb.get("synth_baseline_fit_cpu_seconds_per_epoch")):
-        ax.plot(tb["arcs"], tb["synth_baseline_fit_cpu_seconds_per_epoch"], "s", mfc="none", color="C0", ms=9,
+        ax.plot(tb["arcs"], tb["synth_baseline_fit_cpu_seconds_per_epoch"], "s", mfc="none", color=C0, ms=9,
                 label=f"train_bk.json: {1e6 * tb['synth_baseline_fit_cpu_seconds_per_epoch'] / tb['arcs']:.3f} µs/arc")
     ft = (results.get("features") or {}).get("full") or {}
     if _is_number(ft.get("arcs")) and _is_number(ft.get("cpu_us_per_arc")):
-        ax.plot(ft["arcs"], ft["cpu_us_per_arc"] * ft["arcs"] / 1e6, "D", mfc="none", color="C1", ms=8,
+        ax.plot(ft["arcs"], ft["cpu_us_per_arc"] * ft["arcs"] / 1e6, "D", mfc="none", color=C1, ms=8,
                 label=f"features.json: {ft['cpu_us_per_arc']:.3f} µs/arc")
-    for us, style, label in ((0.2, ":", "target 0.2 µs/arc (epoch)"), (0.5, "-.", "target 0.5 µs/arc (features)")):
-        ax.plot(xs, us * 1e-6 * xs, style, color="grey", lw=1, label=label)
-    ax.set(xscale="log", yscale="log", xlabel="candidate arcs", ylabel="seconds (o CPU, x wall)",
+    for us, ls, label in ((0.2, ":", "target 0.2 µs/arc (epoch)"), (0.5, "-.", "target 0.5 µs/arc (features)")):
+        ax.plot(xs, us * 1e-6 * xs, ls, color=REF, lw=1, label=label)
+    ax.set(xscale="log", yscale="log", xlabel="candidate arcs", ylabel="time (s; filled CPU, x wall)",
            title="(a) time vs arcs")
     lo, hi = ax.get_ylim()
     ax.set_ylim(lo, hi * 12)  # room for the legend above the points
@@ -321,6 +324,7 @@ def _panel_time_arcs(ax, sc, results):
 def _panel_memory_arcs(ax, sc, results):
     pts = sc.get("arcs") or []
     if not pts:
+        ax.text(0.5, 0.5, "no arcs sweep", ha="center", transform=ax.transAxes)  # said, not an empty panel
         return
     arcs = _col(pts, "arcs")
     ax.plot(arcs, _col(pts, "peak_mb"), "o-", label="peak RSS (extraction + 2 epochs)")
@@ -332,10 +336,10 @@ def _panel_memory_arcs(ax, sc, results):
                     fontsize=7)
     tb = results.get("train_bk") or {}
     if _is_number(tb.get("arcs")) and _is_number(tb.get("peak_rss_mb")):
-        ax.plot(tb["arcs"], tb["peak_rss_mb"], "s", mfc="none", color="k", ms=9,
+        ax.plot(tb["arcs"], tb["peak_rss_mb"], "D", mfc="none", color=REF, ms=9,
                 label="train_bk.json peak (2 stores, beam 20)")
-    ax.axhline(4096, color="grey", ls=":", lw=1, label="target 4 GB")
-    ax.set(xlabel="candidate arcs", ylabel="MB", title="(b) peak memory vs arcs")
+    ax.axhline(4096, color=REF, ls=":", lw=1, label="target 4 GB")
+    ax.set(xlabel="candidate arcs", ylabel="memory (MB)", title="(b) peak memory vs arcs")
     ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
     ax.legend(fontsize=6.5, loc="upper left")
 
@@ -361,7 +365,7 @@ def _panel_time_beam(ax, sc, results):
                 va="top",
                 transform=ax.transAxes, fontsize=6.5)
     n_arcs = pts[0].get("arcs", 0)
-    ax.set(xscale="log", yscale="log", xlabel="beam size", ylabel="seconds",
+    ax.set(xscale="log", yscale="log", xlabel="beam size", ylabel="time per epoch (s)",
            title=f"(c) delayed LaSO epoch vs beam ({n_arcs / 1e6:.2f}M arcs)")
     lo, hi = ax.get_ylim()
     ax.set_ylim(lo, hi * 3)
@@ -373,12 +377,13 @@ def _panel_time_beam(ax, sc, results):
 def _panel_memory_beam(ax, sc):
     pts = sc.get("beam") or []
     if not pts:
+        ax.text(0.5, 0.5, "no beam sweep", ha="center", transform=ax.transAxes)
         return
     beam = _col(pts, "beam")
     ax.plot(beam, _col(pts, "peak_mb"), "o-", label="peak RSS")
     ax.plot(beam, _col(pts, "training_added_mb"), "s-", label="added by training (weights, beam)")
     ax.plot(beam, _col(pts, "store_mb"), "^--", label="arc store")
-    ax.set(xscale="log", xlabel="beam size", ylabel="MB", title="(d) memory vs beam", ylim=(0, None))
+    ax.set(xscale="log", xlabel="beam size", ylabel="memory (MB)", title="(d) memory vs beam", ylim=(0, None))
     _plain_log_ticks(ax)
     ax.legend(fontsize=6.5)
 
@@ -395,11 +400,11 @@ def _panel_workers(ax, results):
     ax.plot(k, summed, "s--", label="K × per-worker rate (shard time)")
     ks = np.arange(1, max(k.max(), 2) + 1)
     if np.isfinite(total[0]):
-        ax.plot(ks, total[0] * ks / k[0], ":", color="grey", label="ideal linear (from K=1)")
-    ax.plot(ks, 200_000 * ks, "-.", color="grey", lw=1, label="target 200k/s per worker")
+        ax.plot(ks, total[0] * ks / k[0], ":", color=REF, label="ideal linear (from K=1)")
+    ax.plot(ks, 200_000 * ks, "-.", color=REF, lw=1, label="target 200k/s per worker")
     cpus = (results.get("crossdoc") or {}).get("machine_cpus")
     ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
-    ax.set(xlabel="Dask workers K", ylabel="proposals / s", xticks=ks, ylim=(0, None),
+    ax.set(xlabel="Dask workers K", ylabel="throughput (proposals / s)", xticks=ks, ylim=(0, None),
            title=f"(e) cross-doc MCMC vs workers ({cpus or '?'} cores, shared)")
     ax.legend(fontsize=6.5, loc="upper left")
 
@@ -431,7 +436,8 @@ def scaling_figure(results, df=None):
     """The six-panel figure (a matplotlib Figure)."""
     sc = results.get("scaling") or {}
     df = table(results) if df is None else df
-    fig, axes = plt.subplots(2, 3, figsize=(15, 8.5))
+    fig, flat = style.new_figure(2, 3, panel_size=(5, 4.25))
+    axes = np.asarray(flat).reshape(2, 3)
     _panel_time_arcs(axes[0, 0], sc, results)
     _panel_memory_arcs(axes[0, 1], sc, results)
     _panel_summary(axes[0, 2], results, df)

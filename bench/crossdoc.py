@@ -154,7 +154,6 @@ def main():
     ap.add_argument("--large-model", default="flat")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "crossdoc.json"))
     args = ap.parse_args()
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(Path.cwd() / ".numba_cache"))
     path = Path(args.out)
     out = json.loads(path.read_text()) if path.exists() else {}
     out.update(machine_cpus=os.cpu_count(), note="2-core VM; load average given per run")

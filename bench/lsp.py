@@ -9,7 +9,6 @@ Times exclude numba compilation (a warm-up run first).
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -30,7 +29,6 @@ def main(argv=None):
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--out", default="bench/results/lsp.json")
     args = p.parse_args(argv)
-    os.environ.setdefault("NUMBA_CACHE_DIR", ".numba_cache")
     from coreflab.learn.lsp_regressor_data import regressor_examples, regressor_table
     from coreflab.learn.registry import make_learner
     from coreflab.mela.features import FEATURE_NAMES

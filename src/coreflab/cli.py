@@ -6,7 +6,6 @@ Each verb lives in `coreflab.commands.<module>` and provides `add_arguments(pars
 
 import argparse
 import importlib
-import os
 import sys
 
 from coreflab.errors import UserError
@@ -71,7 +70,6 @@ def build_parser(verb=None):
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(os.getcwd(), ".numba_cache"))
     # Only import the module of the requested verb (fast start, isolated failures).
     parser = build_parser(argv[0] if argv and argv[0] in VERBS else None)
     args = parser.parse_args(argv)

@@ -24,8 +24,8 @@ def test_table2_has_a_row_per_setting():
     ])
     t = table2(traces, baselines)
     assert t["setting"].tolist() == ["whole corpus", "whole corpus", "within topic", "within topic"]
-    assert t["system"].tolist() == ["string match", "hier model K=2 (round 2)", "string match",
-                                    "hier model K=2 (round 2)"]
+    assert t["system"].tolist() == ["string match", "combined model, K = 2 (round 2)", "string match",
+                                    "combined model, K = 2 (round 2)"]
     assert t["B3 F1"].round(6).tolist() == [55.0, 60.0, 60.0, 70.0]
 
 

@@ -27,7 +27,7 @@ def run(args):
         raise UserError(str(err)) from None
     beams = [int(b) for b in args.beams.split(",")]
     out = Path(args.out_dir)
-    for name, fig in (("fig3", figure3(curves, beams)), ("fig4", figure4(curves, beams[0]))):
+    for name, fig in (("fig3", figure3(curves, beams, args.corpus)), ("fig4", figure4(curves, beams[0], args.corpus))):
         save_figure(fig, out / f"{name}.png")
         save_figure(fig, out / f"{name}.pdf")
     t = table1(curves, beams[0])

@@ -8,7 +8,6 @@ dask-jobqueue on SLURM). Writes the per-round trace (CSV) and the final entity l
 """
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -71,7 +70,6 @@ def run(args):
         raise UserError("--workers, --rounds and --samples-per-round must be positive")
     if not 0 < args.t_stop <= args.t_start:
         raise UserError("need 0 < --t-stop <= --t-start")
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(Path.cwd() / ".numba_cache"))
     corpus = CrossdocCorpus.load(args.corpus)
     if args.within_topic and len(np.unique(corpus.topic)) < 2:
         raise UserError(f"{args.corpus}: --within-topic needs a corpus with topics (ECB+); this one has a single "

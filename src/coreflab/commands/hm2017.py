@@ -18,6 +18,9 @@ def add_arguments(p):
     p.add_argument("--second-runs", nargs="*", default=[], help="hm2017-run CSVs of the second corpus")
     p.add_argument("--ranking", required=True, help="feature ranking of the first corpus")
     p.add_argument("--tuned", nargs="*", default=[], help="hm2017-tune JSONs (for the table notes)")
+    p.add_argument("--corpus", default=None, help="corpus name for titles and captions "
+                   "(default: <corpus> of an out-dir results/<corpus>/paper/hm2017)")
+    p.add_argument("--second-corpus", default=None, help="second corpus name (default: from --second-runs paths)")
     p.add_argument("--out-dir", required=True)
 
 
@@ -29,6 +32,21 @@ def _read(paths):
         except (OSError, ValueError) as err:
             raise UserError(f"{p}: not a readable hm2017-run CSV ({err})") from None
     return pd.concat(frames, ignore_index=True)
+
+
+def corpus_of(path, fallback):
+    """<corpus> of results/<corpus>/paper/hm2017[/runs/x.csv] (the workflow's layout), else fallback."""
+    parts = Path(path).parts
+    for i in range(len(parts) - 2):
+        if parts[i + 1] == "paper" and parts[i + 2] == "hm2017":
+            return parts[i]
+    return fallback
+
+
+def format_params(params):
+    """{'C': 1.0, 'r': 0.5} -> 'C = 1, r = 0.5' (a caption prints no Python dicts)."""
+    return ", ".join(f"{k} = {v:g}" if isinstance(v, (int, float)) and not isinstance(v, bool) else f"{k} = {v}"
+                     for k, v in params.items())
 
 
 def run(args):
@@ -43,20 +61,23 @@ def run(args):
     notes = []
     for t in args.tuned:
         d = json.loads(Path(t).read_text(encoding="utf-8"))
-        notes.append(f"{d['learner']}: {d['best']['params']}")
+        notes.append(f"{R.display_name(d['learner'])}: {format_params(d['best']['params'])}")
     note = ("Tuned on a training sample: " + "; ".join(notes)) if notes else ""
-    fig = R.fig3(runs, n_all)
+    corpus = args.corpus or corpus_of(out, "the first corpus")
+    second_corpus = args.second_corpus or (corpus_of(args.second_runs[0], "the second corpus") if args.second_runs else "")
+    fig = R.fig3(runs, n_all, corpus)
     for ext in ("png", "pdf"):
         save_figure(fig, out / f"fig3.{ext}")
     best = R.best_epochs(runs)
     write_table(best, out / "fig3_best", formats=("csv",))
     n_sel = R.select_n(best, n_all)
     write_table(R.table2(best, n_all, n_sel), out / "table2",
-                caption=f"H&M 2017 Table 2: dev/test MELA and T_best, N_selected={n_sel} of {n_all}. {note}")
-    write_table(R.table3(best, n_all, n_sel), out / "table3", caption=f"H&M 2017 Table 3: test scores at T_best. {note}")
+                caption=f"H&M 2017 Table 2 on {corpus} (dev and test): MELA and T_best (epoch of the best dev MELA), "
+                        f"N_selected = {n_sel:,} of {n_all:,} features. {note}".strip())
+    write_table(R.table3(best, n_all, n_sel), out / "table3", caption=f"H&M 2017 Table 3 on {corpus} (test): MUC, B3, CEAFe and MELA F1 at T_best. {note}".strip())
     if args.second_runs:
         second = R.best_epochs(_read(args.second_runs))
         write_table(R.table4(second), out / "table4",
-                    caption="H&M 2017 Table 4: second corpus, All features; 'LSP_rho (regressor of X)' = LSP_rho with "
-                            "the first corpus X's regressor (loss transfer).")
+                    caption=f"H&M 2017 Table 4 on {second_corpus} (dev and test), all features; 'LSP_ρ (regressor of "
+                            f"{corpus})' = LSP_ρ with the first corpus's regressor (loss transfer).")
     return 0

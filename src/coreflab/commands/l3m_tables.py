@@ -38,11 +38,11 @@ def run(args):
     tables = {
         "table1": (l3m2014.table1(curves), f"L3M Table 1 on {args.corpus} (test, gold mentions): 1 pass and passes tuned on dev; L3M's γ tuned on dev"),
         "robustness": (l3m2014.robustness(_read([args.robustness])), f"L3M robustness on {args.corpus}: random N(0,1) initialisations, γ = 1, one pass (test AVG)"),
-        "cccp_vs_sgd": (cccp, f"L3M training objective reached by CCCP and SGD on a small training subset of {args.corpus} (times: cccp_vs_sgd_time)"),
+        "cccp_vs_sgd": (cccp, f"L3M training objective reached by CCCP and SGD, and the seconds each took (wall clock, varies between runs), on a small training subset of {args.corpus}"),
         "order_control": (l3m2014.order_control(_read([args.order]), doc), f"Order control on {args.corpus}: shuffled item order, pairwise features unchanged"),
     }
     if doc is not None:
-        tables["table2_vi"] = (l3m2014.table2_vi(doc), "L3M Table 2: supervised clustering of 20 Newsgroups posts, Variation of Information ×100 (lower is better)")
+        tables["table2_vi"] = (l3m2014.table2_vi(doc), "L3M Table 2 on 20 Newsgroups (test): supervised clustering of posts by author and thread, Variation of Information ×100 (lower is better)")
     for name, (table, caption) in tables.items():
         write_table(table, out / name, caption=caption)
         print(caption)

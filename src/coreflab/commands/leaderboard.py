@@ -129,5 +129,8 @@ def run(args):
     costs = add_costs(board[["rank", "system", "MELA"]], _pairs(args.benchmark, "--benchmark"))
     write_table(costs, f"{args.out_prefix}_costs", formats=("csv", "md", "html"),
                 caption=f"Training cost of each system on {corpus} (Snakemake benchmark files: wall seconds, peak resident memory)")
-    print(board.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+    from coreflab.report.io import format_p_columns
+    from coreflab.report.style_names import paper_names
+
+    print(paper_names(format_p_columns(board)).to_string(index=False, float_format=lambda v: f"{v:.2f}"))
     return 0

@@ -5,6 +5,9 @@ predicted clusters; singleton clusters are written iff the key annotates singlet
 `--keep-singletons` or `--drop-singletons` says otherwise.
 """
 
+import sys
+from pathlib import Path
+
 from coreflab.commands.train import load_split
 
 
@@ -25,9 +28,11 @@ def run(args):
     from coreflab.corpus.conll import read_conll_path, write_conll
     from coreflab.learn.base import Learner, as_training_data
     from coreflab.learn.output import response_documents
+    from coreflab.numba_cache import compile_notice
 
     model = Learner.load(args.model)
     data = as_training_data(load_split(args.compiled, args.arcs))
+    compile_notice(sys.stderr, source_dir=Path(sys.modules[type(model).__module__].__file__).parent)
     ante = model.predict(data.corpus, data.store)
     key = read_conll_path(args.conll)
     write_conll(response_documents(key, data.corpus, ante, args.singletons, source=args.conll), args.out)

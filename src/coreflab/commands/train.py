@@ -55,43 +55,58 @@ def _tuned_root_loss(path):
 
 
 def load_split(compiled, arcs):
-    """(CompiledCorpus, ArcStore) from their files; a missing or wrong file is a UserError."""
+    """(CompiledCorpus, ArcStore) from their files; a missing or wrong file is a one-line UserError."""
     from coreflab.corpus.compiled import CompiledCorpus
     from coreflab.features.store import ArcStore
+    from coreflab.learn.base import require_npz
 
+    require_npz(compiled, "compiled corpus", "prepare")
+    require_npz(arcs, "arc store", "features")
     try:
         corpus = CompiledCorpus.load(compiled)
     except (OSError, KeyError, ValueError) as err:
         raise UserError(f"{compiled}: not a readable compiled corpus ({err})") from None
-    return corpus, ArcStore.load(arcs)
+    try:
+        store = ArcStore.load(arcs)
+    except (OSError, KeyError, ValueError) as err:
+        raise UserError(f"{arcs}: not a readable arc store ({err})") from None
+    return corpus, store
 
 
 def run(args):
-    from coreflab.learn.base import as_training_data
-    from coreflab.learn.registry import make_learner
+    from coreflab.learn.base import as_training_data, check_param_types
+    from coreflab.learn.curve import DevCurve, EpochProgress, expected_epochs
+    from coreflab.learn.registry import get_learner, make_learner
+    from coreflab.numba_cache import compile_notice
 
     params = parse_params(args.params)
     if args.tuned:
         params.setdefault("root_loss", _tuned_root_loss(args.tuned))
     if args.seed is not None:
         params["seed"] = args.seed
+    params = check_param_types(get_learner(args.learner), params)
     model = make_learner(args.learner, params)
     train = as_training_data(load_split(args.compiled, args.arcs))
-    callback = None
     dev_args = (args.dev_compiled, args.dev_arcs, args.dev_conll)
-    if args.curve or any(dev_args):
-        if not all(dev_args) or not args.curve:
-            raise UserError("a dev curve needs --dev-compiled, --dev-arcs, --dev-conll and --curve")
+    if any(dev_args) and not all(dev_args):
+        raise UserError("dev scores need --dev-compiled, --dev-arcs and --dev-conll (and --curve to keep them)")
+    total = expected_epochs(model)
+    if all(dev_args):
         from coreflab.corpus.conll import read_conll_path
-        from coreflab.learn.curve import DevCurve
 
         dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
         callback = DevCurve(dev.corpus, dev.store, read_conll_path(args.dev_conll), path=args.curve,
                             learner=args.learner, seed=params.get("seed", 0),
-                            keep_singletons=True if args.keep_singletons else None)
-    model.fit(train, callback=callback)
+                            keep_singletons=True if args.keep_singletons else None, total=total)
+    elif args.curve:
+        raise UserError("a dev curve needs --dev-compiled, --dev-arcs, --dev-conll and --curve")
+    else:
+        callback = EpochProgress(learner=args.learner, total=total)
+    compile_notice(sys.stderr, source_dir=Path(sys.modules[type(model).__module__].__file__).parent)
+    try:
+        model.fit(train, callback=callback)
+    finally:
+        secs = callback.close()
     model.save(args.out)
-    hist = getattr(model, "history_", [])
-    secs = sum(h.get("seconds", 0.0) for h in hist)
-    print(f"coreflab train: {args.learner}: {len(hist)} epoch(s) in {secs:.1f} s -> {args.out}", file=sys.stderr)
+    print(f"coreflab train: {args.learner}: {callback.epochs} epoch(s) in {secs:.1f} s -> {args.out}", file=sys.stderr)
     return 0

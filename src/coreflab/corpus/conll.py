@@ -401,6 +401,14 @@ def write_conll(docs, path):
     atomic_write_text(path, format_conll(docs))
 
 
+def new_file_mode():
+    """The mode open() would give a new file (0644 under umask 022); mkstemp gives 0600.
+
+    The umask is read once at import (reading it means setting it, which is not thread-safe).
+    """
+    return 0o666 & ~_UMASK
+
+
 def atomic_write_text(path, text):
     """Write text to path via a temporary file + rename, so readers never see half a file."""
     path = Path(path)
@@ -409,7 +417,7 @@ def atomic_write_text(path, text):
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; give the file the usual mode
+        os.chmod(tmp, new_file_mode())  # mkstemp creates 0600; give the file the usual mode
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

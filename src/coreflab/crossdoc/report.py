@@ -11,77 +11,84 @@ with a `setting` column: whole corpus, or within topic (ECB+: no entity crosses 
 Traces and baseline files written before the setting existed count as whole corpus.
 """
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+from coreflab.report import style
 
 PROJECTED_K = (4, 8, 16, 32, 64)
 WHOLE = "whole corpus"
+MODEL_NAMES = {"flat": "pairwise", "sub": "sub-entities", "super": "super-entities", "hier": "combined"}
+F1_LABEL = "B3 F1 (%)"
+TIME_LABEL = "wall-clock time (s)"
+
+
+def _corpus_name(traces, default):
+    names = list(dict.fromkeys(str(c) for c in traces.get("corpus", pd.Series(dtype=str)).dropna()))
+    return ", ".join(names) if names else default
 
 
 def fig5_workers(traces):
     """B3 F1 vs seconds per K, and proposals/s (measured K and projected larger K)."""
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    fig, (ax, ax2) = style.new_figure(1, 2, panel_size=(5.2, 4))
     rates = []
-    for run, t in traces.groupby("run", sort=False):
+    for i, (run, t) in enumerate(traces.groupby("run", sort=False)):
         k = int(t["workers"].iloc[0])
-        ax.plot(t["seconds"], t["b3_f1"], marker="o", ms=3, label=f"K={k}")
+        ax.plot(t["seconds"], 100 * t["b3_f1"], label=f"K = {k} worker{'s' if k > 1 else ''}", **style.series_style(i))
         body = t[t["round"] > 0]
         per_worker = body["proposals"].sum() / body["sum_shard_seconds"].sum()
         rates.append((k, per_worker, body["proposals"].sum() / body["seconds"].diff().fillna(body["seconds"]).sum()))
-    ax.set_xlabel("wall-clock seconds")
-    ax.set_ylabel("B3 F1")
-    ax.set_title("Person-X, pairwise model")
-    ax.legend()
+    ax.set(xlabel=TIME_LABEL, ylabel=F1_LABEL, title="accuracy over time, pairwise model")
+    ax.legend(fontsize=8)
     rates.sort()
     ks = [r[0] for r in rates]
-    ax2.plot(ks, [r[2] for r in rates], "o-", label="measured total proposals/s (wall)")
-    ax2.plot(ks, [r[0] * r[1] for r in rates], "s-", label="K × measured per-worker rate")
+    ax2.plot(ks, [r[2] for r in rates], label="measured total proposals/s (wall)", **style.series_style(0))
+    ax2.plot(ks, [r[0] * r[1] for r in rates], label="K × measured per-worker rate", **style.series_style(1))
     if rates:
         base = rates[0][1]  # per-worker rate at the smallest measured K
-        ax2.plot(PROJECTED_K, [k * base for k in PROJECTED_K], "k--",
-                 label=f"projection: K × {base:,.0f}/s (not measured)")
+        ax2.plot(PROJECTED_K, [k * base for k in PROJECTED_K],
+                 label=f"projection: K × {base:,.0f}/s (not measured)", **style.series_style(6))
     ax2.set_xscale("log", base=2)
     ax2.set_yscale("log")
-    ax2.set_xlabel("workers K")
-    ax2.set_ylabel("proposals per second")
+    ax2.set(xlabel="workers K (log scale)", ylabel="proposals per second (log scale)", title="throughput")
     ax2.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return style.finish_figure(fig, style.title("singh2011", "Fig. 5", _corpus_name(traces, "Person-X"), "all mentions",
+                                                "distributed inference with K workers"))
 
 
 def fig6_hierarchy(traces):
-    fig, ax = plt.subplots(figsize=(5.5, 4))
-    names = {"flat": "pairwise", "sub": "sub-entities", "super": "super-entities", "hier": "combined"}
-    for run, t in traces.groupby("run", sort=False):
-        ax.plot(t["seconds"], t["b3_f1"], marker="o", ms=3, label=names.get(t["model"].iloc[0], run))
-    ax.set_xlabel("wall-clock seconds")
-    ax.set_ylabel("B3 F1")
-    ax.set_title("Person-X: hierarchical models")
-    ax.legend()
-    fig.tight_layout()
-    return fig
+    fig, (ax,) = style.new_figure(1, 1, panel_size=(6, 4.2))
+    for i, (run, t) in enumerate(traces.groupby("run", sort=False)):
+        model = t["model"].iloc[0]
+        ax.plot(t["seconds"], 100 * t["b3_f1"], label=MODEL_NAMES.get(model, run),
+                **style.series_style(list(MODEL_NAMES).index(model) if model in MODEL_NAMES else i))
+    ax.set(xlabel=TIME_LABEL, ylabel=F1_LABEL, title="pairwise vs hierarchical models")
+    ax.legend(fontsize=8)
+    return style.finish_figure(fig, style.title("singh2011", "Fig. 6", _corpus_name(traces, "Person-X"), "all mentions",
+                                                "hierarchical models"))
 
 
 def fig7_large(traces, baselines):
+    """One panel per corpus actually traced (the title names them; nothing else is promised)."""
     corpora = list(dict.fromkeys(traces["corpus"]))
-    fig, axes = plt.subplots(1, len(corpora), figsize=(5.5 * len(corpora), 4), squeeze=False)
-    for ax, corpus in zip(axes[0], corpora):
+    fig, axes = style.new_figure(1, max(1, len(corpora)), panel_size=(5.5, 4), sharey=True)
+    for ax, corpus in zip(axes, corpora):
+        i = 0
         for run, t in traces[traces["corpus"] == corpus].groupby("run", sort=False):
-            within = " within topic" if _setting(t.iloc[0]) != WHOLE else ""
-            ax.plot(t["seconds"], t["b3_f1"], marker="o", ms=3,
-                    label=f"{t['model'].iloc[0]} K={t['workers'].iloc[0]}{within}")
-        for i, row in enumerate(baselines[baselines["corpus"] == corpus].itertuples()):
+            within = ", within topic" if _setting(t.iloc[0]) != WHOLE else ""
+            model = MODEL_NAMES.get(t["model"].iloc[0], t["model"].iloc[0])
+            ax.plot(t["seconds"], 100 * t["b3_f1"], label=f"{model} model, K = {t['workers'].iloc[0]}{within}",
+                    **style.series_style(i))
+            i += 1
+        for row in baselines[baselines["corpus"] == corpus].itertuples():
             within = " (within topic)" if _setting(row) != WHOLE else ""
-            ax.axhline(row.b3_f1, ls="--", color=f"C{5 + i}", label=row.system.replace("_", " ") + within)
-        ax.set_title(f"{corpus}: string-match initialisation")
-        ax.set_xlabel("wall-clock seconds")
-        ax.set_ylabel("B3 F1")
+            st = style.series_style(i)
+            ax.axhline(100 * row.b3_f1, color=st["color"], linestyle=st["linestyle"], linewidth=1.4,
+                       label=style.system_name(row.system) + within)
+            i += 1
+        ax.set(title=f"{corpus}: string-match initialisation", xlabel=TIME_LABEL, ylabel=F1_LABEL)
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return style.finish_figure(fig, style.title("singh2011", "Fig. 7", ", ".join(map(str, corpora)) or None,
+                                                "all mentions", "large corpora from string-match clusters"))
 
 
 def _setting(row):
@@ -91,12 +98,12 @@ def _setting(row):
 
 
 def table2(traces, baselines):
-    rows = [{"corpus": b.corpus, "setting": _setting(b), "system": b.system.replace("_", " "), "B3 P": 100 * b.b3_p,
+    rows = [{"corpus": b.corpus, "setting": _setting(b), "system": style.system_name(b.system), "B3 P": 100 * b.b3_p,
              "B3 R": 100 * b.b3_r, "B3 F1": 100 * b.b3_f1, "entities": b.entities} for b in baselines.itertuples()]
     for (corpus, run), t in traces.groupby(["corpus", "run"], sort=False):
         last = t.iloc[-1]
         rows.append({"corpus": corpus, "setting": _setting(last),
-                     "system": f"{last['model']} model K={last['workers']} (round {last['round']})",
+                     "system": f"{MODEL_NAMES.get(last['model'], last['model'])} model, K = {last['workers']} (round {last['round']})",
                      "B3 P": 100 * last["b3_p"], "B3 R": 100 * last["b3_r"], "B3 F1": 100 * last["b3_f1"],
                      "entities": int(last["entities"])})
     table = pd.DataFrame(rows)

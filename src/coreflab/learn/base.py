@@ -40,6 +40,92 @@ def as_training_data(data):
     return TrainingData(corpus, store)
 
 
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+_NPZ_KINDS = (("_name.npy", ("compiled corpus", "prepare")), ("_header.npy", ("arc store", "features")),
+              ("_learner.npy", ("coreflab model file", "train")))
+
+
+def npz_kind(path):
+    """(what, verb) of a coreflab .npz by the arrays it holds; None if not recognised."""
+    import zipfile
+
+    try:
+        names = set(zipfile.ZipFile(path).namelist())
+    except (OSError, zipfile.BadZipFile):
+        return None
+    return next((kind for member, kind in _NPZ_KINDS if member in names), None)
+
+
+def require_npz(path, what, made_by):
+    """UserError naming the file unless path is a .npz archive (checked before numpy reads it,
+    whose message for a text file is about allow_pickle, which tells a user nothing)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(256)
+    except OSError as err:
+        raise UserError(f"{path}: cannot read the {what} ({err.strerror or err})") from None
+    if head[:4] in _ZIP_MAGIC:
+        other = npz_kind(path)
+        if other is not None and other[0] != what:
+            raise UserError(f"{path}: not {_a(what)} (the .npz written by `coreflab {made_by}`); "
+                            f"it is {_a(other[0])} from `coreflab {other[1]}`")
+        return path
+    text = head.decode("utf-8", "replace").lstrip()
+    if text.startswith("#begin document"):
+        found = "it is a CoNLL-2012 text file"
+    elif head.startswith(b"\x93NUMPY"):
+        found = "it is a single .npy array"
+    elif text[:1] in "{[":
+        found = "it looks like JSON"
+    elif head and all(32 <= b < 127 or b in (9, 10, 13) for b in head[:64]):
+        found = "it is a text file"
+    else:
+        found = "it is not a .npz archive"
+    raise UserError(f"{path}: not {_a(what)} (the .npz written by `coreflab {made_by}`); {found}")
+
+
+def _a(noun):
+    return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
+
+
+def check_param_types(cls, params):
+    """UserError naming the first parameter whose JSON value has the wrong type for the learner.
+
+    The expected type is the type of the parameter's default (int, float, bool, str, list);
+    an integral float is accepted for an int (JSON writes 10.0), an int for a float.
+    Returns the parameters with integral floats converted to int.
+    """
+    sig = inspect.signature(cls.__init__)
+    out = dict(params)
+    for name, value in params.items():
+        if name not in sig.parameters:
+            continue
+        default = sig.parameters[name].default
+        if default is inspect.Parameter.empty or default is None or value is None:
+            continue
+        if isinstance(default, bool):
+            ok, kind = isinstance(value, bool), "true or false"
+        elif isinstance(default, int):
+            ok, kind = isinstance(value, int) and not isinstance(value, bool), "an integer"
+            if isinstance(value, float) and value.is_integer():
+                ok, out[name] = True, int(value)
+        elif isinstance(default, float):
+            ok, kind = isinstance(value, (int, float)) and not isinstance(value, bool), "a number"
+        elif isinstance(default, str):
+            ok, kind = isinstance(value, str), "a string"
+        elif isinstance(default, (list, tuple)):
+            ok, kind = isinstance(value, (list, tuple)), "a list"
+        else:
+            continue
+        if not ok:
+            raise UserError(f"{cls.name}: parameter {name!r} must be {kind} (like its default {default!r}), "
+                            f"got {value!r}")
+    return out
+
+
 class Learner:
     """Base class: parameters, save/load; subclasses implement fit/predict."""
 
@@ -99,6 +185,7 @@ class Learner:
         """Rebuild the learner saved at path (any registered learner)."""
         from coreflab.learn.registry import make_learner
 
+        require_npz(path, "coreflab model file", "train")
         try:
             with np.load(path, allow_pickle=False) as z:
                 name = str(z["_learner"])

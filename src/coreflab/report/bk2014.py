@@ -9,9 +9,11 @@ import re
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
+from coreflab.report import style
+
 RUN = re.compile(r"^(?P<learner>bk_[a-z_]+)-(?P<features>local|nonlocal)-b(?P<beam>\d+)$")
-NAMES = {"bk_baseline": "baseline", "bk_early": "early update", "bk_maxviolation": "max-violation",
-         "bk_laso": "LaSO", "bk_delayed_laso": "delayed LaSO"}
+NAMES = {k: style.system_name(k) for k in ("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso")}
+NAMES["bk_baseline"] = "baseline"  # in B&K's own figures; beside other papers it is "B&K baseline"
 
 
 def parse_run(name):
@@ -41,58 +43,52 @@ def _label(learner, features, beam):
 
 
 def _two_panels(curves, title, draw, suptitle):
-    """Dev MELA vs iteration, local features left and non-local right; draw(ax, mela, features)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    """Dev MELA vs iteration, local features left and non-local right (shared y-scale);
+    draw(ax, mela, features) plots the series of one panel."""
     mela = _mela(curves)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    fig, axes = style.new_figure(1, 2, panel_size=(5.5, 4), sharey=True)
     for ax, features in zip(axes, ("local", "nonlocal")):
         draw(ax, mela, features)
-        ax.set(title=title(features), xlabel="iteration")
+        ax.set(title=title(features), xlabel="iteration (passes over the training set)")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.grid(alpha=0.3)
-        ax.legend(frameon=False, fontsize=9)
-    axes[0].set_ylabel("dev MELA (CoNLL F1)")
-    fig.suptitle(suptitle)
-    fig.tight_layout()
-    return fig
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("dev MELA (CoNLL F1, %)")
+    axes[1].set_ylabel("dev MELA (CoNLL F1, %)")
+    return style.finish_figure(fig, suptitle)
 
 
 def _features_title(features):
     return "Local features" if features == "local" else "Non-local features"
 
 
-def figure3(curves, beams):
+def figure3(curves, beams, corpus=None):
     """Dev MELA vs iteration: early update at two beams against the baseline (local | non-local)."""
 
     def draw(ax, mela, features):
         base = mela[mela.learner == "bk_baseline"]
-        ax.plot(base.epoch, base.MELA, color="black", linewidth=2, label="baseline (local, exact search)")
+        ax.plot(base.epoch, base.MELA, label="baseline (local, exact search)", **style.series_style(6))
         for k, beam in enumerate(beams):
             sub = mela[(mela.learner == "bk_early") & (mela.features == features) & (mela.beam == beam)]
-            ax.plot(sub.epoch, sub.MELA, marker="o", markersize=3, linestyle=["-", "--", ":"][k % 3],
-                    label=f"early update, beam {beam}")
+            ax.plot(sub.epoch, sub.MELA, label=f"early update, beam {beam}", **style.series_style(k))
 
-    return _two_panels(curves, _features_title, draw, "Björkelund & Kuhn 2014, Fig. 3: early update vs exact search")
+    return _two_panels(curves, _features_title, draw,
+                       style.title("bk2014", "Fig. 3", corpus, "dev", "early update vs exact search"))
 
 
-def figure4(curves, beam):
+def figure4(curves, beam, corpus=None):
     """Dev MELA vs iteration for early update, (max-violation,) LaSO and delayed LaSO."""
 
     def draw(ax, mela, features):
-        for learner in ("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso"):
+        for k, learner in enumerate(("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso")):
             sub = mela[(mela.learner == learner) & (mela.features == features) & (mela.beam == beam)]
             if len(sub):
-                ax.plot(sub.epoch, sub.MELA, marker="o", markersize=3, label=NAMES[learner])
+                ax.plot(sub.epoch, sub.MELA, label=NAMES[learner], **style.series_style(k))
         base = mela[mela.learner == "bk_baseline"]
         if features == "local" and len(base):
-            ax.plot(base.epoch, base.MELA, color="black", linewidth=1, linestyle=":", label="baseline")
+            ax.plot(base.epoch, base.MELA, label="baseline", **style.series_style(6))
 
     return _two_panels(curves, lambda features: f"{_features_title(features)} (beam {beam})", draw,
-                       "Björkelund & Kuhn 2014, Fig. 4: update strategies")
+                       style.title("bk2014", "Fig. 4", corpus, "dev", "update strategies"))
 
 
 def table1(curves, beam):

@@ -9,7 +9,9 @@ measure, the configuration that the training split would have chosen.
 import numpy as np
 import pandas as pd
 
-NAMES = {"cc_base": "BASE", "cc_slt_closest": "SLT-closest", "cc_slt_preserving": "SLT-preserving"}
+from coreflab.report.style_names import system_name as paper_name
+
+NAMES = {k: paper_name(k) for k in ("cc_base", "cc_slt_closest", "cc_slt_preserving")}
 LOWER_IS_BETTER = {"pairwise_error_rate"}
 PAIR_COLUMNS = [("pairwise_error_rate", "e%"), ("pairwise_precision", "pair P"), ("pairwise_recall", "pair R"),
                 ("pairwise_f1", "pair F")]
@@ -18,7 +20,7 @@ MUC_COLUMNS = [("muc_precision", "MUC P"), ("muc_recall", "MUC R"), ("muc_f1", "
 
 def system_name(learner, bias, weight):
     base = NAMES[learner]
-    return base if bias == "none" else f"{base}-{bias.upper().replace('PA', 'Pa')}-{weight:g}"
+    return base if bias == "none" else f"{base}, {bias.upper().replace('PA', 'Pa')} λ = {weight:g}"
 
 
 def _wide(runs, split, stage):

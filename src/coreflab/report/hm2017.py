@@ -13,18 +13,23 @@
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from coreflab.mela.features import FEATURE_NAMES
 from coreflab.mela.regressor import fit_regressor, mse_scc
+from coreflab.report import style
 
-LEARNER_NAMES = {"lsp_f": "LSP_F", "lsp_yj": "LSP_YJ", "lsp_rho": "LSP_rho"}
+LEARNER_ORDER = ("lsp_f", "lsp_yj", "lsp_rho")
 
 
 def display_name(learner):
-    """Table name of a run label; lsp_rho_from_<corpus> = LSP_rho with that corpus's regressor."""
-    if learner.startswith("lsp_rho_from_"):
-        return f"LSP_rho (regressor of {learner[len('lsp_rho_from_'):]})"
-    return LEARNER_NAMES.get(learner, learner)
+    """Paper name of a run label; lsp_rho_from_<corpus> = LSP_ρ with that corpus's regressor."""
+    return style.system_name(learner)
+
+
+def _series_index(learner):
+    """The same colour/marker for a learner in every panel (transfer runs after the three)."""
+    return LEARNER_ORDER.index(learner) if learner in LEARNER_ORDER else len(LEARNER_ORDER)
 
 
 def _split_xy(df):
@@ -62,24 +67,21 @@ def fig2_points(data, seed=0, n_sizes=8):
     return pd.DataFrame(rows)
 
 
-def fig2(points):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2))
-    for (train, test), sub in points.groupby(["train", "test"]):
+def fig2(points, corpus=None):
+    """MSE and SCC of the MELA regressor on the other sample vs training examples (log x)."""
+    fig, axes = style.new_figure(1, 2, panel_size=(4.4, 3.4))
+    for k, ((train, test), sub) in enumerate(points.groupby(["train", "test"])):
         for ax, col in zip(axes, ("MSE", "SCC")):
-            ax.plot(sub["n_examples"], sub[col], marker="o", label=f"train {train}, test {test}")
-    for ax, col in zip(axes, ("MSE", "SCC (%)")):
-        ax.set_xscale("log")
-        ax.set_xlabel("training examples")
-        ax.set_ylabel(col)
-        ax.grid(alpha=0.3)
-    axes[1].legend(fontsize=8)
-    fig.suptitle("MELA regressor accuracy vs training examples (H&M 2017, Fig. 2)", fontsize=9)
-    return fig
+            ax.plot(sub["n_examples"], sub[col], label=f"train {train}, test {test}", **style.series_style(k))
+    for ax, ylabel in zip(axes, ("MSE (squared MELA points)", "SCC (Spearman, %)")):
+        style.plain_log_axis(ax, "x")
+        ax.set_xlabel("training examples (log scale)")
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=8)
+    axes[0].set_title("mean squared error (lower is better)")
+    axes[1].set_title("rank correlation (higher is better)")
+    return style.finish_figure(fig, style.title("hm2017", "Fig. 2", corpus, "samples S1/S2",
+                                                "MELA regressor accuracy vs training examples"))
 
 
 def best_epochs(runs):
@@ -100,44 +102,49 @@ def n_label(n, n_all):
     return "All" if n == 0 or n >= n_all else f"{n:,}"
 
 
-def fig3(runs, n_all):
-    import matplotlib
+def fig3(runs, n_all, corpus=None):
+    """One dev-curve panel per N (all on one shared y-scale) and a last panel of test MELA vs N.
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    The grid has exactly as many cells as panels (no empty cells); T_best, the epoch with
+    the best dev MELA, is explained in the last panel's title.
+    """
     ns = sorted(runs["n_features"].unique(), key=lambda n: n_all if n == 0 else n)
     k = len(ns) + 1
-    cols = min(4, k)
+    cols = k if k <= 5 else int(np.ceil(k / 2))
     rows = int(np.ceil(k / cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.6 * rows), squeeze=False)
-    axes = axes.ravel()
-    for ax, n in zip(axes, ns):
-        sub = runs[(runs["n_features"] == n) & (runs["split"] == "dev")]
-        for learner, s in sub.groupby("learner"):
-            s = s.sort_values("epoch")
-            ax.plot(s["epoch"], s["mela"], label=display_name(learner))
-        ax.set_title(f"N = {n_label(n, n_all)}", fontsize=9)
-        ax.set_xlabel("epoch")
-        ax.set_ylabel("dev MELA")
-        ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=7)
+    fig, axes = style.new_figure(rows, cols, panel_size=(3.4, 2.9))
+    dev = runs[runs["split"] == "dev"]
     best = best_epochs(runs)
+    values = np.concatenate([dev["mela"].to_numpy(dtype=float), best["test_mela"].to_numpy(dtype=float)])
+    lo, hi = (float(np.nanmin(values)), float(np.nanmax(values))) if values.size else (0.0, 1.0)
+    pad = max(0.5, 0.05 * (hi - lo))
+    for ax, n in zip(axes, ns):
+        sub = dev[dev["n_features"] == n]
+        for learner, s in sorted(sub.groupby("learner"), key=lambda g: (_series_index(g[0]), g[0])):
+            s = s.sort_values("epoch")
+            ax.plot(s["epoch"], s["mela"], label=display_name(learner), **style.series_style(_series_index(learner)))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_title(f"dev curve, N = {n_label(n, n_all)} features", fontsize=9)
+        ax.set_xlabel("epoch (passes over the training set)")
+        ax.set_ylabel("dev MELA (%)")
+    axes[0].legend(fontsize=7)
     ax = axes[len(ns)]
-    for learner, s in best.groupby("learner"):
+    for learner, s in sorted(best.groupby("learner"), key=lambda g: (_series_index(g[0]), g[0])):
         x = [n_all if n == 0 else n for n in s["n_features"]]
         order = np.argsort(x)
-        ax.plot(np.asarray(x)[order], s["test_mela"].to_numpy()[order], marker="o",
-                label=display_name(learner))
-    ax.set_xscale("log")
-    ax.set_xlabel("N (features kept)")
-    ax.set_ylabel("test MELA at T_best")
-    ax.grid(alpha=0.3)
+        ax.plot(np.asarray(x)[order], s["test_mela"].to_numpy()[order], label=display_name(learner),
+                **style.series_style(_series_index(learner)))
+    style.plain_log_axis(ax, "x")
+    ax.set_xlabel("N (features kept, log scale)")
+    ax.set_ylabel("test MELA (%)")
+    ax.set_title("test at T_best (epoch of best dev MELA)", fontsize=9)
     ax.legend(fontsize=7)
-    for ax in axes[k:]:
-        ax.axis("off")
-    fig.tight_layout()
-    return fig
+    for a in axes[:k]:
+        a.set_ylim(lo - pad, hi + pad)  # one y-scale: a 6-point drop looks like 6 points in every panel
+    for a in axes[k:]:
+        fig.delaxes(a)
+    return style.finish_figure(fig, style.title("hm2017", "Fig. 3", corpus, "dev curves; test at T_best",
+                                                "LSP learners by feature-space size N"))
 
 
 def select_n(best, n_all):

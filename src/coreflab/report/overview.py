@@ -37,35 +37,35 @@ def antecedent_sentence_distances(corpus):
 
 def overview_figure(corpora, title):
     """corpora: list of CompiledCorpus (one per split) → matplotlib Figure with three panels."""
-    import matplotlib
+    from coreflab.report import style
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, axes = style.new_figure(1, 3, panel_size=(4.4, 3.8))
     for i, corpus in enumerate(corpora):
-        c = colors[i % len(colors)]
+        st = style.series_style(i)
         per_doc = mentions_per_document(corpus)
-        axes[0].hist(per_doc, bins=30, histtype="step", linewidth=1.6, color=c,
+        axes[0].hist(per_doc, bins=30, histtype="step", linewidth=1.6, color=st["color"], linestyle=st["linestyle"],
                      label=f"{corpus.split} ({corpus.n_docs} docs, mean {per_doc.mean():.0f})")
         sizes = gold_cluster_sizes(corpus)
         if sizes.size:
             values, counts = np.unique(sizes, return_counts=True)
-            axes[1].plot(values, counts, marker="o", markersize=3, color=c, label=corpus.split)
+            axes[1].plot(values, counts, label=corpus.split, **st)
     types, dists = antecedent_sentence_distances(corpora[0])
-    data = [np.clip(dists[types == t], 0, 30) for t in (1, 2, 3)]
-    labels = [f"{TYPE_NAMES[t]} ({TYPE_LETTERS[t]}, n={len(d)})" for t, d in zip((1, 2, 3), data)]
-    if any(len(d) for d in data):
-        axes[2].hist([d for d in data], bins=np.arange(0, 32) - 0.5, label=labels, stacked=False, histtype="step", linewidth=1.6)
-    axes[0].set(title="Mentions per document", xlabel="gold mentions", ylabel="documents")
-    axes[1].set(title="Gold cluster sizes", xlabel="cluster size", ylabel="clusters", xscale="log", yscale="log")
-    axes[2].set(title=f"Sentences back to the previous mention ({corpora[0].split})", xlabel="sentence distance (clipped at 30)",
-                ylabel="anaphors", yscale="log")
+    bins = np.arange(0, 32) - 0.5
+    for k, t in enumerate((1, 2, 3)):
+        d = np.clip(dists[types == t], 0, 30)
+        if len(d):
+            counts, _ = np.histogram(d, bins=bins)
+            seen = counts > 0  # a log axis has no zero: plot the distances that occur
+            axes[2].plot(np.arange(0, 31)[seen], counts[seen], label=f"{TYPE_NAMES[t]} ({TYPE_LETTERS[t]}, n={len(d)})",
+                         **style.series_style(k))
+    axes[0].set(title="Mentions per document", xlabel="gold mentions per document", ylabel="documents")
+    axes[1].set(title="Gold cluster sizes", xlabel="cluster size (mentions, log scale)", ylabel="clusters (log scale)",
+                xscale="log", yscale="log")
+    axes[2].set(title=f"Sentences back to the previous mention ({corpora[0].split})",
+                xlabel="distance (sentences, clipped at 30)", ylabel="anaphors (log scale)", yscale="log")
+    style.plain_log_axis(axes[1], "x")
     for ax in axes:
-        ax.grid(alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=8, frameon=False)
-    fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+            ax.legend(fontsize=8)
+    splits = ", ".join(c.split for c in corpora)
+    return style.finish_figure(fig, f"{title} ({splits} splits)")

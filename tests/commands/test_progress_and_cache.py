@@ -1,0 +1,94 @@
+"""The one per-epoch callback (learn/curve.EpochProgress) and the per-user numba cache.
+
+Why: the lines and the bar are what a user sees during a long `coreflab train`; the cache
+location decides whether the one-minute compile happens once per machine or once per folder.
+"""
+
+import io
+
+from coreflab import numba_cache
+from coreflab.learn.curve import EpochProgress, expected_epochs
+from coreflab.learn.registry import make_learner
+
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_plain_stream_gets_one_line_per_epoch_and_the_count():
+    out = io.StringIO()
+    cb = EpochProgress(learner="sumlink", stream=out, total=3)
+    for epoch in (1, 2, 3):
+        cb(epoch, model=None)
+    cb.close()
+    lines = out.getvalue().splitlines()
+    assert [line.split(":")[1].strip() for line in lines] == ["epoch 1/3", "epoch 2/3", "epoch 3/3"]
+    assert all("dev MELA n/a" in line and line.endswith(" s") for line in lines)
+    assert cb.epochs == 3 and not cb.bar_enabled
+
+
+def test_terminal_gets_a_tqdm_bar_beside_the_lines():
+    out = _Tty()
+    cb = EpochProgress(learner="l3m", stream=out, total=2)
+    assert cb.bar_enabled
+    cb(1, model=None)
+    cb(2, model=None)
+    cb.close()
+    text = out.getvalue()
+    assert "l3m: epoch 2/2" in text
+    assert "epoch/s" in text or "s/epoch" in text  # tqdm's rate field: the bar was drawn
+
+
+def test_expected_epochs_follows_each_learners_parameter():
+    assert expected_epochs(make_learner("bk_delayed_laso", {"n_iter": 7})) == 7
+    assert expected_epochs(make_learner("l3m", {"epochs": 4})) == 4
+    assert expected_epochs(make_learner("cc_slt_closest", {"em_iterations": 3})) == 3
+    assert expected_epochs(make_learner("cc_base", {"em_iterations": 3})) == 1  # no E-step: one M-step
+
+
+def test_cache_dir_is_per_user_and_overridable(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    assert numba_cache.configure(env) == str(tmp_path / "xdg" / "coreflab" / "numba")
+    assert env["NUMBA_CACHE_DIR"] == str(tmp_path / "xdg" / "coreflab" / "numba")
+    env = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "NUMBA_CACHE_DIR": str(tmp_path / "mine")}
+    assert numba_cache.configure(env) == str(tmp_path / "mine")
+    env = {"HOME": str(tmp_path)}
+    assert numba_cache.default_dir(env).endswith("coreflab/numba")
+
+
+def test_compile_notice_only_while_the_cache_is_cold(tmp_path):
+    src = tmp_path / "pkg" / "learn"
+    src.mkdir(parents=True)
+    cache = tmp_path / "cache"
+    out = io.StringIO()
+    assert numba_cache.compile_notice(out, str(cache), src)
+    assert "compiling kernels (once per machine" in out.getvalue()
+    index = numba_cache.source_cache_dir(cache, src) / "kernels.f-1.py311.nbi"
+    index.parent.mkdir(parents=True)
+    index.write_bytes(b"")
+    out = io.StringIO()
+    assert not numba_cache.compile_notice(out, str(cache), src)
+    assert out.getvalue() == ""
+
+
+def test_numba_reads_the_configured_cache_dir():
+    import os
+
+    import numba.core.config as config
+
+    assert os.environ["NUMBA_CACHE_DIR"]
+    assert config.CACHE_DIR == os.environ["NUMBA_CACHE_DIR"]
+
+
+def test_cache_folder_name_matches_numbas_own(tmp_path):
+    from numba.core.caching import _CacheLocator
+
+    import coreflab.learn.l3m as module
+
+    here = numba_cache.source_cache_dir(tmp_path, tmp_path.parent / "x" / "learn")
+    assert here.parent == tmp_path and here.name.startswith("learn_")
+    import os
+
+    assert numba_cache.source_cache_dir("", os.path.dirname(module.__file__)).name == \
+        _CacheLocator.get_suitable_cache_subpath(module.__file__)

@@ -1,0 +1,131 @@
+"""`coreflab train` talks: a line per epoch with dev MELA for every leaderboard learner, the
+right closing epoch count, and one-line errors (exit 2) for a mistyped parameter or a file
+of the wrong kind. Runs the CLI entry (`cli.main`) on the tiny synthetic corpus, i.e. the
+corpus of `coreflab synth --size tiny`.
+"""
+
+import re
+
+import pytest
+
+from coreflab import cli
+from coreflab.corpus.compile import compile_documents
+from coreflab.corpus.conll import write_conll
+from coreflab.corpus.synthetic import generate_corpus
+from coreflab.features.extract import extract_arc_store
+
+FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
+
+# every leaderboard learner with a short run: (learner, params, epochs the params ask for)
+LEARNERS = [
+    ("bk_baseline", '{"n_iter": 2}', 2),
+    ("bk_delayed_laso", '{"n_iter": 2, "beam": 4}', 2),
+    ("cc_base", "{}", 1),  # no E-step: one M-step
+    ("cc_slt_closest", '{"em_iterations": 2, "max_iter": 50}', 2),
+    ("l3m", '{"epochs": 2}', 2),
+    ("sumlink", '{"epochs": 2}', 2),
+    ("binleftlink", '{"epochs": 2}', 2),
+    ("spanning_forest", '{"epochs": 2}', 2),
+    ("corr_clustering", '{"epochs": 2}', 2),
+]
+EPOCH_LINE = re.compile(r"^(?P<learner>\w+): epoch (?P<epoch>\d+)/(?P<total>\d+): dev MELA (?P<mela>\d+\.\d\d), "
+                        r"\d+\.\d s \+ \d+\.\d s dev scoring$")
+
+
+@pytest.fixture(scope="module")
+def split_files(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("progress")
+    docs = generate_corpus("tiny", seed=0)
+    out = {"tmp": tmp}
+    for split in ("train", "dev"):
+        corpus = compile_documents(docs[split], "synth", split)
+        corpus.save(tmp / f"{split}.npz")
+        extract_arc_store(corpus, FEATURES, n_bits=16).save(tmp / f"{split}_arcs.npz")
+        write_conll(docs[split], tmp / f"{split}.conll")
+        out[split] = [str(tmp / f"{split}.npz"), str(tmp / f"{split}_arcs.npz"), str(tmp / f"{split}.conll")]
+    return out
+
+
+def _train_argv(files, learner, params, out):
+    tr, dv = files["train"], files["dev"]
+    return ["train", "--learner", learner, "--compiled", tr[0], "--arcs", tr[1], "--dev-compiled", dv[0],
+            "--dev-arcs", dv[1], "--dev-conll", dv[2], "--params", params, "--out", str(out)]
+
+
+@pytest.mark.parametrize("learner,params,epochs", LEARNERS, ids=[x[0] for x in LEARNERS])
+def test_train_prints_a_line_per_epoch_with_dev_mela(split_files, capsys, learner, params, epochs):
+    out = split_files["tmp"] / f"{learner}.npz"
+    assert cli.main(_train_argv(split_files, learner, params, out)) == 0
+    err = capsys.readouterr().err.splitlines()
+    lines = [m for m in map(EPOCH_LINE.match, err) if m]
+    assert [int(m["epoch"]) for m in lines] == list(range(1, epochs + 1)), err
+    assert {m["learner"] for m in lines} == {learner}
+    assert {int(m["total"]) for m in lines} == {epochs}
+    assert all(0.0 <= float(m["mela"]) <= 100.0 for m in lines)
+    closing = [line for line in err if line.startswith("coreflab train:")]
+    assert len(closing) == 1 and f"{learner}: {epochs} epoch(s) in " in closing[0], err
+    assert out.is_file()
+
+
+def test_train_without_dev_split_still_counts_epochs(split_files, capsys):
+    tr = split_files["train"]
+    out = split_files["tmp"] / "nodev.npz"
+    assert cli.main(["train", "--learner", "sumlink", "--compiled", tr[0], "--arcs", tr[1], "--params",
+                     '{"epochs": 3}', "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("dev MELA n/a (no dev split)") == 3
+    assert "sumlink: 3 epoch(s) in " in err
+
+
+def _one_line_error(capsys, argv):
+    code = cli.main(argv)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("params,name,kind", [('{"n_iter": "ten"}', "n_iter", "an integer"),
+                                              ('{"beam": 2.5}', "beam", "an integer"),
+                                              ('{"average": "yes"}', "average", "true or false"),
+                                              ('{"root_loss": [1]}', "root_loss", "a number")])
+def test_parameter_type_error_is_one_line_naming_the_parameter(split_files, capsys, params, name, kind):
+    tr = split_files["train"]
+    line = _one_line_error(capsys, ["train", "--learner", "bk_baseline", "--compiled", tr[0], "--arcs", tr[1],
+                                    "--params", params, "--out", str(split_files["tmp"] / "bad.npz")])
+    assert f"parameter {name!r} must be {kind}" in line
+    assert line.startswith("coreflab train: error: bk_baseline:")
+
+
+def test_integral_float_is_accepted_for_an_integer_parameter(split_files, capsys):
+    tr = split_files["train"]
+    assert cli.main(["train", "--learner", "bk_baseline", "--compiled", tr[0], "--arcs", tr[1], "--params",
+                     '{"n_iter": 1.0}', "--out", str(split_files["tmp"] / "float.npz")]) == 0
+    assert "bk_baseline: 1 epoch(s)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("slot", ["--compiled", "--arcs"])
+def test_conll_file_given_as_npz_is_one_line_naming_the_file(split_files, capsys, slot):
+    tr = split_files["train"]
+    files = {"--compiled": tr[0], "--arcs": tr[1], slot: tr[2]}
+    line = _one_line_error(capsys, ["train", "--learner", "bk_baseline", "--compiled", files["--compiled"],
+                                    "--arcs", files["--arcs"], "--out", str(split_files["tmp"] / "bad.npz")])
+    assert tr[2] in line and "CoNLL-2012 text file" in line
+    assert "allow_pickle" not in line
+
+
+def test_predict_with_a_conll_file_as_model_is_one_line(split_files, capsys):
+    dv = split_files["dev"]
+    line = _one_line_error(capsys, ["predict", "--model", dv[2], "--compiled", dv[0], "--arcs", dv[1],
+                                    "--conll", dv[2], "--out", str(split_files["tmp"] / "x.conll")])
+    assert dv[2] in line and "not a coreflab model file" in line
+
+
+def test_npz_of_the_wrong_kind_names_what_it_is(split_files, capsys):
+    tr = split_files["train"]
+    line = _one_line_error(capsys, ["train", "--learner", "bk_baseline", "--compiled", tr[1], "--arcs", tr[1],
+                                    "--out", str(split_files["tmp"] / "bad.npz")])
+    assert line.endswith(f"{tr[1]}: not a compiled corpus (the .npz written by `coreflab prepare`); "
+                         "it is an arc store from `coreflab features`")
