@@ -45,10 +45,10 @@ def test_root_arcs_always_have_features_with_local_set():
     assert (b.arc_feat_offsets[roots + 1] - b.arc_feat_offsets[roots] == 1).all()
 
 
-def _compare(corpus, entries, n_bits, window):
-    store = extract_arc_store(corpus, entries, n_bits=n_bits, window=window)
+def _compare(corpus, entries, n_bits, window, reach=True):
+    store = extract_arc_store(corpus, entries, n_bits=n_bits, window=window, reach=reach)
     store.validate()
-    m_off, ante, feats = reference_store(corpus, store.templates, n_bits, window)
+    m_off, ante, feats = reference_store(corpus, store.templates, n_bits, window, reach)
     assert store.m_arc_offsets.tolist() == m_off
     assert store.arc_ante.tolist() == ante
     got = [store.arc_features(a).tolist() for a in range(store.n_arcs)]

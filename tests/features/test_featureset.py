@@ -32,7 +32,7 @@ def test_load_by_path(tmp_path):
 @pytest.mark.parametrize("text,pattern", [
     ("- ana_type\n- head_mtch\n", r"bad.yaml:2: unknown feature template 'head_mtch'"),
     ("- ana_type\n- ana_type+nope\n", r"bad.yaml:2: .*'nope' in entry 'ana_type\+nope'"),
-    ("- a+b+c\n", "exactly two"),
+    ("- a+b+c+d\n", "at most three"),
     ("- ana_type\n- ana_type\n", "listed twice"),
     ("ana_type: 1\n", "expected a non-empty YAML list"),
     ("- [unclosed\n", "not valid YAML"),

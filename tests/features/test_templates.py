@@ -146,8 +146,8 @@ def test_unavailable_templates_are_listed_not_fatal():
     assert store.n_entries == 10  # one head_match feature per non-root arc
     with pytest.raises(UserError, match="nosuch"):
         resolve(["ana_type+nosuch"])
-    with pytest.raises(UserError, match="exactly two"):
-        resolve(["ana_type+ante_type+bias"])
+    with pytest.raises(UserError, match="at most three"):
+        resolve(["ana_type+ante_type+bias+head_match"])
 
 
 def test_registry_covers_issue_templates():
