@@ -5,6 +5,8 @@ mention table (it reads the CompiledCorpus arrays and vocabulary strings directl
 compares acronyms as strings), so the equivalence test checks semantics, not shared code.
 """
 
+import hashlib
+
 from coreflab.features.hashing import MASK64, ROOT_MARK, py_hash_values, py_mix64, template_key
 from coreflab.features.templates import REGISTRY, K_ANA, K_CONST, split_entry
 
@@ -17,6 +19,17 @@ def bucket(d):
 
 
 _GOLDEN, _M1 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9
+# attributes whose values are strings: the reference hashes the string itself
+STRING_ATTRS = {"ne", "head", "head_pos", "first", "last", "full", "prev", "next", "pronoun",
+                "category", "subcategory", "path_root", "path_s", "genre", "speaker", "verb",
+                "short_full"}
+
+
+def skey(s):
+    """Split-independent key of a string: top 31 bits of its BLAKE2b digest, "" -> 0."""
+    if not s:
+        return 0
+    return int.from_bytes(hashlib.blake2b(s.encode("utf-8"), digest_size=8).digest(), "little") >> 33
 
 
 def chain(h, values):
@@ -63,7 +76,7 @@ class Ref:
         drop = {"a", "an", "the", "this", "that", "these", "those", "'s", "'"}
         kept = [w for w in self.words(r) if not (self.word(w) in drop or (
             self.word(w) and not any(ch.isalnum() for ch in self.word(w))))]
-        return chain(py_mix64(0x537472), kept) >> 33 if kept else -1
+        return chain(py_mix64(0x537472), [skey(self.word(w)) for w in kept]) >> 33 if kept else -1
 
     def base(self, r):
         return self.a["doc_token_offsets"][self.doc_of[r]]
@@ -181,8 +194,16 @@ class Ref:
         if op == "sent_paths":
             if a["m_sentence"][j] != a["m_sentence"][i]:
                 return -2
-            return chain(0, [a["m_path_root"][j], a["m_path_root"][i]]) & ((1 << 62) - 1)
+            keys = [self.string_value(a["m_path_root"][r]) for r in (j, i)]
+            return chain(0, keys) & ((1 << 62) - 1)
         raise KeyError(op)
+
+    def string_value(self, v):
+        return skey(self.word(v)) if v >= 0 else v
+
+    def attr_value(self, r, name):
+        v = self.attr(r, name)
+        return self.string_value(v) if name in STRING_ATTRS else v
 
     def value(self, name, j, i):
         """Value of template `name` on arc i -> j (i None = root); None = no value."""
@@ -190,13 +211,13 @@ class Ref:
         if name == "bias":
             return 0
         if name == "genre":
-            v = self.attr(j, "genre")
+            v = self.attr_value(j, "genre")
         elif name.startswith("ana_"):
-            v = self.attr(j, name[4:])
+            v = self.attr_value(j, name[4:])
         elif name.startswith("ante_"):
             if i is None:
                 return 0 if name == "ante_type" else None
-            v = self.attr(i, name[5:])
+            v = self.attr_value(i, name[5:])
         else:
             assert tp.kind not in (K_ANA, K_CONST)
             return None if i is None else self.pair(name, j, i)

@@ -18,6 +18,12 @@ of at most `MAX_SHORT` tokens (-1 for longer ones: whole-span pairs of long span
 recur); `stripped` a hash of the lower-cased words without determiners, possessive
 markers and punctuation (the "clever" string match: "the company" ~ "this company's").
 
+String columns hold `hashing.string_keys` of the strings, not the split's vocabulary ids:
+those number strings in order of appearance per compiled split, so an id means another
+word in train and test (a lexical weight learned on train would never fire on test).
+`head_lower` stays a vocabulary id: it is compared with the split's token ids inside one
+document (`head_contained`), never hashed.
+
 Acronyms (the `alias` template, after Soon et al. 2001 / Björkelund & Farkas 2012): a
 name mention's acronym is the sequence of the capitalised initials of its words
 ("Drug Emporium Inc." → DEI); a one-token mention written in capitals ("DEI", "D.E.I.")
@@ -29,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from coreflab.corpus.compiled import TYPE_NAME
-from coreflab.features.hashing import hash_start, hash_step
+from coreflab.features.hashing import hash_start, hash_step, string_keys
 
 BOS, EOS = -2, -3  # preceding/following token at a sentence boundary
 
@@ -132,8 +138,13 @@ def _quote_flags(doc_tok_off, tok_lower, qkind):
     return out
 
 
+# columns holding strings (vocabulary ids until `mention_table` maps them to string keys)
+STRING_COLUMNS = (C_NE, C_HEAD, C_HEAD_POS, C_FIRST, C_LAST, C_FULL, C_PREV, C_NEXT, C_PRONOUN,
+                  C_CAT, C_SUBCAT, C_PATH_ROOT, C_PATH_S, C_GENRE, C_SPEAKER, C_VERB, C_SHORT_FULL)
+
+
 @njit(cache=True)
-def _fill_context(T, doc_off, doc_tok_off, tok_lower, tok_pos, tok_sentence, in_quote,
+def _fill_context(T, doc_off, doc_tok_off, tok_lower, tok_key, tok_pos, tok_sentence, in_quote,
                   is_conj, is_verb_tag, is_strip, has_pos):
     """The context columns (module docstring) of every mention."""
     for d in range(doc_off.shape[0] - 1):
@@ -166,7 +177,7 @@ def _fill_context(T, doc_off, doc_tok_off, tok_lower, tok_pos, tok_sentence, in_
                 w = tok_lower[base + t]
                 if w >= 0 and is_strip[w]:
                     continue
-                acc = hash_step(acc, w)
+                acc = hash_step(acc, tok_key[base + t])
                 kept += 1
             T[r, C_STRIPPED] = _fold(acc) if kept > 0 else -1
             T[r, C_VERB] = -1
@@ -277,9 +288,15 @@ def mention_table(corpus):
     doc_tok_off = np.ascontiguousarray(a["doc_token_offsets"], dtype=np.int64)
     tok_lower = tok("tok_lower")
     has_pos = "pos" not in corpus.missing and "tok_pos" in a
+    keys = string_keys(corpus.vocab)
+    tok_key = np.where(tok_lower >= 0, keys[np.maximum(tok_lower, 0)], -1).astype(np.int32) if len(keys) else tok_lower
     _fill_context(T, np.ascontiguousarray(a["doc_mention_offsets"], dtype=np.int64), doc_tok_off,
-                  tok_lower, tok("tok_pos"), tok("tok_sentence"),
+                  tok_lower, tok_key, tok("tok_pos"), tok("tok_sentence"),
                   _quote_flags(doc_tok_off, tok_lower, qkind), conj, verb_tag, strip, has_pos)
+    if len(keys):
+        for col in STRING_COLUMNS:
+            v = T[:, col]
+            T[:, col] = np.where(v >= 0, keys[np.maximum(v, 0)], v)
     return T
 
 
