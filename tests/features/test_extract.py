@@ -64,7 +64,8 @@ def test_kernel_equals_python_reference(seed, n_docs, window, missing, n_bits, d
                                     n_words=4, missing=missing, seed=seed)
     singles = data.draw(st.lists(st.sampled_from(ALL), unique=True, min_size=1, max_size=12))
     pairs = data.draw(st.lists(st.tuples(st.sampled_from(ALL), st.sampled_from(ALL)), max_size=6))
-    entries = list(dict.fromkeys(singles + [f"{a}+{b}" for a, b in pairs]))
+    triples = data.draw(st.lists(st.tuples(*[st.sampled_from(ALL)] * 3), max_size=4))
+    entries = list(dict.fromkeys(singles + [f"{a}+{b}" for a, b in pairs] + ["+".join(t) for t in triples]))
     _compare(corpus, entries, n_bits, window)
 
 

@@ -97,3 +97,26 @@ def test_unavailable_and_unknown_templates():
     assert unavailable == {"syntactic_context": "corpus has no m_path_s"}
     with pytest.raises(UserError, match="unknown non-local template 'nope'"):
         resolve_nonlocal(["nope"])
+
+
+def test_cluster_start_distance_log_buckets():
+    """Issue 15 item 11: distances >= 20 no longer share one bucket."""
+    from coreflab.features.nonlocal_templates import log_bucket
+    got = [log_bucket(x) for x in (0, 1, 4, 5, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 280, 2000)]
+    assert got == [0, 1, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 13]
+    # monotone and unbounded: every power of two up to a long document opens a new bucket
+    values = [log_bucket(x) for x in range(5000)]
+    assert values == sorted(values) and set(values) == set(range(16))  # 0-4, then 2**2 .. 2**12
+    # the emitted feature: clusters starting at mentions 25, 40 and 200 differ (one bucket before)
+    n = 210
+    arrays = {"doc_mention_offsets": np.array([0, n]), "m_doc": np.zeros(n, dtype=np.int32),
+              "m_type": np.full(n, 2, dtype=np.int8), "m_head_str": np.zeros(n, dtype=np.int32)}
+    corpus = CompiledCorpus(name="t", split="s", doc_ids=["d"], vocab=["x"], arrays=arrays)
+    attrs = mention_attributes(corpus)
+    st, shp = _state([-1] * (n - 1), attrs)
+    f30 = _emit(["cluster_start_distance"], st, shp, attrs, n - 1, 40)
+    f200 = _emit(["cluster_start_distance"], st, shp, attrs, n - 1, 200)
+    f25 = _emit(["cluster_start_distance"], st, shp, attrs, n - 1, 25)
+    assert f30 == [_fid("cluster_start_distance", 8, 2)] and f200 == [_fid("cluster_start_distance", 10, 2)]
+    assert f25 == [_fid("cluster_start_distance", 7, 2)]
+    assert f25 != f30 and f30 != f200
