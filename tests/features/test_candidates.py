@@ -86,3 +86,25 @@ def test_overview_writes_reachability(tmp_path):
     assert rows == [{"split": "dev", "window": 2, "nonfirst": 5, "reachable_before": 3, "reachable_after": 5,
                      "share_before": 0.6, "share_after": 1.0,
                      "arcs_before": rows[0]["arcs_before"], "arcs_after": rows[0]["arcs_before"] + 2}]
+
+
+def test_order_control_accepts_string_matched_candidates():
+    """learn/order_control re-orders a store pair for pair; a reach store is not contiguous."""
+    from coreflab.learn.base import TrainingData
+    from coreflab.learn.order_control import shuffled_data
+
+    c = _doc()
+    store = extract_arc_store(c, ["head_match", "ana_type+ante_type"], window=2, reach=True)
+    shuffled, new_to_old = shuffled_data(TrainingData(c, store), seed=3)
+
+    def pairs(s, rows):
+        out = {}
+        for j in range(c.n_mentions):
+            for a in range(s.m_arc_offsets[j], s.m_arc_offsets[j + 1]):
+                i = int(s.arc_ante[a])
+                key = (rows[j], None if i < 0 else rows[i])
+                out[key if key[1] is None or key[1] < key[0] else (key[1], key[0])] = sorted(
+                    s.arc_feats[s.arc_feat_offsets[a]:s.arc_feat_offsets[a + 1]].tolist())
+        return out
+
+    assert pairs(shuffled.store, new_to_old.tolist()) == pairs(store, list(range(c.n_mentions)))
