@@ -29,6 +29,11 @@ include: "workflow/rules/report.smk"
 include: "workflow/rules/bench.smk"
 
 
+onsuccess:
+    for line in optional_data.announcement(optional_data.skipped_experiments(config)):
+        print(line, file=sys.stderr)
+
+
 rule all:
     default_target: True
     input:

@@ -79,3 +79,32 @@ def test_a_corpus_folder_that_is_not_there_stops_before_any_job(tmp_path):
     lit["corpora"]["litbank"]["local_dir"] = None  # download: nothing to check yet
     check_corpus_folders(lit)
     check_corpus_folders(check_config(_cfg(), SCHEMA))  # synth needs no folder
+
+
+def test_a_misspelled_system_is_a_one_line_error_naming_it():
+    cfg = _cfg()
+    cfg["systems"] = ["string_match", "bk_delayd_laso"]
+    with pytest.raises(UserError) as err:
+        check_config(cfg, SCHEMA)
+    msg = str(err.value)
+    assert "'bk_delayd_laso'" in msg and "bk_delayed_laso" in msg and "string_match" in msg
+    assert "\n" not in msg
+
+
+
+def test_a_users_conll2012_plans_every_learner_and_paper_experiment(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--snakefile", str(ROOT / "Snakefile"),
+         "--configfile", str(ROOT / "config" / "conll2012.yaml"),
+         "--config", f"corpora={{conll2012: {{local_dir: {tmp_path}}}}}"],
+        capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = proc.stdout + proc.stderr
+    default = _cfg()
+    for system in default["learners"]:
+        assert f"results/conll2012/models/{system}.npz" in text, system
+    for table in ("bk2014/table1.md", "cc2007/table3.md", "l3m2014/table1.md", "hm2017/table3.md"):
+        assert f"results/conll2012/paper/{table}" in text, table

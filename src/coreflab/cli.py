@@ -26,6 +26,7 @@ VERBS = {
     "leaderboard": ("leaderboard", "leaderboard table from tidy scores"),
     "overview": ("overview", "corpus overview figure"),
     "select": ("select", "greedy forward/backward feature-template selection (B&K 2014)"),
+    "tune-root-loss": ("tune_root_loss", "choose B&K's root-attachment loss on dev (keys with singletons)"),
     "bk-report": ("bk_report", "Björkelund & Kuhn 2014 Figs. 3-4 and Table 1 from dev curves"),
     "cc-run": ("cc_run", "train one Choi & Cardie 2007 configuration and score every EM iteration"),
     "cc-tables": ("cc_tables", "Choi & Cardie 2007 Tables 1-3 from cc-run results"),
@@ -44,6 +45,8 @@ VERBS = {
     "crossdoc-calibrate": ("crossdoc_calibrate", "entity bias giving the true number of entities (Person-X)"),
     "crossdoc-baselines": ("crossdoc_baselines", "string-match and label-propagation baselines"),
     "crossdoc-report": ("crossdoc_report", "Singh et al. 2011 Figs. 5-7 and Table 2"),
+    "skipped": ("skipped", "table of the experiments skipped for missing data, with how to enable each"),
+    "docs": ("docs", "render docs/ pages whose numbers come from result files"),
     "manifest": ("manifest", "record config hash, seed, package versions and git commit of a results directory"),
     "doccluster": ("doccluster", "supervised clustering of 20 Newsgroups posts (L3M Table 2)"),
 }

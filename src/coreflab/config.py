@@ -52,7 +52,18 @@ def check_config(config, schema_path):
     # a second pass fills defaults inside the corpus entries added above
     for _ in cls(schema).iter_errors(config):
         pass
+    check_systems(config)
     return config
+
+
+def check_systems(config):
+    """Every leaderboard system is `string_match` or a configured learner: a misspelled name
+    would otherwise plan nothing for it and leave an old leaderboard in place."""
+    valid = ["string_match", *sorted(config.get("learners", {}))]
+    for name in config.get("systems", []):
+        if name not in valid:
+            raise UserError(f"config key systems: {name!r} is neither string_match nor a configured learner; "
+                            f"expected one of {', '.join(valid)}")
 
 
 def check_corpus_folders(config):

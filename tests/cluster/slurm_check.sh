@@ -260,4 +260,19 @@ sed 's/^/    /' "$WORK/dask.log"
 t_end=$(date +%s)
 log "timing: slurm up $(( t_up - t_start ))s, local ${t_local}s, slurm ${t_slurm}s, total $(( t_end - t_start ))s"
 if [ $status = 0 ]; then log "PASSED"; else log "FAILED"; fi
+# the record docs/cluster.md cites (numbers from the run, never copied by hand)
+SLURM_VERSION=$(sinfo --version 2>/dev/null | awk '{print $2}') STATUS=$status N_SUB=$n_sub T_SLURM=$t_slurm \
+T_LOCAL=$t_local T_TOTAL=$(( t_end - t_start )) COMPARE="$(tail -n 1 "$WORK/compare.log")" \
+python - "$REPO/bench/results/slurm_check.json" <<'PY'
+import datetime, json, os, sys
+from importlib.metadata import version
+from coreflab.report.io import atomic_write_text
+record = {"date": datetime.date.today().isoformat(), "passed": os.environ["STATUS"] == "0",
+          "slurm": os.environ["SLURM_VERSION"], "snakemake": version("snakemake"),
+          "plugin": version("snakemake-executor-plugin-slurm"), "sbatch_jobs": int(os.environ["N_SUB"]),
+          "seconds_slurm": int(os.environ["T_SLURM"]), "seconds_local": int(os.environ["T_LOCAL"]),
+          "seconds_total": int(os.environ["T_TOTAL"]), "comparison": os.environ["COMPARE"],
+          "load_average_at_end": list(os.getloadavg())}
+atomic_write_text(sys.argv[1], json.dumps(record, indent=1) + "\n")
+PY
 exit $status

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# whole-workflow runs: not in the fast default tier (`pytest`); `.ci/run` runs them (`pytest -m workflow`)
+pytestmark = pytest.mark.workflow
+
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = (".csv", ".md", ".tex", ".html", ".conll", ".json", ".png")
 
@@ -42,6 +45,7 @@ def two_runs(tmp_path_factory):
         _copy_workflow(d)
         proc = _snakemake(d, *EXAMPLE)
         assert proc.returncode == 0, proc.stderr[-3000:]
+        (d / "snakemake.stderr").write_text(proc.stderr)
         dirs.append(d)
     return dirs
 
@@ -188,3 +192,63 @@ def test_l3m_table2_vi_is_planned_only_with_20_newsgroups(tmp_path, enabled):
     text = proc.stdout + proc.stderr
     assert ("results/synth/paper/l3m2014/table2_vi.html" in text) is enabled  # a report entry
     assert (_planned_jobs(proc).get("doccluster") == 4) is enabled
+
+
+def _dag_edges(proc):
+    """(rule of the upstream node, rule of the downstream node) pairs of `snakemake --dag`."""
+    import re
+
+    labels = {n: label.split("\\n")[0] for n, label in re.findall(r'^\s*(\d+)\[label = "([^"]*)"', proc.stdout, re.M)}
+    edges = [(a, b) for a, b in re.findall(r"^\s*(\d+) -> (\d+)", proc.stdout, re.M)]
+    return labels, edges
+
+
+def test_selection_is_upstream_of_every_bk_and_leaderboard_training_job(tmp_path):
+    _copy_workflow(tmp_path)
+    proc = _snakemake(tmp_path, "--dag", *EXAMPLE)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    labels, edges = _dag_edges(proc)
+    parents = {}
+    for a, b in edges:
+        parents.setdefault(b, set()).add(a)
+
+    def ancestors(node):
+        seen, todo = set(), [node]
+        while todo:
+            for p in parents.get(todo.pop(), ()):
+                if p not in seen:
+                    seen.add(p)
+                    todo.append(p)
+        return {labels[p] for p in seen}
+
+    trainers = [n for n, rule in labels.items() if rule in ("train_system", "bk2014_run")]
+    assert len(trainers) >= 5
+    assert all("select_templates" in ancestors(n) for n in trainers)
+
+
+def test_changing_the_systems_replans_the_leaderboard(two_runs):
+    proc = _snakemake(two_runs[0], "-n", "--config", "learners={example_counts: {learner: example_counts}}",
+                      "systems=[string_match, bk_baseline, example_counts]")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    jobs = _planned_jobs(proc)
+    assert jobs.get("leaderboard") == 1 and jobs.get("scores_table") == 1
+    assert "train_system" not in jobs  # nothing to retrain: only the tables that list the systems
+
+
+def test_a_misspelled_system_stops_the_workflow_before_any_job(tmp_path):
+    _copy_workflow(tmp_path)
+    proc = _snakemake(tmp_path, "-n", "--config", "systems=[string_match, bk_delayd_laso]")
+    assert proc.returncode != 0
+    assert "'bk_delayd_laso' is neither string_match nor a configured learner" in proc.stderr + proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+def test_skipped_experiments_are_announced_at_the_end_and_in_the_results(two_runs):
+    # the tiny config has neither 20 Newsgroups (doccluster.enabled: false) nor ECB+ (ecbplus_dir: null)
+    tail = (two_runs[0] / "snakemake.stderr").read_text().splitlines()[-8:]
+    assert any("2 experiment(s) skipped for missing data" in line for line in tail)
+    assert any("20 Newsgroups" in line and "doccluster.local_dir" in line for line in tail)
+    assert any("ECB+" in line and "crossdoc.ecbplus_dir" in line for line in tail)
+    table = (two_runs[0] / "results" / "skipped_experiments.md").read_text()
+    assert "20 Newsgroups" in table and "ECB+" in table
+    assert (two_runs[0] / "results" / "skipped_experiments.html").stat().st_size > 0

@@ -11,6 +11,7 @@ rule bk2014_run:
         learner=bk2014_run_learner,
         params=bk2014_run_params,
         seed=config["seed"],
+        tuned=tuned_option,
     log:
         "results/{corpus}/logs/bk2014_{run}.log",
     benchmark:
@@ -24,7 +25,7 @@ rule bk2014_run:
     shell:
         "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
-        "--curve {output.curve} --params {params.params:q} --seed {params.seed} --out {output.model} > {log} 2>&1"
+        "--curve {output.curve} --params {params.params:q} {params.tuned} --seed {params.seed} --out {output.model} > {log} 2>&1"
 
 
 rule bk2014_report:

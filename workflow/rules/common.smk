@@ -4,6 +4,7 @@ import json
 import os
 import sys
 
+from coreflab import optional_data
 from coreflab.config import check_config, check_corpus_folders
 from coreflab.errors import UserError
 
@@ -104,12 +105,38 @@ def all_targets(wildcards):
         out += [f"results/{corpus}/models/{s}.npz" for s in systems() if s in LEARNER_SYSTEMS]
     for paper in config["run"]["papers"]:
         out.extend(paper_targets(paper))
+    out.append("results/skipped_experiments.md")
     return out
 
 
 # ---- features and learners -------------------------------------------------------------
 
-FEATURESET = config["features"]["featureset"]
+def featureset_dir(name):
+    """Folder name under results/<corpus>/features/ of a configured feature set (name or path)."""
+    return os.path.splitext(os.path.basename(name))[0] if name.endswith((".yaml", ".yml")) else name
+
+
+FEATURESET = featureset_dir(config["features"]["featureset"])
+
+
+def selection_file(corpus):
+    return f"results/{corpus}/selection/selected.yaml"
+
+
+def featureset_inputs(wildcards):
+    """A split's compiled corpus, plus the selection output when the feature set is `selected`."""
+    out = {"compiled": f"results/{wildcards.corpus}/compiled/{wildcards.split}.npz"}
+    if wildcards.featureset == "selected":
+        out["selection"] = selection_file(wildcards.corpus)
+    return out
+
+
+def featureset_arg(wildcards):
+    """--featureset of the features job: the selection output, the configured path, or a name."""
+    if wildcards.featureset == "selected":
+        return selection_file(wildcards.corpus)
+    configured = config["features"]["featureset"]
+    return configured if featureset_dir(configured) == wildcards.featureset else wildcards.featureset
 LEARNER_SYSTEMS = sorted(config["learners"])
 LEARNER_SYSTEM_REGEX = "|".join(LEARNER_SYSTEMS) if LEARNER_SYSTEMS else "(?!)"
 
@@ -146,8 +173,29 @@ def training_inputs(corpus):
     }
 
 
+def root_loss_file(corpus):
+    return f"results/{corpus}/tuning/root_loss.json"
+
+
+def uses_tuned_root_loss(learner, params):
+    """B&K learners take the root loss tuned on dev unless their parameters set one."""
+    return learner.startswith("bk_") and "root_loss" not in params
+
+
 def system_training_inputs(wildcards):
-    return training_inputs(wildcards.corpus)
+    out = training_inputs(wildcards.corpus)
+    entry = config["learners"][wildcards.system]
+    if uses_tuned_root_loss(entry["learner"], entry.get("params", {})):
+        out["tuned"] = root_loss_file(wildcards.corpus)
+    return out
+
+
+def tuned_option(wildcards, input):
+    return f"--tuned {input.tuned}" if "tuned" in input.keys() else ""
+
+
+def root_loss_grid(wildcards):
+    return ",".join(f"{x:g}" for x in config["root_loss"]["grid"])
 
 
 def system_prediction_inputs(wildcards):
@@ -190,7 +238,7 @@ def _bk_run_parts(run):
 
 
 def bk2014_run_inputs(wildcards):
-    return training_inputs(wildcards.corpus)
+    return {**training_inputs(wildcards.corpus), "tuned": root_loss_file(wildcards.corpus)}
 
 
 def bk2014_run_learner(wildcards):
@@ -267,9 +315,7 @@ def l3m2014_params(wildcards):
 
 
 def doccluster_enabled():
-    local = config["doccluster"]["local_dir"]
-    setting = config["doccluster"]["enabled"]
-    return setting is True or (setting == "auto" and bool(local) and os.path.exists(local))
+    return optional_data.doccluster_enabled(config)
 
 
 def doccluster_files():
@@ -413,8 +459,12 @@ def hm2017_report_inputs(wildcards):
 
 def ecbplus_available():
     """ECB+ runs when its folder exists (config crossdoc.ecbplus_dir); the synthetic corpora always run."""
-    folder = config["crossdoc"]["ecbplus_dir"]
-    return bool(folder) and os.path.isdir(folder)
+    return optional_data.ecbplus_available(config)
+
+
+def skipped_json(wildcards):
+    """The skipped experiments as JSON (params: the table is rewritten when the set changes)."""
+    return json.dumps(optional_data.skipped_experiments(config))
 
 
 def crossdoc_fig7_traces(wildcards):
@@ -429,3 +479,29 @@ def crossdoc_fig7_traces(wildcards):
 def crossdoc_baseline_files(wildcards):
     corpora = ["large", "ecbplus"] if ecbplus_available() else ["large"]
     return [f"results/crossdoc/baselines/{c}.csv" for c in corpora]
+
+
+# ---- docs -------------------------------------------------------------------------------------
+
+
+def docs_templates():
+    """docs/templates/results-<corpus>.md of every configured corpus that has one."""
+    names = [f"results-{c}" for c in config["run"]["corpora"]]
+    return [f"docs/templates/{n}.md" for n in names if os.path.exists(os.path.join(workflow.basedir, f"docs/templates/{n}.md"))]
+
+
+def docs_inputs(wildcards):
+    """Every result file the configured corpora's docs pages cite (so `snakemake docs` makes them)."""
+    from coreflab.report.docs import references
+
+    out = []
+    for template in docs_templates():
+        with open(os.path.join(workflow.basedir, template), encoding="utf-8") as fh:
+            text = fh.read()
+        out += [f"results/{r}" for r in references(text) if not r.startswith("bench/")]
+    return sorted(set(out))
+
+
+def docs_args(wildcards):
+    pages = [(t, t.replace("docs/templates/", "docs/")) for t in docs_templates()]
+    return " ".join(f"--template {t} --out {o}" for t, o in pages)

@@ -1,14 +1,16 @@
 # The arc feature store of every split (local features of every candidate arc, computed once).
+# featureset `selected` is the output of template selection (selection.smk): selection → every learner.
 
 
 rule features:
     input:
-        compiled="results/{corpus}/compiled/{split}.npz",
+        unpack(featureset_inputs),
     output:
         arcs="results/{corpus}/features/{featureset}/{split}.npz",
     params:
         bits=config["features"]["bits"],
         window=window_option,
+        featureset=featureset_arg,
     log:
         "results/{corpus}/logs/features_{featureset}_{split}.log",
     benchmark:
@@ -20,5 +22,5 @@ rule features:
     conda:
         "../envs/coreflab.yaml"
     shell:
-        "coreflab features --compiled {input.compiled} --featureset {wildcards.featureset} "
+        "coreflab features --compiled {input.compiled} --featureset {params.featureset} "
         "--bits {params.bits} {params.window} --out {output.arcs} > {log} 2>&1"

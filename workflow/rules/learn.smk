@@ -13,6 +13,7 @@ rule train_system:
         learner=system_learner,
         params=system_params,
         seed=config["seed"],
+        tuned=tuned_option,
     log:
         "results/{corpus}/logs/train_{system}.log",
     benchmark:
@@ -26,7 +27,7 @@ rule train_system:
     shell:
         "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
-        "--curve {output.curve} --params {params.params:q} --seed {params.seed} --out {output.model} > {log} 2>&1"
+        "--curve {output.curve} --params {params.params:q} {params.tuned} --seed {params.seed} --out {output.model} > {log} 2>&1"
 
 
 rule predict_system:
@@ -51,3 +52,28 @@ rule predict_system:
     shell:
         "coreflab predict --model {input.model} --compiled {input.compiled} --arcs {input.arcs} "
         "--conll {input.conll} {params.singletons} --out {output.conll} > {log} 2>&1"
+
+
+rule tune_root_loss:
+    input:
+        unpack(lambda wildcards: training_inputs(wildcards.corpus)),
+    output:
+        json="results/{corpus}/tuning/root_loss.json",
+    params:
+        grid=root_loss_grid,
+        iterations=config["root_loss"]["iterations"],
+        seed=config["seed"],
+    log:
+        "results/{corpus}/logs/tune_root_loss.log",
+    benchmark:
+        "results/{corpus}/benchmarks/tune_root_loss.tsv"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=60,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab tune-root-loss --compiled {input.compiled} --arcs {input.arcs} --dev-compiled {input.dev_compiled} "
+        "--dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} --grid {params.grid} "
+        "--iterations {params.iterations} --seed {params.seed} --out {output.json} > {log} 2>&1"

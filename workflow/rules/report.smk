@@ -3,6 +3,8 @@
 
 localrules:
     manifest,
+    docs,
+    skipped_experiments,
     leaderboard,
     overview,
     bk2014_report,
@@ -96,3 +98,39 @@ rule manifest:
         "../envs/coreflab.yaml"
     shell:
         "coreflab manifest --config-json {params.config:q} --out {output.json} > {log} 2>&1"
+
+
+rule skipped_experiments:
+    output:
+        html=report(
+            "results/skipped_experiments.html",
+            caption="../report/skipped_experiments.rst",
+            category="Corpora",
+            labels={"table": "skipped experiments"},
+        ),
+        md="results/skipped_experiments.md",
+    params:
+        skipped=skipped_json,
+    log:
+        "results/logs/skipped_experiments.log",
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab skipped --skipped-json {params.skipped:q} --out-md {output.md} --out-html {output.html} > {log} 2>&1"
+
+
+rule docs:
+    input:
+        docs_inputs,
+    params:
+        pages=docs_args,
+    log:
+        "results/logs/docs.log",
+    conda:
+        "../envs/coreflab.yaml"
+    shell:
+        "coreflab docs {params.pages} --results results --snapshot docs/numbers > {log} 2>&1 && cat {log}"

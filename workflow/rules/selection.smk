@@ -21,6 +21,8 @@ rule select_templates:
         iterations=config["selection"]["iterations"],
         max_steps=config["selection"]["max_steps"],
         seed=config["seed"],
+        bits=config["features"]["bits"],
+        window=window_option,
     log:
         "results/{corpus}/logs/select_templates.log",
     benchmark:
@@ -34,5 +36,5 @@ rule select_templates:
     shell:
         "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} "
         "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
-        "--iterations {params.iterations} --max-steps {params.max_steps} --jobs {threads} --seed {params.seed} "
+        "--iterations {params.iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} --jobs {threads} --seed {params.seed} "
         "--log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"

@@ -51,6 +51,7 @@ def run(args):
     t, cpu = time.perf_counter(), time.process_time()
     store = extract_arc_store(corpus, fs, n_bits=args.bits, window=args.window, reach=args.reach)
     seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
+    store.meta["nonlocal"] = list(fs.nonlocal_)  # what `nonlocal_templates: selected` trains with
     store.save(args.out)
     per_arc = seconds / max(store.n_arcs, 1) * 1e6
     print(f"{corpus.name}/{corpus.split}: feature set {fs.name} ({len(store.templates)} templates, "

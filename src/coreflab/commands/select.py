@@ -21,6 +21,8 @@ def add_arguments(p):
     p.add_argument("--nonlocal", dest="nonlocal_candidates", default=",".join(NONLOCAL_TEMPLATES), help="comma-separated non-local candidates ('' = none)")
     p.add_argument("--iterations", type=int, default=3, help="training iterations per evaluation")
     p.add_argument("--beam", type=int, default=5, help="beam of the non-local evaluations")
+    p.add_argument("--bits", type=int, default=22, help="hash bits of the arc stores (as in training)")
+    p.add_argument("--window", type=int, default=None, help="candidate window (as in training; default: all)")
     p.add_argument("--max-steps", type=int, default=6)
     p.add_argument("--min-gain", type=float, default=0.05)
     p.add_argument("--jobs", type=int, default=1, help="candidate evaluations in parallel")
@@ -30,8 +32,12 @@ def add_arguments(p):
 
 
 def run(args):
+    import time
+
+    t0 = time.perf_counter()
     docs = read_conll_path(args.conll)
-    evaluate = Evaluator(docs, args.corpus, args.mentions, args.seed, args.iterations, args.beam)
+    evaluate = Evaluator(docs, args.corpus, args.mentions, args.seed, args.iterations, args.beam,
+                         n_bits=args.bits, window=args.window)
     start = load_featureset(args.start).local
     candidates = load_featureset(args.candidates).local
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
@@ -43,5 +49,6 @@ def run(args):
                       html_table(log, "%.4f", f"Greedy template selection on {args.corpus}: every evaluated step"))
     text = f"# selected by coreflab select on {args.corpus} (seed {args.seed})\n" + yaml.safe_dump(local + chosen_nonlocal, sort_keys=False)
     atomic_write_text(args.out, text)
-    print(f"selected {len(local)} local and {len(chosen_nonlocal)} non-local templates")
+    print(f"selected {len(local)} local and {len(chosen_nonlocal)} non-local templates "
+          f"in {time.perf_counter() - t0:.1f} s")
     return 0

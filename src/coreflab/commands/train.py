@@ -23,6 +23,8 @@ def add_arguments(p):
     p.add_argument("--curve", help="CSV of dev scores after every epoch")
     p.add_argument("--params", default="{}", help="learner parameters: JSON object or a .json file")
     p.add_argument("--seed", type=int, default=None, help="random seed (overrides params)")
+    p.add_argument("--tuned", help="JSON of values tuned on dev (`coreflab tune-root-loss`): its root_loss "
+                                   "is used unless --params sets one")
     p.add_argument("--keep-singletons", action="store_true", help="keep singleton clusters in dev responses (default: iff the dev key annotates singletons)")
     p.add_argument("--out", required=True, help="model file to write (.npz)")
 
@@ -44,6 +46,14 @@ def parse_params(text):
     return params
 
 
+def _tuned_root_loss(path):
+    try:
+        value = json.loads(Path(path).read_text(encoding="utf-8"))["root_loss"]
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise UserError(f"--tuned {path}: expected a JSON object with a root_loss ({err})") from None
+    return float(value)
+
+
 def load_split(compiled, arcs):
     """(CompiledCorpus, ArcStore) from their files; a missing or wrong file is a UserError."""
     from coreflab.corpus.compiled import CompiledCorpus
@@ -61,6 +71,8 @@ def run(args):
     from coreflab.learn.registry import make_learner
 
     params = parse_params(args.params)
+    if args.tuned:
+        params.setdefault("root_loss", _tuned_root_loss(args.tuned))
     if args.seed is not None:
         params["seed"] = args.seed
     model = make_learner(args.learner, params)

@@ -14,7 +14,9 @@ root-attachment loss `root_loss` (1.5), weight averaging and per-epoch document 
   document. With local features it equals `bk_baseline` (tested).
 
 Non-local templates are chosen by name (`nonlocal_templates`, see
-`coreflab.features.nonlocal_templates`); the beam learners use beam size `beam`.
+`coreflab.features.nonlocal_templates`), or `"selected"`: the non-local entries of the feature
+set the training arc store was built from (its metadata), so that template selection feeds the
+learner (B&K §6); the beam learners use beam size `beam`.
 """
 
 import time
@@ -56,12 +58,26 @@ class BKLearner(Learner):
             raise UserError(f"{self.name}: pa_cap must be a positive number (or null: no cap), not {self.pa_cap!r}")
         if int(self.n_iter) < 0 or int(self.beam) < 1:
             raise UserError(f"{self.name}: n_iter must be >= 0 and beam >= 1")
+        if isinstance(self.nonlocal_templates, str):
+            if self.nonlocal_templates != "selected":
+                raise UserError(f"{self.name}: nonlocal_templates must be a list of template names or "
+                                f"'selected', not {self.nonlocal_templates!r}")
+            if self.mode is None:
+                raise UserError(f"{self.name}: the baseline learner uses local features only (exact search); "
+                                "use bk_delayed_laso for the selected non-local templates")
+            return
         if self.mode is None and len(self.nonlocal_templates) > 0:
             raise UserError(f"{self.name}: the baseline learner uses local features only "
                             "(exact search); use bk_delayed_laso for non-local templates")
         unknown = [t for t in self.nonlocal_templates if t not in NONLOCAL_TEMPLATES]
         if unknown:
             resolve_nonlocal(unknown)  # raises the UserError naming the known templates
+
+    def _nonlocal_names(self, store):
+        """The configured names, or with `"selected"` those recorded in the arc store."""
+        if isinstance(self.nonlocal_templates, str):
+            return list(store.meta.get("nonlocal", []))
+        return list(self.nonlocal_templates)
 
     def fit(self, train, dev=None, callback=None):
         """Train for n_iter epochs; callback(epoch, self) after each (coef_ = averaged).
@@ -75,7 +91,7 @@ class BKLearner(Learner):
         if corpus.n_mentions and not np.any(np.asarray(corpus.arrays["m_cluster"]) >= 0):
             raise UserError(f"{self.name}: the training split has no gold clusters (no key)")
         n_bits = int(store.n_bits)
-        codes, unavailable = resolve_nonlocal(list(self.nonlocal_templates), corpus)
+        codes, unavailable = resolve_nonlocal(self._nonlocal_names(store), corpus)
         self.n_bits_ = n_bits
         self.nonlocal_used_ = [NONLOCAL_TEMPLATES[c] for c in codes]
         self.unavailable_ = unavailable

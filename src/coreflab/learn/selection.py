@@ -10,6 +10,8 @@ Every evaluated step is logged (step, phase, action, template, MELA, kept).
 Candidates of one step are evaluated in parallel (joblib processes).
 """
 
+import time
+
 import numpy as np
 from joblib import Parallel, delayed
 
@@ -29,17 +31,20 @@ def split_documents(docs, seed, fraction=0.75):
 class Evaluator:
     """MELA on the held-out part for a template set (local entries + non-local names)."""
 
-    def __init__(self, docs, name, mentions="gold", seed=1, iterations=3, beam=5, n_bits=20):
+    def __init__(self, docs, name, mentions="gold", seed=1, iterations=3, beam=5, n_bits=20, window=None):
+        """n_bits and window: those of the training arc stores, so that a template is judged
+        with the hashing collisions and candidate sets it will be trained with."""
         train_docs, self.held_docs = split_documents(docs, seed)
         self.train = compile_documents(train_docs, name, "select-train", mentions)
         self.held = compile_documents(self.held_docs, name, "select-held", mentions)
         self.seed, self.iterations, self.beam, self.n_bits = seed, iterations, beam, n_bits
+        self.window = window
 
     def __call__(self, local, nonlocal_=()):
         if not local:
             return 0.0
-        train_store = extract_arc_store(self.train, list(local), n_bits=self.n_bits)
-        held_store = extract_arc_store(self.held, list(local), n_bits=self.n_bits)
+        train_store = extract_arc_store(self.train, list(local), n_bits=self.n_bits, window=self.window)
+        held_store = extract_arc_store(self.held, list(local), n_bits=self.n_bits, window=self.window)
         if nonlocal_:
             model = make_learner("bk_delayed_laso", {"n_iter": self.iterations, "beam": self.beam,
                                                      "nonlocal_templates": list(nonlocal_), "seed": self.seed})
@@ -76,12 +81,14 @@ def greedy_selection(evaluate, start, local_candidates, nonlocal_candidates, min
             if not cands:
                 continue
             step += 1
+            t0 = time.perf_counter()
             scores = _evaluate_all(evaluate, sets, jobs)
             k = int(np.argmax(scores))
             keep = scores[k] > best + min_gain
             for t, sc in zip(cands, scores):
                 rows.append((step, "local", action, t, sc, keep and t == cands[k]))
-            log(f"step {step} ({action}): best {cands[k]} {scores[k]:.2f} vs {best:.2f} -> {'kept' if keep else 'stop'}")
+            log(f"step {step} ({action}, {len(cands)} candidates, {time.perf_counter() - t0:.1f} s): best {cands[k]} "
+                f"{scores[k]:.2f} vs {best:.2f} -> {'kept' if keep else 'no gain'}")
             if keep:
                 selected = list(sets[k][0])
                 best = scores[k]
@@ -95,12 +102,14 @@ def greedy_selection(evaluate, start, local_candidates, nonlocal_candidates, min
         if not cands:
             break
         step += 1
+        t0 = time.perf_counter()
         scores = _evaluate_all(evaluate, [(selected, chosen_nonlocal + [t]) for t in cands], jobs)
         k = int(np.argmax(scores))
         keep = scores[k] > base + min_gain
         for t, sc in zip(cands, scores):
             rows.append((step, "nonlocal", "add", t, sc, keep and t == cands[k]))
-        log(f"step {step} (non-local add): best {cands[k]} {scores[k]:.2f} vs {base:.2f} -> {'kept' if keep else 'stop'}")
+        log(f"step {step} (non-local add, {len(cands)} candidates, {time.perf_counter() - t0:.1f} s): best "
+            f"{cands[k]} {scores[k]:.2f} vs {base:.2f} -> {'kept' if keep else 'stop'}")
         if not keep:
             break
         chosen_nonlocal.append(cands[k])

@@ -1,0 +1,40 @@
+"""`coreflab docs`: render documentation pages whose numbers come from result files.
+
+    coreflab docs --template docs/templates/reproducing.md --out docs/reproducing.md \
+        [--results results] [--bench bench/results] [--snapshot docs/numbers] [--no-collect]
+
+Without --no-collect the cited result files are first copied into the snapshot folder; with
+it the page is rendered from the committed snapshot alone (what the docs test does).
+See coreflab.report.docs for the placeholder syntax.
+"""
+
+from pathlib import Path
+
+from coreflab.errors import UserError
+
+
+def add_arguments(p):
+    p.add_argument("--template", required=True, action="append", help="template(s) under docs/templates/")
+    p.add_argument("--out", required=True, action="append", help="rendered page(s), one per template")
+    p.add_argument("--results", default="results", help="results directory the numbers come from")
+    p.add_argument("--bench", default="bench/results", help="benchmark JSON directory")
+    p.add_argument("--snapshot", default="docs/numbers", help="where cited files are copied")
+    p.add_argument("--no-collect", action="store_true", help="render from the snapshot as it is")
+
+
+def run(args):
+    from coreflab.report.docs import render, snapshot
+    from coreflab.report.io import atomic_write_text
+
+    if len(args.template) != len(args.out):
+        raise UserError("give one --out per --template")
+    for template, out in zip(args.template, args.out):
+        path = Path(template)
+        if not path.is_file():
+            raise UserError(f"template {template} not found")
+        text = path.read_text(encoding="utf-8")
+        if not args.no_collect:
+            snapshot(text, args.results, args.bench, args.snapshot)
+        atomic_write_text(out, render(text, args.snapshot, name=template))
+        print(f"{template} -> {out}")
+    return 0

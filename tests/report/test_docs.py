@@ -1,0 +1,66 @@
+"""Docs whose numbers come from results: placeholders, snapshot, and the committed pages."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from coreflab.errors import UserError
+from coreflab.report.docs import references, render, snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = """# Results
+{{ include synth/t.md }}
+
+Non-local: {{ synth/t.csv | features=non-local | dev MELA | .2f }} (beam {{ synth/t.csv | features=non-local | beam | .0f }}).
+Speed: {{ bench/b.json | epoch.seconds | .1f }} s.
+"""
+
+
+@pytest.fixture
+def results(tmp_path):
+    (tmp_path / "results" / "synth").mkdir(parents=True)
+    (tmp_path / "results" / "synth" / "t.md").write_text("| a |\n|---|\n| 1 |\n")
+    (tmp_path / "results" / "synth" / "t.csv").write_text("features,beam,dev MELA\nlocal,5,56.514\nnon-local,5,59.4749\n")
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "b.json").write_text(json.dumps({"epoch": {"seconds": 1.25}}))
+    return tmp_path
+
+
+def test_references_in_order(results):
+    assert references(TEMPLATE) == ["synth/t.md", "synth/t.csv", "bench/b.json"]
+
+
+def test_render_fills_tables_cells_and_json_values_from_the_snapshot(results):
+    snap = results / "snap"
+    snapshot(TEMPLATE, results / "results", results / "bench", snap)
+    (results / "results" / "synth" / "t.csv").write_text("features,beam,dev MELA\nnon-local,5,1.0\n")  # later runs
+    out = render(TEMPLATE, snap)
+    assert "| a |\n|---|\n| 1 |\n\nNon-local: 59.47 (beam 5)." in out
+    assert "Speed: 1.2 s." in out
+
+
+def test_a_missing_result_file_is_one_error_naming_it(results):
+    with pytest.raises(UserError, match=r"missing, e.g. .*nope.csv"):
+        snapshot("{{ synth/nope.csv | a=b | c | .1f }}", results / "results", results / "bench", results / "snap")
+
+
+@pytest.mark.parametrize("expr, message", [
+    ("synth/t.csv | beam=5 | dev MELA | .1f", "2 rows of t.csv match"),
+    ("synth/t.csv | features=local | MELA | .1f", "no column 'MELA'"),
+    ("synth/t.csv | features | dev MELA | .1f", "not column=value"),
+    ("bench/b.json | epoch.minutes | .1f", "no key 'epoch.minutes'"),
+])
+def test_a_bad_placeholder_names_template_line_and_problem(results, expr, message):
+    text = "line one\n{{ " + expr + " }}\n"
+    snapshot(text, results / "results", results / "bench", results / "snap")
+    with pytest.raises(UserError, match=message) as err:
+        render(text, results / "snap", name="page.md")
+    assert str(err.value).startswith("page.md:2:")
+
+
+@pytest.mark.parametrize("template", sorted((ROOT / "docs" / "templates").glob("*.md")), ids=lambda p: p.name)
+def test_the_committed_docs_are_their_templates_rendered_from_the_committed_numbers(template):
+    page = ROOT / "docs" / template.name
+    assert page.is_file(), f"{page} not rendered (snakemake docs)"
+    assert render(template.read_text(), ROOT / "docs" / "numbers", name=template.name) == page.read_text()
