@@ -5,7 +5,9 @@ mention table (it reads the CompiledCorpus arrays and vocabulary strings directl
 compares acronyms as strings), so the equivalence test checks semantics, not shared code.
 """
 
-from coreflab.features.hashing import ROOT_MARK, py_hash_values, template_key
+import hashlib
+
+from coreflab.features.hashing import MASK64, ROOT_MARK, py_hash_values, py_mix64, template_key
 from coreflab.features.templates import REGISTRY, K_ANA, K_CONST, split_entry
 
 
@@ -16,11 +18,65 @@ def bucket(d):
     return 8
 
 
+_GOLDEN, _M1 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9
+# attributes whose values are strings: the reference hashes the string itself
+STRING_ATTRS = {"ne", "head", "head_pos", "first", "last", "full", "prev", "next", "pronoun",
+                "category", "subcategory", "path_root", "path_s", "genre", "speaker", "verb",
+                "short_full"}
+
+
+def skey(s):
+    """Split-independent key of a string: top 31 bits of its BLAKE2b digest, "" -> 0."""
+    if not s:
+        return 0
+    return int.from_bytes(hashlib.blake2b(s.encode("utf-8"), digest_size=8).digest(), "little") >> 33
+
+
+def chain(h, values):
+    """The hashing chain's step (xor, multiply) over values, from state h (no final mix)."""
+    for v in values:
+        h = ((h ^ (((int(v) & MASK64) + _GOLDEN) & MASK64)) * _M1) & MASK64
+    return h
+
+
 class Ref:
     def __init__(self, corpus):
         self.c = corpus
         self.a = {k: [int(x) for x in v] for k, v in corpus.arrays.items()}
         self.doc_of = self.a["m_doc"]
+        self._quote = None
+
+    def word(self, vid):
+        return self.c.vocab[vid] if vid >= 0 else ""
+
+    def in_quote(self, doc, t):
+        """Inside quotation marks at document token t (the marks themselves are not)."""
+        if self._quote is None:
+            self._quote = {}
+        if doc not in self._quote:
+            lo, hi = self.a["doc_token_offsets"][doc], self.a["doc_token_offsets"][doc + 1]
+            flags, state = [], False
+            for g in range(lo, hi):
+                w = self.word(self.a["tok_lower"][g])
+                if w == '"':
+                    state = not state
+                    flags.append(False)
+                elif w in ("``", "\u201c"):
+                    state = True
+                    flags.append(False)
+                elif w in ("''", "\u201d"):
+                    state = False
+                    flags.append(False)
+                else:
+                    flags.append(state)
+            self._quote[doc] = flags
+        return self._quote[doc][t]
+
+    def stripped(self, r):
+        drop = {"a", "an", "the", "this", "that", "these", "those", "'s", "'"}
+        kept = [w for w in self.words(r) if not (self.word(w) in drop or (
+            self.word(w) and not any(ch.isalnum() for ch in self.word(w))))]
+        return chain(py_mix64(0x537472), [skey(self.word(w)) for w in kept]) >> 33 if kept else -1
 
     def base(self, r):
         return self.a["doc_token_offsets"][self.doc_of[r]]
@@ -48,6 +104,30 @@ class Ref:
             return int(a["m_embedded"][r] >= 0)
         if name == "genre":
             return a["doc_genre"][self.doc_of[r]]
+        if name == "quote":
+            return int(self.in_quote(self.doc_of[r], h))
+        if name == "coord":
+            conj = ("and", "or", "nor")
+            if any(self.word(w) in conj for w in self.words(r)):
+                return 1
+            sent = ts[b + s]
+            n_tok = a["doc_token_offsets"][self.doc_of[r] + 1] - b
+            near = [b + s - 1] if s > 0 and ts[b + s - 1] == sent else []
+            near += [b + e + 1] if e + 1 < n_tok and ts[b + e + 1] == sent else []
+            return 2 if any(self.word(a["tok_lower"][g]) in conj for g in near) else 0
+        if name == "short_full":
+            return a["m_full_str"][r] if e - s + 1 <= 4 else -1
+        if name == "verb":
+            if "pos" in self.c.missing:
+                return -1
+            sent = ts[b + s]
+            n_tok = a["doc_token_offsets"][self.doc_of[r] + 1] - b
+            cands = [t for t in range(n_tok) if ts[b + t] == sent and not s <= t <= e
+                     and (self.word(a["tok_pos"][b + t]).startswith("VB") or self.word(a["tok_pos"][b + t]) == "VERB")]
+            if not cands:
+                return -1
+            best = min(cands, key=lambda t: (s - t if t < s else t - e, -t))  # nearest, ties right
+            return a["tok_lower"][b + best]
         field = {"head": "m_head_str", "first": "m_first_str", "last": "m_last_str",
                  "full": "m_full_str", "subcategory": "m_subcategory"}.get(name, "m_" + name)
         return a[field][r]
@@ -103,7 +183,27 @@ class Ref:
         if op == "same_speaker":
             x, y = self.attr(j, "speaker"), self.attr(i, "speaker")
             return None if x < 0 or y < 0 else int(x == y)
+        if op == "match_kind":
+            if a["m_full_str"][j] >= 0 and a["m_full_str"][j] == a["m_full_str"][i]:
+                return 1
+            if self.stripped(j) >= 0 and self.stripped(j) == self.stripped(i):
+                return 2
+            if a["m_head_str"][j] >= 0 and a["m_head_str"][j] == a["m_head_str"][i]:
+                return 3
+            return 4 if self.pair("head_contained", j, i) > 0 else 0
+        if op == "sent_paths":
+            if a["m_sentence"][j] != a["m_sentence"][i]:
+                return -2
+            keys = [self.string_value(a["m_path_root"][r]) for r in (j, i)]
+            return chain(0, keys) & ((1 << 62) - 1)
         raise KeyError(op)
+
+    def string_value(self, v):
+        return skey(self.word(v)) if v >= 0 else v
+
+    def attr_value(self, r, name):
+        v = self.attr(r, name)
+        return self.string_value(v) if name in STRING_ATTRS else v
 
     def value(self, name, j, i):
         """Value of template `name` on arc i -> j (i None = root); None = no value."""
@@ -111,13 +211,13 @@ class Ref:
         if name == "bias":
             return 0
         if name == "genre":
-            v = self.attr(j, "genre")
+            v = self.attr_value(j, "genre")
         elif name.startswith("ana_"):
-            v = self.attr(j, name[4:])
+            v = self.attr_value(j, name[4:])
         elif name.startswith("ante_"):
             if i is None:
                 return 0 if name == "ante_type" else None
-            v = self.attr(i, name[5:])
+            v = self.attr_value(i, name[5:])
         else:
             assert tp.kind not in (K_ANA, K_CONST)
             return None if i is None else self.pair(name, j, i)
@@ -140,7 +240,22 @@ class Ref:
         return out
 
 
-def reference_store(corpus, entries, n_bits=22, window=None):
+def candidates(corpus, j, lo, window=None, reach=True):
+    """Candidate antecedent rows of mention row j (document rows from lo), ascending:
+    the last `window` mentions and, with reach, the earlier name/nominal string matches."""
+    a = corpus.arrays
+    out = []
+    for i in range(lo, j):
+        if window is None or j - i <= window:
+            out.append(i)
+        elif reach and int(a["m_type"][j]) in (2, 3) and (
+                (a["m_head_str"][j] >= 0 and a["m_head_str"][j] == a["m_head_str"][i])
+                or (a["m_full_str"][j] >= 0 and a["m_full_str"][j] == a["m_full_str"][i])):
+            out.append(i)
+    return out
+
+
+def reference_store(corpus, entries, n_bits=22, window=None, reach=True):
     """(m_arc_offsets, arc_ante, per-arc feature lists) by plain Python loops."""
     ref = Ref(corpus)
     off = [int(x) for x in corpus.doc_mention_offsets]
@@ -148,7 +263,7 @@ def reference_store(corpus, entries, n_bits=22, window=None):
     for d in range(len(off) - 1):
         lo, hi = off[d], off[d + 1]
         for j in range(lo, hi):
-            arcs = [None] + [i for i in range(lo, j) if window is None or j - i <= window]
+            arcs = [None] + candidates(corpus, j, lo, window, reach)
             for i in arcs:
                 arc_ante.append(-1 if i is None else i - lo)
                 feats.append(ref.features(entries, j, i, n_bits))

@@ -45,10 +45,10 @@ def test_root_arcs_always_have_features_with_local_set():
     assert (b.arc_feat_offsets[roots + 1] - b.arc_feat_offsets[roots] == 1).all()
 
 
-def _compare(corpus, entries, n_bits, window):
-    store = extract_arc_store(corpus, entries, n_bits=n_bits, window=window)
+def _compare(corpus, entries, n_bits, window, reach=True):
+    store = extract_arc_store(corpus, entries, n_bits=n_bits, window=window, reach=reach)
     store.validate()
-    m_off, ante, feats = reference_store(corpus, store.templates, n_bits, window)
+    m_off, ante, feats = reference_store(corpus, store.templates, n_bits, window, reach)
     assert store.m_arc_offsets.tolist() == m_off
     assert store.arc_ante.tolist() == ante
     got = [store.arc_features(a).tolist() for a in range(store.n_arcs)]
@@ -64,7 +64,8 @@ def test_kernel_equals_python_reference(seed, n_docs, window, missing, n_bits, d
                                     n_words=4, missing=missing, seed=seed)
     singles = data.draw(st.lists(st.sampled_from(ALL), unique=True, min_size=1, max_size=12))
     pairs = data.draw(st.lists(st.tuples(st.sampled_from(ALL), st.sampled_from(ALL)), max_size=6))
-    entries = list(dict.fromkeys(singles + [f"{a}+{b}" for a, b in pairs]))
+    triples = data.draw(st.lists(st.tuples(*[st.sampled_from(ALL)] * 3), max_size=4))
+    entries = list(dict.fromkeys(singles + [f"{a}+{b}" for a, b in pairs] + ["+".join(t) for t in triples]))
     _compare(corpus, entries, n_bits, window)
 
 

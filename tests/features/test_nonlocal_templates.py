@@ -5,7 +5,7 @@ import pytest
 
 from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.errors import UserError
-from coreflab.features.hashing import py_hash_values, template_key
+from coreflab.features.hashing import py_hash_values, string_keys, template_key
 from coreflab.features.nonlocal_templates import (
     F_CLUS, F_SIZE, NF, NONLOCAL_CODE, combine, emit_nonlocal, mention_attributes, resolve_nonlocal,
     state_push,
@@ -14,15 +14,18 @@ from coreflab.features.nonlocal_templates import (
 N_BITS = 20
 # mention types R=0 P=1 N=2 C=3; heads are small ints
 TYPES = [2, 3, 1, 2, 1]
-HEADS = [10, 11, 12, 13, 14]
+VOCAB = [f"s{k}" for k in range(20)]
+KEYS = string_keys(VOCAB)
+HEAD_IDS = [10, 11, 12, 13, 14]
+HEADS = [int(KEYS[h]) for h in HEAD_IDS]  # the attribute matrix holds string keys, not ids
 
 
 def _corpus(path_s=True):
     arrays = {"doc_mention_offsets": np.array([0, 5]), "m_doc": np.zeros(5, dtype=np.int32), "m_type": np.array(TYPES, dtype=np.int8),
-              "m_head_str": np.array(HEADS, dtype=np.int32), "m_ne": np.array([1, 0, 0, 2, 0], dtype=np.int32),
+              "m_head_str": np.array(HEAD_IDS, dtype=np.int32), "m_ne": np.array([1, 0, 0, 2, 0], dtype=np.int32),
               "m_gender": np.zeros(5, dtype=np.int8), "m_number": np.ones(5, dtype=np.int8),
               "m_path_s": np.array([5, 6, 7, 8, 9] if path_s else [-1] * 5, dtype=np.int32)}
-    return CompiledCorpus(name="t", split="s", doc_ids=["d"], vocab=[], arrays=arrays,
+    return CompiledCorpus(name="t", split="s", doc_ids=["d"], vocab=VOCAB, arrays=arrays,
                           missing=[] if path_s else ["m_path_s"])
 
 
@@ -60,7 +63,7 @@ def test_cluster_bookkeeping_and_features_hand_computed():
     assert _emit(["cluster_first_head"], st, shp, attrs, 4, 2) == [_fid("cluster_first_head", HEADS[0], t4)]
     assert _emit(["cluster_first_name_head"], st, shp, attrs, 4, 3) == [_fid("cluster_first_name_head", HEADS[0], t4)]
     # predecessor of m4 in the cluster of m2 is its last mention m3
-    ctx = int(combine(5 + 4, 8))  # path_s of m4 = 9, of m3 = 8
+    ctx = int(combine(int(KEYS[9]), int(KEYS[8])))  # path_s of m4 = id 9, of m3 = id 8
     assert _emit(["syntactic_context"], st, shp, attrs, 4, 2) == [_fid("syntactic_context", ctx, t4)]
     # bag of heads over the cluster, most recent first
     assert _emit(["cluster_bag_head"], st, shp, attrs, 4, 0) == [
@@ -94,3 +97,26 @@ def test_unavailable_and_unknown_templates():
     assert unavailable == {"syntactic_context": "corpus has no m_path_s"}
     with pytest.raises(UserError, match="unknown non-local template 'nope'"):
         resolve_nonlocal(["nope"])
+
+
+def test_cluster_start_distance_log_buckets():
+    """Issue 15 item 11: distances >= 20 no longer share one bucket."""
+    from coreflab.features.nonlocal_templates import log_bucket
+    got = [log_bucket(x) for x in (0, 1, 4, 5, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 280, 2000)]
+    assert got == [0, 1, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 13]
+    # monotone and unbounded: every power of two up to a long document opens a new bucket
+    values = [log_bucket(x) for x in range(5000)]
+    assert values == sorted(values) and set(values) == set(range(16))  # 0-4, then 2**2 .. 2**12
+    # the emitted feature: clusters starting at mentions 25, 40 and 200 differ (one bucket before)
+    n = 210
+    arrays = {"doc_mention_offsets": np.array([0, n]), "m_doc": np.zeros(n, dtype=np.int32),
+              "m_type": np.full(n, 2, dtype=np.int8), "m_head_str": np.zeros(n, dtype=np.int32)}
+    corpus = CompiledCorpus(name="t", split="s", doc_ids=["d"], vocab=["x"], arrays=arrays)
+    attrs = mention_attributes(corpus)
+    st, shp = _state([-1] * (n - 1), attrs)
+    f30 = _emit(["cluster_start_distance"], st, shp, attrs, n - 1, 40)
+    f200 = _emit(["cluster_start_distance"], st, shp, attrs, n - 1, 200)
+    f25 = _emit(["cluster_start_distance"], st, shp, attrs, n - 1, 25)
+    assert f30 == [_fid("cluster_start_distance", 8, 2)] and f200 == [_fid("cluster_start_distance", 10, 2)]
+    assert f25 == [_fid("cluster_start_distance", 7, 2)]
+    assert f25 != f30 and f30 != f200

@@ -1,7 +1,7 @@
 """`coreflab features`: compute the arc feature store of one compiled split.
 
     coreflab features --compiled SPLIT.npz --featureset NAME_OR_PATH --out ARCS.npz \
-        [--bits 22] [--window N]
+        [--bits 22] [--window N] [--no-reach]
     coreflab features --list       # the local templates, what they need, what they mean
 
 Prints arcs, feature entries, bytes, time and the templates the corpus cannot support.
@@ -21,6 +21,10 @@ def add_arguments(p):
     p.add_argument("--bits", type=int, default=22, help="hash into 2**BITS weights (default 22)")
     p.add_argument("--window", type=int, default=None,
                    help="at most N candidate antecedents per mention (default: all earlier mentions)")
+    p.add_argument("--no-reach", dest="reach", action="store_false",
+                   help="with --window: no string-matched candidates beyond the window "
+                        "(default: a name or nominal also gets every earlier mention with its head "
+                        "or full string)")
     p.add_argument("--list", action="store_true", help="list the local templates and exit")
 
 
@@ -45,13 +49,14 @@ def run(args):
         raise UserError(f"{args.compiled}: not a compiled corpus ({err})") from None
     fs = load_featureset(args.featureset)
     t, cpu = time.perf_counter(), time.process_time()
-    store = extract_arc_store(corpus, fs, n_bits=args.bits, window=args.window)
+    store = extract_arc_store(corpus, fs, n_bits=args.bits, window=args.window, reach=args.reach)
     seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     store.meta["nonlocal"] = list(fs.nonlocal_)  # what `nonlocal_templates: selected` trains with
     store.save(args.out)
     per_arc = seconds / max(store.n_arcs, 1) * 1e6
     print(f"{corpus.name}/{corpus.split}: feature set {fs.name} ({len(store.templates)} templates, "
-          f"2**{store.n_bits} weights, window {store.window or 'none'})")
+          f"2**{store.n_bits} weights, window {store.window or 'none'}"
+          f"{', string-matched candidates beyond it' if store.meta.get('reach') else ''})")
     print(f"arcs {store.n_arcs}  entries {store.n_entries}  bytes {store.nbytes} "
           f"({store.nbytes / max(store.n_arcs, 1):.1f}/arc)  time {seconds:.2f} s ({per_arc:.3f} µs/arc, "
           f"cpu {cpu:.2f} s)")

@@ -6,8 +6,9 @@
 Modules: `templates` (the registry of named local templates), `mention_table` (the
 per-mention int32 rows the templates read), `kernels` (numba: template values, two-pass
 CSR build), `hashing` (deterministic feature ids, shared with `nonlocal_templates`),
-`featureset` (YAML lists of entries, `a+b` conjunctions), `store` (`ArcStore`, the
-contract with the decoders), `extract` (`extract_arc_store`), `random_corpus`
+`featureset` (YAML lists of entries, `a+b` / `a+b+c` conjunctions), `candidates`
+(candidate antecedents: a window plus string-matched mentions beyond it; reachability),
+`store` (`ArcStore`, the contract with the decoders), `extract` (`extract_arc_store`), `random_corpus`
 (CoNLL-shaped random compiled corpora for tests and benchmarks).
 """
 

@@ -1,4 +1,4 @@
-"""Feature-set files: a YAML list of template names, conjunctions written `a+b`.
+"""Feature-set files: a YAML list of template names, conjunctions written `a+b` or `a+b+c`.
 
     # config/featuresets/small.yaml
     - ana_type
@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 from coreflab.errors import InputFormatError, UserError
-from coreflab.features.templates import REGISTRY, split_entry
+from coreflab.features.templates import MAX_PARTS, REGISTRY, split_entry
 
 _REPO_ROOT = Path(__file__).resolve().parents[3]
 FEATURESET_DIRS = (Path("config") / "featuresets", _REPO_ROOT / "config" / "featuresets")
@@ -90,8 +90,8 @@ def parse_featureset(text, path="<featureset>", name=None):
             raise InputFormatError(path, line, f"entry {entry!r}: expected a template name or a+b")
         entry = "+".join(split_entry(entry))
         parts = split_entry(entry)
-        if len(parts) > 2 or not all(parts):
-            raise InputFormatError(path, line, f"entry {entry!r}: a conjunction joins exactly two templates (a+b)")
+        if len(parts) > MAX_PARTS or not all(parts):
+            raise InputFormatError(path, line, f"entry {entry!r}: a conjunction joins at most three templates (a+b+c)")
         if entry in seen:
             raise InputFormatError(path, line, f"entry {entry!r} listed twice")
         seen.add(entry)

@@ -1,8 +1,9 @@
 """numba kernels: template values of an arc and the two-pass (count, fill) arc store build.
 
 Arcs of global mention row j (document rows [lo, hi)): first the root arc (i = -1), then
-candidates i = max(lo, j - window) .. j-1 in ascending order (window < 0: all earlier
-mentions). One kernel walks every document; nothing Python-side runs per arc.
+the candidates `candidates.py` chose (the last `window` mentions, plus string-matched
+earlier ones), in ascending order, read from `arc_ante`. One kernel walks every document;
+nothing Python-side runs per arc.
 
 A feature id is the hash chain (`hashing.py`) started from mix(key(entry)) (`start[t]`,
 precomputed), folding first the anaphor-side values of the entry (ana_* columns, bias),
@@ -17,16 +18,18 @@ from numba import njit
 from coreflab.corpus.compiled import TYPE_NAME
 from coreflab.features.hashing import ROOT_MARK, hash_index, hash_step
 from coreflab.features.mention_table import (
-    C_ACRO, C_END, C_FULL, C_GENDER, C_HEAD, C_HEAD_LOWER, C_LAST, C_NUMBER,
-    C_SELF_ACRO, C_SENT, C_SPEAKER, C_START, C_TOK_BASE, C_TYPE, bucket,
+    C_ACRO, C_END, C_FULL, C_GENDER, C_HEAD, C_HEAD_LOWER, C_LAST, C_NUMBER, C_PATH_ROOT,
+    C_SELF_ACRO, C_SENT, C_SPEAKER, C_START, C_STRIPPED, C_TOK_BASE, C_TYPE, bucket,
 )
 from coreflab.features.templates import (
     N_PAIR_OPS, P_ALIAS, P_EXACT, P_GENDER_AGREE, P_HEAD_CONTAINED,
-    P_HEAD_MATCH, P_MENT_DIST, P_NESTED, P_NUMBER_AGREE, P_SAME_SPEAKER, P_SENT_DIST,
-    P_SUBSTRING,
+    P_HEAD_MATCH, P_MATCH_KIND, P_MENT_DIST, P_NESTED, P_NUMBER_AGREE, P_SAME_SPEAKER,
+    P_SENT_DIST, P_SENT_PATHS, P_SUBSTRING,
 )
 
 NO_VALUE = -1
+OTHER_SENTENCE = -2  # sent_paths value of mentions in different sentences
+_PATH_MASK = np.uint64(0x3FFFFFFFFFFFFFFF)  # keeps a hashed value non-negative
 
 
 @njit(cache=True, inline="always")
@@ -81,7 +84,7 @@ def pair_values(j, i, T, tok_lower, need, pv):
             pv[P_SUBSTRING] = 1 if _contains(tok_lower, si, ei, sj, ej) else 0
         else:
             pv[P_SUBSTRING] = 1 if _contains(tok_lower, sj, ej, si, ei) else 0
-    if need[P_HEAD_CONTAINED]:
+    if need[P_HEAD_CONTAINED] or need[P_MATCH_KIND]:
         if _word_in(tok_lower, T[j, C_HEAD_LOWER], si, ei):
             pv[P_HEAD_CONTAINED] = 1
         elif _word_in(tok_lower, T[i, C_HEAD_LOWER], sj, ej):
@@ -114,6 +117,23 @@ def pair_values(j, i, T, tok_lower, need, pv):
     if need[P_SAME_SPEAKER]:
         a, b = T[j, C_SPEAKER], T[i, C_SPEAKER]
         pv[P_SAME_SPEAKER] = NO_VALUE if a < 0 or b < 0 else (1 if a == b else 0)
+    if need[P_MATCH_KIND]:
+        if T[j, C_FULL] >= 0 and T[j, C_FULL] == T[i, C_FULL]:
+            pv[P_MATCH_KIND] = 1
+        elif T[j, C_STRIPPED] >= 0 and T[j, C_STRIPPED] == T[i, C_STRIPPED]:
+            pv[P_MATCH_KIND] = 2
+        elif T[j, C_HEAD] >= 0 and T[j, C_HEAD] == T[i, C_HEAD]:
+            pv[P_MATCH_KIND] = 3
+        elif pv[P_HEAD_CONTAINED] > 0:
+            pv[P_MATCH_KIND] = 4
+        else:
+            pv[P_MATCH_KIND] = 0
+    if need[P_SENT_PATHS]:
+        if T[j, C_SENT] == T[i, C_SENT]:
+            h = hash_step(hash_step(np.uint64(0), T[j, C_PATH_ROOT]), T[i, C_PATH_ROOT])
+            pv[P_SENT_PATHS] = np.int64(h & _PATH_MASK)
+        else:
+            pv[P_SENT_PATHS] = OTHER_SENTENCE
 
 
 @njit(cache=True, inline="always")
@@ -195,7 +215,7 @@ def _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits,
 
 
 @njit(cache=True)
-def count_features(doc_off, window, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols,
+def count_features(doc_off, arc_ante, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols,
                    m_arc_off, counts):
     """Pass 1: number of features of every arc into counts[n_arcs] (from bit masks)."""
     jmask, imask, nonroot = definedness_masks(T, n_ana, ana_col, n_oth, oth_slot, n_cols)
@@ -207,9 +227,8 @@ def count_features(doc_off, window, T, start, n_ana, ana_col, n_oth, oth_slot, n
             a = m_arc_off[j]
             counts[a] = _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot,
                                        n_cols, 0, dummy, 0)
-            first = lo if window < 0 else max(lo, j - window)
-            for i in range(first, j):
-                a += 1
+            for a in range(m_arc_off[j] + 1, m_arc_off[j + 1]):
+                i = lo + arc_ante[a]
                 c = 0
                 for w in range(n_w):
                     c += _popcount(jmask[j, w] & imask[i, w] & nonroot[w])
@@ -217,9 +236,9 @@ def count_features(doc_off, window, T, start, n_ana, ana_col, n_oth, oth_slot, n
 
 
 @njit(cache=True)
-def fill_features(doc_off, window, T, tok_lower, start, n_ana, ana_col, n_oth, oth_slot,
-                  n_cols, used_ops, n_bits, m_arc_off, arc_feat_off, arc_ante, arc_feats):
-    """Pass 2: antecedents (within-document index, -1 root) and hashed feature ids.
+def fill_features(doc_off, arc_ante, T, tok_lower, start, n_ana, ana_col, n_oth, oth_slot,
+                  n_cols, used_ops, n_bits, m_arc_off, arc_feat_off, arc_feats):
+    """Pass 2: hashed feature ids of every arc (antecedents given in arc_ante).
 
     Returns the number of arcs whose feature count disagrees with pass 1 (always 0)."""
     n_t = start.shape[0]
@@ -240,7 +259,6 @@ def fill_features(doc_off, window, T, tok_lower, start, n_ana, ana_col, n_oth, o
         lo, hi = doc_off[d], doc_off[d + 1]
         for j in range(lo, hi):
             a = m_arc_off[j]
-            arc_ante[a] = -1
             k = _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols,
                                n_bits, arc_feats, arc_feat_off[a])
             bad += k != arc_feat_off[a + 1] - arc_feat_off[a]
@@ -257,10 +275,8 @@ def fill_features(doc_off, window, T, tok_lower, start, n_ana, ana_col, n_oth, o
                     h = hash_step(h, v)
                 prefix[t] = h
                 ok_j[t] = ok
-            first = lo if window < 0 else max(lo, j - window)
-            for i in range(first, j):
-                a += 1
-                arc_ante[a] = i - lo
+            for a in range(m_arc_off[j] + 1, m_arc_off[j + 1]):
+                i = lo + arc_ante[a]
                 pair_values(j, i, T, tok_lower, need, pv)
                 pos = arc_feat_off[a]
                 n = 0

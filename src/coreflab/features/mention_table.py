@@ -7,6 +7,23 @@ head speaker, acronym keys, bucketed length, document genre) is computed here on
 mention, in numba over the flat `CompiledCorpus` arrays; pair templates then compare
 rows. -1 in a cell means "no value" (the template emits no feature for that arc).
 
+Context columns (what B&K's published English set conjoins with pronoun forms and
+types): `quote` 1 if the head token lies between quotation marks (``/'' and “/” open and
+close, a plain " toggles; the state restarts at each document), `coord` 1 if the mention
+contains a coordinating conjunction (and/or/nor: "John and Mary"), 2 if it stands next
+to one (a conjunct), 0 else; `verb` the lower-cased nearest verb (POS VB*/VERB) of the
+sentence outside the mention, ties to the right (a proxy of the dominating verb that
+needs only POS; -1 without a verb); `short_full` the lower-cased full string of mentions
+of at most `MAX_SHORT` tokens (-1 for longer ones: whole-span pairs of long spans never
+recur); `stripped` a hash of the lower-cased words without determiners, possessive
+markers and punctuation (the "clever" string match: "the company" ~ "this company's").
+
+String columns hold `hashing.string_keys` of the strings, not the split's vocabulary ids:
+those number strings in order of appearance per compiled split, so an id means another
+word in train and test (a lexical weight learned on train would never fire on test).
+`head_lower` stays a vocabulary id: it is compared with the split's token ids inside one
+document (`head_contained`), never hashed.
+
 Acronyms (the `alias` template, after Soon et al. 2001 / Björkelund & Farkas 2012): a
 name mention's acronym is the sequence of the capitalised initials of its words
 ("Drug Emporium Inc." → DEI); a one-token mention written in capitals ("DEI", "D.E.I.")
@@ -18,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from coreflab.corpus.compiled import TYPE_NAME
-from coreflab.features.hashing import hash_start, hash_step
+from coreflab.features.hashing import hash_start, hash_step, string_keys
 
 BOS, EOS = -2, -3  # preceding/following token at a sentence boundary
 
@@ -28,14 +45,23 @@ COLUMNS = [
     "prev", "next", "length", "pronoun", "category", "subcategory", "path_root",
     "path_s", "embedded", "genre", "speaker", "sentence", "start", "end", "head_tok",
     "tok_base", "acro", "self_acro", "head_lower",
+    # context columns (B&K 2014's quotation / coordination / verb templates, the "clever"
+    # string match and the whole-span template for short spans)
+    "quote", "coord", "verb", "short_full", "stripped",
 ]
 COL = {name: k for k, name in enumerate(COLUMNS)}
 (C_TYPE, C_GENDER, C_NUMBER, C_NE, C_HEAD, C_HEAD_POS, C_FIRST, C_LAST, C_FULL,
  C_PREV, C_NEXT, C_LENGTH, C_PRONOUN, C_CAT, C_SUBCAT, C_PATH_ROOT, C_PATH_S,
  C_EMBEDDED, C_GENRE, C_SPEAKER, C_SENT, C_START, C_END, C_HEAD_TOK, C_TOK_BASE,
- C_ACRO, C_SELF_ACRO, C_HEAD_LOWER) = range(len(COLUMNS))
+ C_ACRO, C_SELF_ACRO, C_HEAD_LOWER, C_QUOTE, C_COORD, C_VERB, C_SHORT_FULL,
+ C_STRIPPED) = range(len(COLUMNS))
 
 _ACRO_SEED = 0x416372  # "Acr"
+_STRIP_SEED = 0x537472  # "Str"
+MAX_SHORT = 4  # longest mention (tokens) with a `short_full` value
+_QUOTE_TOGGLE, _QUOTE_OPEN, _QUOTE_CLOSE = 1, 2, 3
+_STRIP_WORDS = {"a", "an", "the", "this", "that", "these", "those", "'s", "'"}
+_CONJ_WORDS = {"and", "or", "nor"}
 
 
 @njit(cache=True)
@@ -67,6 +93,112 @@ def vocab_letters(vocab):
             letters.extend(ord(c) for c in core)
         offsets[k + 1] = len(letters)
     return initial, offsets, np.asarray(letters, dtype=np.int32)
+
+
+def vocab_context_flags(vocab):
+    """Per vocabulary entry (int8 arrays): quotation-mark kind (1 toggling ", 2 opening,
+    3 closing, 0 none), coordinating conjunction, verb POS tag, word dropped by the
+    "clever" string match (determiner, possessive marker, punctuation)."""
+    n = len(vocab)
+    quote = np.zeros(n, dtype=np.int8)
+    conj = np.zeros(n, dtype=np.int8)
+    verb_tag = np.zeros(n, dtype=np.int8)
+    strip = np.zeros(n, dtype=np.int8)
+    for k, w in enumerate(vocab):
+        lw = w.lower()
+        if w == '"':
+            quote[k] = _QUOTE_TOGGLE
+        elif w in ("``", "“"):
+            quote[k] = _QUOTE_OPEN
+        elif w in ("''", "”"):
+            quote[k] = _QUOTE_CLOSE
+        conj[k] = lw in _CONJ_WORDS
+        verb_tag[k] = w.startswith("VB") or w == "VERB"
+        strip[k] = lw in _STRIP_WORDS or (len(w) > 0 and not any(c.isalnum() for c in w))
+    return quote, conj, verb_tag, strip
+
+
+@njit(cache=True)
+def _quote_flags(doc_tok_off, tok_lower, qkind):
+    """int8 per token: 1 inside quotation marks (the marks themselves 0)."""
+    out = np.zeros(tok_lower.shape[0], dtype=np.int8)
+    for d in range(doc_tok_off.shape[0] - 1):
+        state = 0
+        for t in range(doc_tok_off[d], doc_tok_off[d + 1]):
+            w = tok_lower[t]
+            k = qkind[w] if w >= 0 else 0
+            if k == _QUOTE_TOGGLE:
+                state = 1 - state
+            elif k == _QUOTE_OPEN:
+                state = 1
+            elif k == _QUOTE_CLOSE:
+                state = 0
+            else:
+                out[t] = state
+    return out
+
+
+# columns holding strings (vocabulary ids until `mention_table` maps them to string keys)
+STRING_COLUMNS = (C_NE, C_HEAD, C_HEAD_POS, C_FIRST, C_LAST, C_FULL, C_PREV, C_NEXT, C_PRONOUN,
+                  C_CAT, C_SUBCAT, C_PATH_ROOT, C_PATH_S, C_GENRE, C_SPEAKER, C_VERB, C_SHORT_FULL)
+
+
+@njit(cache=True)
+def _fill_context(T, doc_off, doc_tok_off, tok_lower, tok_key, tok_pos, tok_sentence, in_quote,
+                  is_conj, is_verb_tag, is_strip, has_pos):
+    """The context columns (module docstring) of every mention."""
+    for d in range(doc_off.shape[0] - 1):
+        base = doc_tok_off[d]
+        n_tok = doc_tok_off[d + 1] - base
+        for r in range(doc_off[d], doc_off[d + 1]):
+            s = T[r, C_START]
+            e = T[r, C_END]
+            sent = tok_sentence[base + s]
+            T[r, C_QUOTE] = in_quote[base + T[r, C_HEAD_TOK]]
+            coord = 0
+            for t in range(s, e + 1):
+                w = tok_lower[base + t]
+                if w >= 0 and is_conj[w]:
+                    coord = 1
+            if coord == 0:
+                if s > 0 and tok_sentence[base + s - 1] == sent:
+                    w = tok_lower[base + s - 1]
+                    if w >= 0 and is_conj[w]:
+                        coord = 2
+                if e + 1 < n_tok and tok_sentence[base + e + 1] == sent:
+                    w = tok_lower[base + e + 1]
+                    if w >= 0 and is_conj[w]:
+                        coord = 2
+            T[r, C_COORD] = coord
+            T[r, C_SHORT_FULL] = T[r, C_FULL] if e - s + 1 <= MAX_SHORT else -1
+            acc = hash_start(np.uint64(_STRIP_SEED))
+            kept = 0
+            for t in range(s, e + 1):
+                w = tok_lower[base + t]
+                if w >= 0 and is_strip[w]:
+                    continue
+                acc = hash_step(acc, tok_key[base + t])
+                kept += 1
+            T[r, C_STRIPPED] = _fold(acc) if kept > 0 else -1
+            T[r, C_VERB] = -1
+            if has_pos:
+                # equal distances on both sides at every step: the right side is checked
+                # first, so the first verb met is the nearest one, ties to the right
+                left = s - 1
+                right = e + 1
+                while True:
+                    l_ok = left >= 0 and tok_sentence[base + left] == sent
+                    r_ok = right < n_tok and tok_sentence[base + right] == sent
+                    if not l_ok and not r_ok:
+                        break
+                    if r_ok and tok_pos[base + right] >= 0 and is_verb_tag[tok_pos[base + right]]:
+                        T[r, C_VERB] = tok_lower[base + right]
+                        break
+                    if l_ok and tok_pos[base + left] >= 0 and is_verb_tag[tok_pos[base + left]]:
+                        T[r, C_VERB] = tok_lower[base + left]
+                        break
+                    left -= 1
+                    right += 1
 
 
 @njit(cache=True)
@@ -152,7 +284,20 @@ def mention_table(corpus):
                 tok("tok_word"), tok("tok_lower"), tok("tok_pos"), tok("tok_speaker"),
                 tok("tok_sentence"), T[:, C_START].copy(), T[:, C_END].copy(),
                 T[:, C_HEAD_TOK].copy(), v_initial, v_off, v_letters)
+    qkind, conj, verb_tag, strip = vocab_context_flags(corpus.vocab)
+    doc_tok_off = np.ascontiguousarray(a["doc_token_offsets"], dtype=np.int64)
+    tok_lower = tok("tok_lower")
+    has_pos = "pos" not in corpus.missing and "tok_pos" in a
+    keys = string_keys(corpus.vocab)
+    tok_key = np.where(tok_lower >= 0, keys[np.maximum(tok_lower, 0)], -1).astype(np.int32) if len(keys) else tok_lower
+    _fill_context(T, np.ascontiguousarray(a["doc_mention_offsets"], dtype=np.int64), doc_tok_off,
+                  tok_lower, tok_key, tok("tok_pos"), tok("tok_sentence"),
+                  _quote_flags(doc_tok_off, tok_lower, qkind), conj, verb_tag, strip, has_pos)
+    if len(keys):
+        for col in STRING_COLUMNS:
+            v = T[:, col]
+            T[:, col] = np.where(v >= 0, keys[np.maximum(v, 0)], v)
     return T
 
 
-__all__ = ["mention_table", "COLUMNS", "COL", "bucket", "BOS", "EOS"]
+__all__ = ["mention_table", "vocab_context_flags", "COLUMNS", "COL", "bucket", "BOS", "EOS", "MAX_SHORT"]

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from coreflab.errors import UserError
-from coreflab.features.hashing import hash_index, hash_start, hash_step, template_key
+from coreflab.features.hashing import hash_index, hash_start, hash_step, string_keys, template_key
 
 # ---------------------------------------------------------------- hashing
 # Same hashing as the local templates (`coreflab.features.hashing`): a feature id is the
@@ -48,7 +48,7 @@ NONLOCAL_TEMPLATES = (
     "cluster_size",  # bucketed size of the antecedent's cluster (Culotta et al. 2007)
     "cluster_shape",  # mention-type string of the cluster, e.g. RNPN (first 15 mentions)
     "syntactic_context",  # path to nearest S of m_j and of its predecessor in the cluster
-    "cluster_start_distance",  # bucketed mentions from document start to the cluster start
+    "cluster_start_distance",  # log-bucketed mentions from document start to the cluster start
     "ante_ante_type",  # mention type of the antecedent's antecedent (R for the root)
     "ante_ante_head",  # head word of the antecedent's antecedent
     "cluster_first_head",  # head word of the cluster's first mention
@@ -79,12 +79,20 @@ SHAPE_SEED = np.uint64(0x5348415045)  # "SHAPE"
 
 
 def mention_attributes(corpus):
-    """int64[n_mentions, N_ATTRS] attribute matrix the non-local kernel reads."""
+    """int64[n_mentions, N_ATTRS] attribute matrix the non-local kernel reads.
+
+    Strings (head, path, NE label) are `string_keys` of the strings, not the split's
+    vocabulary ids, which number strings per split (a head weight learned on train must
+    fire on the same word in test)."""
     out = np.full((corpus.n_mentions, N_ATTRS), -1, dtype=np.int64)
+    keys = string_keys(corpus.vocab).astype(np.int64)
     for col, name in ((A_TYPE, "m_type"), (A_HEAD, "m_head_str"), (A_PATH_S, "m_path_s"),
                       (A_NE, "m_ne"), (A_GENDER, "m_gender"), (A_NUMBER, "m_number")):
         if name in corpus.arrays:
-            out[:, col] = corpus.arrays[name]
+            v = np.asarray(corpus.arrays[name], dtype=np.int64)
+            if col in (A_HEAD, A_PATH_S, A_NE):
+                v = np.where(v >= 0, keys[np.maximum(v, 0)], v) if keys.size else v
+            out[:, col] = v
     return out
 
 
@@ -124,6 +132,20 @@ def bucket(x):
     return 8
 
 
+@njit(cache=True, inline="always")
+def log_bucket(x):
+    """0-4 exact, then one bucket per power of two (5-7, 8-15, 16-31, ...): unbounded, so
+    distances in documents of hundreds or thousands of mentions stay apart (a cap at 20,
+    as `bucket` has, makes the cluster start distance nearly constant in long documents)."""
+    if x <= 4:
+        return x
+    b = 0
+    while x > 1:
+        x >>= 1
+        b += 1
+    return b + 3
+
+
 @njit(cache=True)
 def emit_cluster(codes, attrs, lo, j, c, st, shape, n_bits, out, k):
     """Features of the templates that depend only on the antecedent's cluster c (all but
@@ -142,7 +164,7 @@ def emit_cluster(codes, attrs, lo, j, c, st, shape, n_bits, out, k):
             pred = st[F_LAST, c]
             v = np.int64(combine(attrs[lo + j, A_PATH_S], attrs[lo + pred, A_PATH_S]))
         elif code == 3:
-            v = np.int64(bucket(c))
+            v = np.int64(log_bucket(c))
         elif code == 6:
             v = attrs[lo + c, A_HEAD]
         elif code == 7:
@@ -239,4 +261,5 @@ __all__ = [
     "emit_nonlocal",
     "state_push",
     "bucket",
+    "log_bucket",
 ]

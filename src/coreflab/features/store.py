@@ -8,7 +8,9 @@ Contract with the decoders and learners (see the issue's "arc-store contract"):
                            [m_arc_offsets[j], m_arc_offsets[j+1])
     arc_ante               int32[n_arcs]: antecedent as index within the document,
                            -1 = root m0; per mention the root arc first, then candidates
-                           in ascending order (all earlier mentions, or the last `window`)
+                           in ascending order (all earlier mentions, or the last `window`
+                           plus, by default, the string-matched ones beyond it: not
+                           necessarily contiguous; meta["reach"] says which)
     arc_feat_offsets       int64[n_arcs+1]; arc_feats int32[n_entries]: hashed ids
     templates              entries used; unavailable: entry -> reason
 

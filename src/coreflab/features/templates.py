@@ -16,9 +16,13 @@ add the same weight to every candidate and never change a decision, so the root 
 (the "new cluster" vs "anaphoric" contrast) is the only place they carry information.
 Their conjunctions with `ante`/`pair` templates fire on every arc where both have a value.
 
-A conjunction is written `a+b` (two registered templates); its value is the pair
-(hashed with the anaphor-side value first, so `ante_type+ana_type` = `ana_type+ante_type`
-values under a different template key).
+A conjunction is written `a+b` or `a+b+c` (two or three registered templates: B&K's
+English set conjoins e.g. both pronoun forms with same-speaker, or both mention types with
+a string-match kind); its value is the tuple, hashed value by value into one id with the
+anaphor-side values first (so `ante_type+ana_type` = `ana_type+ante_type` values under a
+different template key). Lexical conjunctions (head × head, span × span) hash their
+integer string ids: no Python object per string or per arc, and an unseen pair of
+strings is just another hashed id.
 A template needing an attribute listed in `CompiledCorpus.missing` ("pos", "parse",
 "speaker", "ne", "genre") is unavailable for that corpus: `resolve` reports it with
 the reason and leaves it out; it never crashes.
@@ -36,7 +40,9 @@ K_ANA, K_ANTE, K_PAIR, K_CONST = 0, 1, 2, 3
 
 # pair operations (arg of K_PAIR templates), implemented in kernels.pair_values
 (P_SENT_DIST, P_MENT_DIST, P_EXACT, P_HEAD_MATCH, P_SUBSTRING, P_HEAD_CONTAINED,
- P_ALIAS, P_GENDER_AGREE, P_NUMBER_AGREE, P_NESTED, P_SAME_SPEAKER) = range(11)
+ P_ALIAS, P_GENDER_AGREE, P_NUMBER_AGREE, P_NESTED, P_SAME_SPEAKER, P_MATCH_KIND,
+ P_SENT_PATHS) = range(13)
+MAX_PARTS = 3  # templates per conjunction
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,10 @@ _MENTION_ATTRS = [
     ("path_s", "path_s", ("parse",), "CFG path up to the nearest S"),
     ("embedded", "embedded", (), "1 if inside another mention, else 0"),
     ("speaker", "speaker", ("speaker",), "speaker of the head token"),
+    ("quote", "quote", (), "1 if the head is inside quotation marks, else 0"),
+    ("coord", "coord", (), "1 contains and/or/nor, 2 next to one (a conjunct), 0 neither"),
+    ("verb", "verb", ("pos",), "nearest verb of the sentence outside the mention (lower-cased)"),
+    ("short_full", "short_full", (), "lower-cased full string of mentions of at most 4 tokens"),
 ]
 for _attr, _col, _req, _doc in _MENTION_ATTRS:
     _register(f"ana_{_attr}", K_ANA, COL[_col], _req, f"anaphor: {_doc}")
@@ -99,6 +109,12 @@ _register("number_agree", K_PAIR, P_NUMBER_AGREE, (), "1 agree, 0 disagree, 2 ei
 _register("nested", K_PAIR, P_NESTED, (),
           "0 disjoint, 1 antecedent contains anaphor, 2 anaphor contains antecedent, 3 overlap")
 _register("same_speaker", K_PAIR, P_SAME_SPEAKER, ("speaker",), "same speaker of the heads (1/0)")
+_register("match_kind", K_PAIR, P_MATCH_KIND, (),
+          "\"clever\" string match: 1 same string, 2 same without determiners/possessives/"
+          "punctuation, 3 same head, 4 one head among the other's words, 0 none")
+_register("sent_paths", K_PAIR, P_SENT_PATHS, ("parse",),
+          "same sentence: both constituents' CFG paths to the root (the tree path between "
+          "them up to repeated labels); other sentences: one value")
 
 
 def split_entry(entry):
@@ -106,7 +122,7 @@ def split_entry(entry):
     return [p.strip() for p in str(entry).split("+")]
 
 
-N_PAIR_OPS = 11
+N_PAIR_OPS = 13
 CONST_COL = -2  # an anaphor-side component with the constant value 0 (bias)
 
 
@@ -123,9 +139,9 @@ class ResolvedTemplates:
     unavailable: dict        # entry -> reason
     key: np.ndarray          # uint64[T]: template_key(entry)
     n_ana: np.ndarray        # int32[T]
-    ana_col: np.ndarray      # int32[T, 2]: mention-table column, or CONST_COL
+    ana_col: np.ndarray      # int32[T, MAX_PARTS]: mention-table column, or CONST_COL
     n_oth: np.ndarray        # int32[T]
-    oth_slot: np.ndarray     # int32[T, 2]
+    oth_slot: np.ndarray     # int32[T, MAX_PARTS]
     used_ops: np.ndarray     # int32[k]: pair operations some entry uses
 
     @property
@@ -134,7 +150,7 @@ class ResolvedTemplates:
 
 
 def resolve(entries, missing=(), n_cols=None):
-    """Resolve entries (names or `a+b`) against a corpus's missing attributes.
+    """Resolve entries (names, `a+b` or `a+b+c`) against a corpus's missing attributes.
 
     Unknown names raise `UserError`; unavailable ones are returned with the reason."""
     n_cols = len(COLUMNS) if n_cols is None else n_cols
@@ -142,8 +158,8 @@ def resolve(entries, missing=(), n_cols=None):
     names, unavailable, rows = [], {}, []
     for entry in entries:
         parts = split_entry(entry)
-        if not 1 <= len(parts) <= 2:
-            raise UserError(f"feature template {entry!r}: a conjunction joins exactly two templates (a+b)")
+        if not 1 <= len(parts) <= MAX_PARTS:
+            raise UserError(f"feature template {entry!r}: a conjunction joins at most three templates (a+b+c)")
         for p in parts:
             if p not in REGISTRY:
                 raise UserError(f"unknown feature template {p!r} in {entry!r}")
@@ -157,9 +173,9 @@ def resolve(entries, missing=(), n_cols=None):
     T = len(rows)
     key = np.zeros(T, dtype=np.uint64)
     n_ana = np.zeros(T, dtype=np.int32)
-    ana_col = np.full((T, 2), CONST_COL, dtype=np.int32)
+    ana_col = np.full((T, MAX_PARTS), CONST_COL, dtype=np.int32)
     n_oth = np.zeros(T, dtype=np.int32)
-    oth_slot = np.zeros((T, 2), dtype=np.int32)
+    oth_slot = np.zeros((T, MAX_PARTS), dtype=np.int32)
     ops = set()
     for t, (entry, tpls) in enumerate(zip(names, rows)):
         key[t] = template_key(entry)
@@ -176,4 +192,4 @@ def resolve(entries, missing=(), n_cols=None):
     return ResolvedTemplates(names, unavailable, key, n_ana, ana_col, n_oth, oth_slot, used)
 
 
-__all__ = ["REGISTRY", "Template", "resolve", "ResolvedTemplates", "split_entry"]
+__all__ = ["REGISTRY", "Template", "resolve", "ResolvedTemplates", "split_entry", "MAX_PARTS"]

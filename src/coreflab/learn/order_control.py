@@ -4,7 +4,8 @@ The left-link models see items left to right; the paper asks how much of their a
 comes from the natural order. `shuffled_data` permutes the mentions of every document and
 rebuilds the arc store so that each pair {a, b} keeps exactly the features it had in text
 order (those of the arc from the later mention to the earlier one), and each mention keeps
-its root-arc features. With a window, the candidate pairs are those of the text order.
+its root-arc features. With a window (and string-matched candidates beyond it), the
+candidate pairs are those of the text order.
 """
 
 from types import SimpleNamespace
@@ -15,25 +16,28 @@ from coreflab.errors import UserError
 from coreflab.learn.base import TrainingData, as_training_data
 
 
-def _window_starts(store):
-    """Per mention, the document-local index of its first candidate antecedent.
+def _arc_keys(store):
+    """Sorted lookup keys of the store's arcs: row * stride + (antecedent + 1).
 
-    The stores coreflab builds list, per mention i, the dummy and then the candidates
-    i−K..i−1 in order (K = i without a window, min(i, window) with one). Any other layout
-    cannot be re-ordered pair for pair, so it is refused.
+    The stores coreflab builds list, per mention, the dummy and then its candidates in
+    ascending order (every earlier mention, the last `window` ones, or those plus the
+    string-matched mentions beyond the window), so the keys are strictly increasing and
+    a pair's arc is found by binary search. Any other layout is refused.
     """
     doc_off = np.asarray(store.doc_mention_offsets, dtype=np.int64)
     m_arc = np.asarray(store.m_arc_offsets, dtype=np.int64)
     ante = np.asarray(store.arc_ante, dtype=np.int64)
     k = np.diff(m_arc) - 1
-    local = np.arange(m_arc.size - 1) - np.repeat(doc_off[:-1], np.diff(doc_off))
-    first = local - k
-    within = np.arange(ante.size) - np.repeat(m_arc[:-1], k + 1)  # 0 = the dummy arc
-    expected = np.where(within == 0, -1, np.repeat(first, k + 1) + within - 1)
-    if (k < 0).any() or (first < 0).any() or not np.array_equal(ante, expected):
-        raise UserError("order control needs an arc store whose candidates are the mentions just before "
-                        "each mention (every earlier one, or a window of them)")
-    return first
+    stride = int(np.diff(doc_off).max(initial=0)) + 1
+    rows = np.repeat(np.arange(m_arc.size - 1, dtype=np.int64), k + 1)
+    local = rows - np.repeat(doc_off[:-1], np.diff(doc_off))[rows] if rows.size else rows
+    keys = rows * stride + ante + 1
+    first = m_arc[:-1][k >= 0]
+    if ((k < 0).any() or (ante[first] != -1).any() or (ante >= local).any() or (ante < -1).any()
+            or (keys.size and (np.diff(keys) <= 0).any())):
+        raise UserError("order control needs an arc store whose candidates are earlier mentions of the "
+                        "same document, the dummy first and then in ascending order")
+    return keys, stride
 
 
 def shuffled_data(data, seed):
@@ -45,7 +49,7 @@ def shuffled_data(data, seed):
     """
     data = as_training_data(data)
     store = data.store
-    first = _window_starts(store)
+    keys, stride = _arc_keys(store)
     rng = np.random.default_rng(seed)
     doc_off = np.asarray(store.doc_mention_offsets, dtype=np.int64)
     m_arc = np.asarray(store.m_arc_offsets, dtype=np.int64)
@@ -60,8 +64,10 @@ def shuffled_data(data, seed):
             b = perm[:p]
             later = np.maximum(a, b)
             earlier = np.minimum(a, b)
-            keep = earlier >= first[lo + later]  # the pair was a candidate in text order
-            pair_arcs = m_arc[lo + later[keep]] + 1 + earlier[keep] - first[lo + later[keep]]
+            query = (lo + later) * stride + earlier + 1
+            pos = np.minimum(np.searchsorted(keys, query), keys.size - 1)
+            keep = keys[pos] == query  # the pair was a candidate in text order
+            pair_arcs = pos[keep]
             src_arcs.append(np.concatenate([[m_arc[lo + a]], pair_arcs]))
             antes.append(np.concatenate([[-1], np.flatnonzero(keep)]))
             counts.append(1 + pair_arcs.size)
