@@ -142,8 +142,9 @@ LEARNER_SYSTEM_REGEX = "|".join(LEARNER_SYSTEMS) if LEARNER_SYSTEMS else "(?!)"
 
 
 def window_option(wildcards):
+    """--window (and --no-reach) of the arc stores, shared by features, selection and overview."""
     window = config["features"]["window"]
-    return f"--window {window}" if window else ""
+    return (f"--window {window}" if window else "") + ("" if config["features"]["reach"] else " --no-reach")
 
 
 def singletons_flag(wildcards):

@@ -66,6 +66,9 @@ rule overview:
             labels={"corpus": "{corpus}", "figure": "overview"},
         ),
         pdf="results/{corpus}/overview.pdf",
+        reach="results/{corpus}/overview.reach.json",
+    params:
+        window=lambda wildcards: f"--window {config['features']['window']}" if config["features"]["window"] else "",
     log:
         "results/{corpus}/logs/overview.log",
     benchmark:
@@ -78,7 +81,7 @@ rule overview:
         "../envs/coreflab.yaml"
     shell:
         "coreflab overview --compiled {input.compiled} --corpus {wildcards.corpus} "
-        "--png {output.png} --pdf {output.pdf} > {log} 2>&1"
+        "--png {output.png} --pdf {output.pdf} {params.window} --reach-json {output.reach} > {log} 2>&1"
 
 
 rule manifest:

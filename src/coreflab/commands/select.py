@@ -23,6 +23,8 @@ def add_arguments(p):
     p.add_argument("--beam", type=int, default=5, help="beam of the non-local evaluations")
     p.add_argument("--bits", type=int, default=22, help="hash bits of the arc stores (as in training)")
     p.add_argument("--window", type=int, default=None, help="candidate window (as in training; default: all)")
+    p.add_argument("--no-reach", dest="reach", action="store_false",
+                   help="no string-matched candidates beyond the window (as in training)")
     p.add_argument("--max-steps", type=int, default=6)
     p.add_argument("--min-gain", type=float, default=0.05)
     p.add_argument("--jobs", type=int, default=1, help="candidate evaluations in parallel")
@@ -37,7 +39,7 @@ def run(args):
     t0 = time.perf_counter()
     docs = read_conll_path(args.conll)
     evaluate = Evaluator(docs, args.corpus, args.mentions, args.seed, args.iterations, args.beam,
-                         n_bits=args.bits, window=args.window)
+                         n_bits=args.bits, window=args.window, reach=args.reach)
     start = load_featureset(args.start).local
     candidates = load_featureset(args.candidates).local
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]

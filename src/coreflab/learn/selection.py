@@ -31,20 +31,23 @@ def split_documents(docs, seed, fraction=0.75):
 class Evaluator:
     """MELA on the held-out part for a template set (local entries + non-local names)."""
 
-    def __init__(self, docs, name, mentions="gold", seed=1, iterations=3, beam=5, n_bits=20, window=None):
+    def __init__(self, docs, name, mentions="gold", seed=1, iterations=3, beam=5, n_bits=20, window=None,
+                 reach=True):
         """n_bits and window: those of the training arc stores, so that a template is judged
         with the hashing collisions and candidate sets it will be trained with."""
         train_docs, self.held_docs = split_documents(docs, seed)
         self.train = compile_documents(train_docs, name, "select-train", mentions)
         self.held = compile_documents(self.held_docs, name, "select-held", mentions)
         self.seed, self.iterations, self.beam, self.n_bits = seed, iterations, beam, n_bits
-        self.window = window
+        self.window, self.reach = window, reach
 
     def __call__(self, local, nonlocal_=()):
         if not local:
             return 0.0
-        train_store = extract_arc_store(self.train, list(local), n_bits=self.n_bits, window=self.window)
-        held_store = extract_arc_store(self.held, list(local), n_bits=self.n_bits, window=self.window)
+        train_store = extract_arc_store(self.train, list(local), n_bits=self.n_bits, window=self.window,
+                                        reach=self.reach)
+        held_store = extract_arc_store(self.held, list(local), n_bits=self.n_bits, window=self.window,
+                                       reach=self.reach)
         if nonlocal_:
             model = make_learner("bk_delayed_laso", {"n_iter": self.iterations, "beam": self.beam,
                                                      "nonlocal_templates": list(nonlocal_), "seed": self.seed})
