@@ -163,8 +163,8 @@ def split_inputs(corpus, split, featureset=None):
     }
 
 
-def training_inputs(corpus):
-    train, dev = split_inputs(corpus, "train"), split_inputs(corpus, "dev")
+def training_inputs(corpus, featureset=None):
+    train, dev = split_inputs(corpus, "train", featureset), split_inputs(corpus, "dev", featureset)
     return {
         "compiled": train["compiled"],
         "arcs": train["arcs"],

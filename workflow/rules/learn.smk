@@ -54,9 +54,10 @@ rule predict_system:
         "--conll {input.conll} {params.singletons} --out {output.conll} > {log} 2>&1"
 
 
+# tuned on the feature set selection starts from, so that selection judges templates with it too
 rule tune_root_loss:
     input:
-        unpack(lambda wildcards: training_inputs(wildcards.corpus)),
+        unpack(lambda wildcards: training_inputs(wildcards.corpus, featureset_dir(config["selection"]["start"]))),
     output:
         json="results/{corpus}/tuning/root_loss.json",
     params:

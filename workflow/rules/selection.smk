@@ -4,6 +4,7 @@
 rule select_templates:
     input:
         conll="results/{corpus}/data/train.conll",
+        tuned="results/{corpus}/tuning/root_loss.json",
     output:
         log=report(
             "results/{corpus}/selection/steps.html",
@@ -37,4 +38,4 @@ rule select_templates:
         "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} "
         "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
         "--iterations {params.iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} --jobs {threads} --seed {params.seed} "
-        "--log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"
+        "--tuned {input.tuned} --log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"

@@ -25,6 +25,7 @@ def add_arguments(p):
     p.add_argument("--window", type=int, default=None, help="candidate window (as in training; default: all)")
     p.add_argument("--no-reach", dest="reach", action="store_false",
                    help="no string-matched candidates beyond the window (as in training)")
+    p.add_argument("--tuned", help="JSON with the root loss tuned on dev (`coreflab tune-root-loss`); default 1.5")
     p.add_argument("--max-steps", type=int, default=6)
     p.add_argument("--min-gain", type=float, default=0.05)
     p.add_argument("--jobs", type=int, default=1, help="candidate evaluations in parallel")
@@ -37,9 +38,15 @@ def run(args):
     import time
 
     t0 = time.perf_counter()
+    root_loss = 1.5
+    if args.tuned:
+        from coreflab.learn.root_loss import read_tuned_root_loss
+
+        root_loss = read_tuned_root_loss(args.tuned)
     docs = read_conll_path(args.conll)
     evaluate = Evaluator(docs, args.corpus, args.mentions, args.seed, args.iterations, args.beam,
-                         n_bits=args.bits, window=args.window, reach=args.reach)
+                         n_bits=args.bits, window=args.window, reach=args.reach,
+                         root_loss=root_loss)
     start = load_featureset(args.start).local
     candidates = load_featureset(args.candidates).local
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]

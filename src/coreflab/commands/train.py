@@ -46,14 +46,6 @@ def parse_params(text):
     return params
 
 
-def _tuned_root_loss(path):
-    try:
-        value = json.loads(Path(path).read_text(encoding="utf-8"))["root_loss"]
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        raise UserError(f"--tuned {path}: expected a JSON object with a root_loss ({err})") from None
-    return float(value)
-
-
 def load_split(compiled, arcs):
     """(CompiledCorpus, ArcStore) from their files; a missing or wrong file is a one-line UserError."""
     from coreflab.corpus.compiled import CompiledCorpus
@@ -81,7 +73,9 @@ def run(args):
 
     params = parse_params(args.params)
     if args.tuned:
-        params.setdefault("root_loss", _tuned_root_loss(args.tuned))
+        from coreflab.learn.root_loss import read_tuned_root_loss
+
+        params.setdefault("root_loss", read_tuned_root_loss(args.tuned))
     if args.seed is not None:
         params["seed"] = args.seed
     params = check_param_types(get_learner(args.learner), params)

@@ -10,7 +10,12 @@ the model attaches to the root beside the key's share, which is what shows over-
 A key without singletons keeps the papers' loss without any training.
 """
 
+import json
+from pathlib import Path
+
 import numpy as np
+
+from coreflab.errors import UserError
 
 from coreflab.learn.evaluation import score_model
 from coreflab.learn.output import key_has_singletons
@@ -65,4 +70,13 @@ def tune_root_loss(train, dev, dev_key, grid, n_iter=3, seed=0, log=print):
     return out
 
 
-__all__ = ["tune_root_loss", "root_share", "key_root_share", "PAPERS_ROOT_LOSS"]
+def read_tuned_root_loss(path):
+    """The root loss a `coreflab tune-root-loss` JSON chose (one-line error for anything else)."""
+    try:
+        value = json.loads(Path(path).read_text(encoding="utf-8"))["root_loss"]
+        return float(value)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise UserError(f"{path}: expected a JSON object with a root_loss ({err})") from None
+
+
+__all__ = ["tune_root_loss", "read_tuned_root_loss", "root_share", "key_root_share", "PAPERS_ROOT_LOSS"]

@@ -32,14 +32,14 @@ class Evaluator:
     """MELA on the held-out part for a template set (local entries + non-local names)."""
 
     def __init__(self, docs, name, mentions="gold", seed=1, iterations=3, beam=5, n_bits=20, window=None,
-                 reach=True):
+                 reach=True, root_loss=1.5):
         """n_bits and window: those of the training arc stores, so that a template is judged
         with the hashing collisions and candidate sets it will be trained with."""
         train_docs, self.held_docs = split_documents(docs, seed)
         self.train = compile_documents(train_docs, name, "select-train", mentions)
         self.held = compile_documents(self.held_docs, name, "select-held", mentions)
         self.seed, self.iterations, self.beam, self.n_bits = seed, iterations, beam, n_bits
-        self.window, self.reach = window, reach
+        self.window, self.reach, self.root_loss = window, reach, root_loss
 
     def __call__(self, local, nonlocal_=()):
         if not local:
@@ -50,9 +50,11 @@ class Evaluator:
                                        reach=self.reach)
         if nonlocal_:
             model = make_learner("bk_delayed_laso", {"n_iter": self.iterations, "beam": self.beam,
-                                                     "nonlocal_templates": list(nonlocal_), "seed": self.seed})
+                                                     "nonlocal_templates": list(nonlocal_), "seed": self.seed,
+                                                     "root_loss": self.root_loss})
         else:
-            model = make_learner("bk_baseline", {"n_iter": self.iterations, "seed": self.seed})
+            model = make_learner("bk_baseline", {"n_iter": self.iterations, "seed": self.seed,
+                                                 "root_loss": self.root_loss})
         model.fit((self.train, train_store))
         return float(score_model(model, self.held, held_store, self.held_docs).mela)
 
