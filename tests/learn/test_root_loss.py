@@ -70,3 +70,15 @@ def test_root_share_is_the_share_of_root_antecedents(splits):
             return np.array([-1, 0, -1, 2])
 
     assert root_share(Fixed(), None, None) == 0.5
+
+
+def test_a_tuned_file_without_a_root_loss_is_one_line_error(tmp_path):
+    from coreflab.errors import UserError
+    from coreflab.learn.root_loss import read_tuned_root_loss
+
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text('{"root_loss": 0.5}')
+    bad.write_text('{"grid": [0.5]}')
+    assert read_tuned_root_loss(good) == 0.5
+    with pytest.raises(UserError, match="bad.json: expected a JSON object with a root_loss"):
+        read_tuned_root_loss(bad)
