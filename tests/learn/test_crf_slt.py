@@ -71,7 +71,7 @@ def test_estep_outputs_single_link_to_gold(docs, seed):
 
 @settings(max_examples=60, deadline=None)
 @given(clusterings, st.integers(0, 2**16))
-def test_closest_changes_no_correct_prediction_and_preserving_keeps_clusters_connected(docs, seed):
+def test_closest_changes_no_correct_prediction_and_preserving_keeps_positives_and_chain(docs, seed):
     corpus, store = make_data(docs)
     pairs = build_pairs(corpus, store)
     prob = np.random.default_rng(seed).random(len(pairs))
@@ -80,20 +80,26 @@ def test_closest_changes_no_correct_prediction_and_preserving_keeps_clusters_con
     correct = pred == pairs.gold
     assert (h[correct] == pred[correct]).all()
     h2 = estep_preserving(pairs, prob)
-    # kept: every intra-cluster pair the model predicts positive
+    # kept: every intra-cluster pair the model predicts positive, and y*'s closest-antecedent chain
     assert (h2[pairs.gold & pred]).all()
+    assert h2[closest_positive_pairs(pairs, pairs.gold)].all()
 
 
-def test_preserving_drops_only_negatives_off_the_spanning_tree():
+def test_esteps_by_hand():
     # one cluster of three mentions: pairs (0,1) (0,2) (1,2)
     corpus, store = make_data([[0, 0, 0]])
     pairs = build_pairs(corpus, store)
     order = list(zip(pairs.ante, pairs.ana))
     assert order == [(0, 1), (0, 2), (1, 2)]
-    prob = np.array([0.9, 0.1, 0.2])  # (0,2) and (1,2) predicted negative; MST = (0,1) + (1,2)
+    prob = np.array([0.9, 0.1, 0.2])  # (0,2) and (1,2) predicted negative
+    # preserving: positive (0,1) + the closest-antecedent chain (0,1), (1,2)
     assert estep_preserving(pairs, prob).tolist() == [True, False, True]
     # closest: (0,1) positive is kept; mention 2 is joined with its best pair (1,2)
     assert estep_closest(pairs, prob).tolist() == [True, False, True]
+    # the model connects the cluster through (0,1), (0,2): Fig. 1 stops, Fig. 2 adds the chain pair (1,2)
+    prob = np.array([0.9, 0.8, 0.1])
+    assert estep_closest(pairs, prob).tolist() == [True, True, False]
+    assert estep_preserving(pairs, prob).tolist() == [True, True, True]
 
 
 def test_closest_positive_pairs_picks_nearest_antecedent():
@@ -129,7 +135,7 @@ def test_bias_weight_equals_repeating_biased_pairs():
     ref = LogisticRegression(C=1.0, tol=1e-9, max_iter=5000).fit(X[rows], pairs.gold[rows])
     np.testing.assert_allclose(model.iterations_[0][0], ref.coef_.ravel(), atol=1e-4)
     # the weights touch only the biased pairs
-    w = model.pair_weights(pairs, pairs.gold)
+    w = model.pair_weights(pairs)
     assert set(np.unique(w[pairs.gold])) == {3.0} and set(np.unique(w[~pairs.gold])) == {1.0}
 
 
@@ -152,14 +158,56 @@ def test_pair_decision_scores_by_hand():
     assert s["error_rate"] == pytest.approx(40.0)
 
 
+def _plant_triple(docs):
+    """Append a document whose cluster {0, 1, 2} the model connects through (0,1) and (0,2) only."""
+    return docs + [[0, 0, 0]]
+
+
 @settings(max_examples=60, deadline=None)
 @given(clusterings, st.integers(0, 2**16))
-def test_the_two_reconstructed_esteps_coincide(docs, seed):
-    """A finding, not a design: as METHODS.md §3 reconstructs them, Kruskal over all intra-cluster
-    pairs by descending P meets every predicted positive (P ≥ 0.5) before any negative, so
-    'positives + MST' (Fig. 2) adds exactly the negatives that 'connect with the best pairs'
-    (Fig. 1) adds. The tables therefore show identical SLT rows; this test keeps that visible."""
+def test_the_two_esteps_differ_and_both_single_link_to_gold(docs, seed):
+    """Fig. 2 keeps y*'s closest-antecedent chain where Fig. 1 is content with the model's
+    positives: a planted cluster connected by (0,1), (0,2) (P ≥ 0.5) but with (1,2) below 0.5
+    makes them differ on every random corpus; both still single-link to gold exactly."""
+    docs = _plant_triple(docs)
     corpus, store = make_data(docs)
     pairs = build_pairs(corpus, store)
     prob = np.random.default_rng(seed).random(len(pairs))
-    assert (estep_closest(pairs, prob) == estep_preserving(pairs, prob)).all()
+    planted = pairs.doc == len(docs) - 1
+    prob[planted] = [0.9, 0.8, 0.1]  # (0,1) (0,2) (1,2)
+    h1, h2 = estep_closest(pairs, prob), estep_preserving(pairs, prob)
+    assert (h1 != h2).any()
+    assert h1[planted].tolist() == [True, True, False] and h2[planted].tolist() == [True, True, True]
+    gold_labels = corpus.m_cluster + 100 * corpus.m_doc
+    rows = np.arange(corpus.n_mentions)
+    for h in (h1, h2):
+        assert canonical(single_link(pairs.n_mentions, pairs.ante, pairs.ana, h), rows) == canonical(gold_labels, rows)
+    # Fig. 2 = model positives inside clusters + y*'s chain (no window here, so nothing else)
+    chain = closest_positive_pairs(pairs, pairs.gold)
+    assert (h2 == (pairs.gold & ((prob >= 0.5) | chain))).all()
+
+
+def _slt_design(seed=11):
+    data = make_data([[0, 1, 0, 2, 1, 0, 2, 2, 0], [0, 0, 1, 1, 2, 0, 1]], seed=seed, noise=0.35)
+    pairs, X = _design(*data)
+    return data, pairs, X
+
+
+@pytest.mark.parametrize("bias", ["pa", "p1"])
+def test_biased_potentials_under_slt_read_gold_not_h(bias):
+    data, pairs, X = _slt_design()
+    model = make_learner("cc_slt_closest", bias=bias, bias_weight=3.0, em_iterations=2, tol=1e-10, max_iter=5000).fit(data)
+    h = model.train_labels_
+    assert (h != pairs.gold).any()  # the E-step dropped some gold pairs: h and y* disagree
+    if bias == "pa":
+        gold_biased = pairs.gold
+    else:
+        gold_biased = closest_positive_pairs(pairs, pairs.gold)
+    w = np.where(gold_biased, 3.0, 1.0)
+    assert (model.pair_weights(pairs) == w).all()
+    # iteration 2 is the weighted likelihood optimum on h with weights from y* (strictly convex: unique)
+    ref = LogisticRegression(C=1.0, tol=1e-10, max_iter=5000).fit(X, h, sample_weight=w)
+    np.testing.assert_allclose(model.iterations_[1][0], ref.coef_.ravel(), atol=1e-4)
+    wrong = LogisticRegression(C=1.0, tol=1e-10, max_iter=5000).fit(
+        X, h, sample_weight=np.where(h if bias == "pa" else closest_positive_pairs(pairs, h), 3.0, 1.0))
+    assert np.abs(model.iterations_[1][0] - wrong.coef_.ravel()).max() > 1e-3

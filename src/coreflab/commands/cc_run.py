@@ -1,8 +1,8 @@
 """`coreflab cc-run`: train one Choi & Cardie configuration, score every EM iteration.
 
 One job per (learner, bias, λ): the per-iteration callback scores the training and test
-splits, so Tables 1–3 (best iteration of 2..5, the training-set choice marked `*`) come
-from these rows without retraining.
+splits, so Tables 1–3 come from these rows without retraining: the training rows choose
+SLT's iteration (of 2..5) and Table 3's `*`, the test rows are what the tables report.
 """
 
 import pandas as pd

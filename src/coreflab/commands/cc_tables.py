@@ -25,9 +25,9 @@ def run(args):
     runs = pd.concat(frames, ignore_index=True)
     out = Path(args.out_dir)
     captions = {
-        "table1": f"Choi & Cardie 2007 Table 1 on {args.corpus} (test): BASE vs SLT, pairwise error rate (e%), pairwise and MUC P/R/F before/after single-link clustering",
+        "table1": f"Choi & Cardie 2007 Table 1 on {args.corpus} (test; SLT iteration chosen on train): BASE vs SLT, pairwise error rate (e%), pairwise and MUC P/R/F before/after single-link clustering",
         "table2": f"Choi & Cardie 2007 Table 2 on {args.corpus} (test): BASE with biased potentials P1/Pa and λ, before clustering",
-        "table3": f"Choi & Cardie 2007 Table 3 on {args.corpus} (test): SLT with biased potentials after clustering; * = chosen by training-set performance",
+        "table3": f"Choi & Cardie 2007 Table 3 on {args.corpus} (test; iteration chosen on train): SLT with biased potentials after clustering; * = chosen by training-set performance",
     }
     for name, fn in (("table1", table1), ("table2", table2), ("table3", table3)):
         t = fn(runs)

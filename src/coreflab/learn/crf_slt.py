@@ -9,10 +9,12 @@ Clustering is single link (connected components of the predicted-coreferent pair
 Learners (registry names in `coreflab.learn.crf_slt.VARIANTS`):
   cc_base             M-step on gold pair labels only (one iteration).
   cc_slt_closest      EM with the Fig. 1 E-step (closest to the local prediction).
-  cc_slt_preserving   EM with the Fig. 2 E-step (closer to gold, connectivity preserved).
+  cc_slt_preserving   EM with the Fig. 2 E-step (closer to gold: keeps y*'s closest-antecedent chain).
 Each takes `bias` in {none, p1, pa} and `bias_weight` λ: the likelihood terms of the closest
-coreferent pair of every anaphor (p1) or of all coreferent pairs (pa) under the current
-training labels are weighted by λ (per-pair `sample_weight`); never used at test time.
+gold-coreferent pair of every anaphor (p1) or of all gold-coreferent pairs (pa) are weighted
+by λ (per-pair `sample_weight`); never used at test time. The predicate reads the gold
+labels y* whatever the E-step's hidden h is: the paper's predicate depends "only on the true
+value of y_i in the training data" (issue 15 item 3; it once read h).
 EM runs `em_iterations` (paper: up to 5): iteration 1 is the M-step on gold labels, later
 ones re-label with the E-step and refit warm-started. Every iteration's model is kept so
 tables can report each iteration and the best of 2..T as the paper does.
@@ -54,13 +56,13 @@ class PairwiseCRF(Learner):
         self.seed = seed
 
     # -- training ---------------------------------------------------------------------------
-    def pair_weights(self, pairs, labels):
-        """Per-pair sample weights of the biased potential functions (1 where unbiased)."""
+    def pair_weights(self, pairs):
+        """Per-pair sample weights of the biased potential functions (1 where unbiased), from gold labels."""
         w = np.ones(len(pairs), dtype=np.float64)
         if self.bias == "pa":
-            w[labels] = self.bias_weight
+            w[pairs.gold] = self.bias_weight
         elif self.bias == "p1":
-            w[closest_positive_pairs(pairs, labels)] = self.bias_weight
+            w[closest_positive_pairs(pairs, pairs.gold)] = self.bias_weight
         elif self.bias != "none":
             raise UserError(f"unknown bias {self.bias!r}; expected none, p1 or pa")
         return w
@@ -78,6 +80,7 @@ class PairwiseCRF(Learner):
         model = LogisticRegression(C=self.prior_variance, solver="lbfgs", max_iter=self.max_iter, tol=self.tol,
                                    warm_start=True, random_state=self.seed)
         labels = pairs.gold.copy()
+        weights = self.pair_weights(pairs)  # fixed: the predicate reads y*, not h
         self._iterations = []
         self.relabelled_ = []
         n_iter = 1 if self.estep == "none" else self.em_iterations
@@ -87,7 +90,7 @@ class PairwiseCRF(Learner):
                 new = ESTEPS[self.estep](pairs, prob, self.threshold)
                 self.relabelled_.append(int(np.count_nonzero(new != labels)))
                 labels = new
-            model.fit(X, labels, sample_weight=self.pair_weights(pairs, labels))
+            model.fit(X, labels, sample_weight=weights)
             self._iterations.append((model.coef_.ravel().copy(), float(model.intercept_[0])))
             self.iteration_ = t
             self._pack()

@@ -10,9 +10,20 @@ the only case where h cannot reach y):
   removed; each gold cluster still split is connected with its highest-probability pairs
   (Kruskal, seeded with the already-positive pairs). It changes no pair the model already
   gets right.
-- `estep_preserving` (Fig. 2): h = all intra-cluster pairs, minus those the model predicts
-  negative that are not on the cluster's maximum spanning tree (by P(h=1)), so every
-  cluster stays connected.
+- `estep_preserving` (Fig. 2, "closer to y* by preserving all of …"; the rest of the
+  sentence is lost in the paper's text): h = the model's predicted-positive intra-cluster
+  pairs PLUS every closest-antecedent pair of y* (each mention linked to its nearest
+  preceding cluster mate), so h keeps y*'s chains even where the model's own positives
+  already connect the cluster. If a window drops a mention's nearest mate from the pair
+  set, the cluster is completed as in Fig. 1 (highest-probability intra-cluster pairs).
+
+Why this reconstruction (METHODS.md §3, issue 15 item 2): an earlier one, "all
+intra-cluster pairs minus predicted negatives off the maximum spanning tree", reduces to
+Fig. 1 exactly (Kruskal by descending P meets every predicted positive before any
+negative), so the two SLT variants trained identical models. The paper says Fig. 2 yields
+an h closer to y* than Fig. 1; adding y*'s closest-antecedent chain does that, and it
+differs from Fig. 1 whenever a cluster is already connected by the model's positives but
+some chain pair is predicted negative.
 """
 
 import numpy as np
@@ -75,9 +86,10 @@ def estep_closest(pairs, prob, threshold=0.5):
 
 
 def estep_preserving(pairs, prob, threshold=0.5):
-    """Fig. 2: all intra-cluster pairs, minus negatives off the maximum spanning tree."""
-    tree = _kruskal(pairs.n_mentions, pairs.ante, pairs.ana, np.zeros(len(pairs), dtype=np.bool_), _descending(prob, pairs.gold))
-    return pairs.gold & ((prob >= threshold) | tree)
+    """Fig. 2: predicted-positive intra-cluster pairs plus y*'s closest-antecedent pairs."""
+    seeded = pairs.gold & ((prob >= threshold) | closest_positive_pairs(pairs, pairs.gold))
+    order = _descending(prob, pairs.gold & ~seeded)
+    return _kruskal(pairs.n_mentions, pairs.ante, pairs.ana, seeded, order)
 
 
 def closest_positive_pairs(pairs, labels):

@@ -1,9 +1,12 @@
 """Choi & Cardie (2007) Tables 1–3 from the per-iteration rows of `coreflab cc-run`.
 
-Iterations: BASE has one; SLT rows show the best iteration of 2..T on the reported split,
-as the paper reports (its text: "best result among iterations 2–5"); the iteration is a
-column, and every iteration stays in the run CSVs. Table 3 marks with `*`, for each
-measure, the configuration that the training split would have chosen.
+Iterations: BASE has one; SLT reports the best iteration of 2..T as the paper does
+("best result among iterations 2–5"), chosen on the TRAINING split (pairwise error rate
+after single-link clustering, the system's output), once per configuration, and that one
+iteration fills both the before- and after-clustering rows. Nothing is chosen on test
+(issue 15 item 4: the tables once picked by test error, each row independently). The
+iteration is a column, and every iteration stays in the run CSVs. Table 3 marks with `*`,
+for each measure, the configuration the training split chooses (the paper's (*)).
 """
 
 import numpy as np
@@ -28,14 +31,28 @@ def _wide(runs, split, stage):
     return sub.pivot_table(index=["learner", "bias", "bias_weight", "iteration"], columns="measure", values="value").reset_index()
 
 
-def _pick_iteration(wide, select_on):
-    """BASE: its single iteration; SLT: the iteration (≥ 2 when available) best on `select_on`."""
+SELECT_SPLIT, SELECT_STAGE, SELECT_MEASURE = "train", "after", "pairwise_error_rate"
+KEYS = ["learner", "bias", "bias_weight"]
+
+
+def chosen_iterations(runs):
+    """(learner, bias, bias_weight, iteration): BASE its single iteration; SLT the iteration
+    (≥ 2 when available) with the lowest training pairwise error after clustering."""
+    wide = _wide(runs, SELECT_SPLIT, SELECT_STAGE)
+    if wide.empty:
+        raise ValueError("the cc-run rows hold no training-split scores to select an iteration on")
     out = []
-    for _, g in wide.groupby(["learner", "bias", "bias_weight"], sort=False):
+    for _, g in wide.groupby(KEYS, sort=False):
         cand = g[g.iteration >= 2] if (g.iteration >= 2).any() else g
-        asc = select_on in LOWER_IS_BETTER
-        out.append(cand.sort_values([select_on, "iteration"], ascending=[asc, True]).iloc[0])
-    return pd.DataFrame(out)
+        asc = SELECT_MEASURE in LOWER_IS_BETTER
+        out.append(cand.sort_values([SELECT_MEASURE, "iteration"], ascending=[asc, True]).iloc[0][KEYS + ["iteration"]])
+    chosen = pd.DataFrame(out).reset_index(drop=True)
+    return chosen.astype({"learner": str, "bias": str, "bias_weight": float, "iteration": int})
+
+
+def _pick_iteration(wide, chosen):
+    """The rows of `wide` at each configuration's chosen iteration (order of `chosen`)."""
+    return chosen.merge(wide, on=KEYS + ["iteration"], how="left")
 
 
 def _table(picked, columns):
@@ -51,9 +68,10 @@ def _table(picked, columns):
 def table1(runs, split="test"):
     """BASE vs SLT (bias none): before and after single-link clustering."""
     plain = runs[runs.bias == "none"]
+    chosen = chosen_iterations(plain)
     parts = []
     for stage in ("before", "after"):
-        picked = _pick_iteration(_wide(plain, split, stage), "pairwise_error_rate")
+        picked = _pick_iteration(_wide(plain, split, stage), chosen)
         t = _table(picked, PAIR_COLUMNS + (MUC_COLUMNS if stage == "after" else []))
         t.insert(1, "clustering", stage)
         parts.append(t)
@@ -66,7 +84,7 @@ def table1(runs, split="test"):
 def table2(runs, split="test"):
     """BASE with P1/Pa × λ, before clustering."""
     base = runs[runs.learner == "cc_base"]
-    picked = _pick_iteration(_wide(base, split, "before"), "pairwise_error_rate")
+    picked = _pick_iteration(_wide(base, split, "before"), chosen_iterations(base))
     return _table(picked.sort_values(["bias", "bias_weight"], key=lambda s: s.map({"none": 0, "p1": 1, "pa": 2}) if s.name == "bias" else s),
                   PAIR_COLUMNS).drop(columns="iteration")
 
@@ -74,8 +92,9 @@ def table2(runs, split="test"):
 def table3(runs, split="test"):
     """SLT with P1/Pa × λ after clustering; `*` marks the training split's choice per measure."""
     slt = runs[(runs.learner != "cc_base")]
-    test = _pick_iteration(_wide(slt, split, "after"), "pairwise_error_rate")
-    train = _pick_iteration(_wide(slt, "train", "after"), "pairwise_error_rate")
+    chosen = chosen_iterations(slt)
+    test = _pick_iteration(_wide(slt, split, "after"), chosen)
+    train = _pick_iteration(_wide(slt, "train", "after"), chosen)
     columns = PAIR_COLUMNS + MUC_COLUMNS
     table = _table(test, columns)
     chooser = _table(train, columns)
