@@ -2,6 +2,8 @@
 # Person-X (synthetic, strings hidden) for Figs. 5-6; a large synthetic corpus and ECB+ with
 # string-match initialisation for Fig. 7 and Table 2. Sizes and sample counts come from
 # config["crossdoc"]; the 1.5M-mention scaling run is bench/crossdoc.py, not a rule.
+# Every corpus's prior (b, w) is tuned on 5% held-out entities (crossdoc_calibrate); the runs
+# and baselines read it from results/crossdoc/tuning/ and are scored on the other entities.
 
 
 localrules:
@@ -68,22 +70,44 @@ rule crossdoc_ecbplus:
         "coreflab crossdoc-ecbplus --local-dir {params.local_dir:q} --out {output.corpus} > {log} 2>&1"
 
 
+def crossdoc_tuning_params(wildcards):
+    """Model, initialisation, string-weight grid and evaluated schedule the prior is tuned for:
+    Person-X runs (Figs. 5-6) start from singletons with w meaningless (every string is X), the
+    string-initialised runs (Fig. 7, Table 2) use the hierarchical model."""
+    c = config["crossdoc"]
+    if wildcards.corpus == "personx":
+        return dict(model="flat", init="singletons", weights="0", start_w=0, rounds=c["rounds"],
+                    samples=c["samples_per_round"])
+    return dict(model="hier", init="string", weights=" ".join(map(str, c["tune"]["string_weight_grid"])),
+                start_w=c["string_weight"], rounds=c["large_rounds"], samples=c["large_samples_per_round"])
+
+
 rule crossdoc_calibrate:
+    """The paper's held-out tuning (§5.3): b and w chosen on 5% of the entities, which every run
+    and baseline of that corpus then leaves out."""
     input:
-        corpus="results/crossdoc/data/personx.npz",
+        corpus="results/crossdoc/data/{corpus}.npz",
     output:
-        bias="results/crossdoc/personx_bias.json",
+        prior="results/crossdoc/tuning/{corpus}{setting}.json",
+    wildcard_constraints:
+        corpus="[a-z]+",
+        setting="|_within",
     params:
-        bias=config["crossdoc"]["bias"]["personx"],
-        rounds=config["crossdoc"]["rounds"],
-        samples=config["crossdoc"]["samples_per_round"],
-        steps=config["crossdoc"]["calibration_steps"],
+        tune=crossdoc_tuning_params,
+        within=lambda wc: "--within-topic" if wc.setting else "",
+        bias_grid=" ".join(map(str, config["crossdoc"]["tune"]["bias_grid"])),
+        frac=config["crossdoc"]["tune"]["heldout_frac"],
+        sweeps=config["crossdoc"]["calibration_steps"],
         workers=max(config["crossdoc"]["workers"]),
+        t_start=config["crossdoc"]["t_start"],
+        t_stop=config["crossdoc"]["t_stop"],
+        sub_ratio=config["crossdoc"]["sub_bias_ratio"],
+        super_ratio=config["crossdoc"]["super_bias_ratio"],
         seed=config["crossdoc"]["seed"],
     log:
-        "results/crossdoc/logs/calibrate.log",
+        "results/crossdoc/logs/calibrate_{corpus}{setting}.log",
     benchmark:
-        "results/crossdoc/benchmarks/calibrate.tsv"
+        "results/crossdoc/benchmarks/calibrate_{corpus}{setting}.tsv"
     threads: 1
     resources:
         mem_mb=2000,
@@ -91,15 +115,19 @@ rule crossdoc_calibrate:
     conda:
         "../envs/coreflab.yaml"
     shell:
-        "coreflab crossdoc-calibrate --corpus {input.corpus} --model flat --bias {params.bias} "
-        "--rounds {params.rounds} --samples-per-round {params.samples} --steps {params.steps} "
-        "--workers {params.workers} --seed {params.seed} --out {output.bias} > {log} 2>&1"
+        "coreflab crossdoc-calibrate --corpus {input.corpus} --model {params.tune[model]} "
+        "--string-weight {params.tune[start_w]} "
+        "--sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
+        "--bias-grid {params.bias_grid} --weight-grid {params.tune[weights]} --heldout-frac {params.frac} "
+        "--sweeps {params.sweeps} --init {params.tune[init]} {params.within} --rounds {params.tune[rounds]} "
+        "--eval-samples-per-round {params.tune[samples]} --eval-workers {params.workers} "
+        "--t-start {params.t_start} --t-stop {params.t_stop} --seed {params.seed} --out {output.prior} > {log} 2>&1"
 
 
 rule crossdoc_personx_run:
     input:
         corpus="results/crossdoc/data/personx.npz",
-        bias="results/crossdoc/personx_bias.json",
+        prior="results/crossdoc/tuning/personx.json",
     output:
         trace="results/crossdoc/traces/personx_{model}_K{workers}.csv",
     params:
@@ -123,7 +151,7 @@ rule crossdoc_personx_run:
         "../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc --corpus {input.corpus} --corpus-name personx --model {wildcards.model} "
-        "--bias-from {input.bias} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
+        "--prior-from {input.prior} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--string-weight 0 --init singletons --scheduler {params.scheduler} --workers {wildcards.workers} "
         "--rounds {params.rounds} --samples-per-round {params.samples} --t-start {params.t_start} "
         "--t-stop {params.t_stop} --seed {params.seed} --trace {output.trace} > {log} 2>&1"
@@ -132,6 +160,7 @@ rule crossdoc_personx_run:
 rule crossdoc_string_init_run:
     input:
         corpus="results/crossdoc/data/{corpus}.npz",
+        prior="results/crossdoc/tuning/{corpus}{setting}.json",
     output:
         trace="results/crossdoc/traces/{corpus}_string_{model}_K{workers}{setting}.csv",
         labels="results/crossdoc/labels/{corpus}_string_{model}_K{workers}{setting}.npy",
@@ -139,9 +168,7 @@ rule crossdoc_string_init_run:
         workers=r"\d+",
         setting="|_within",
     params:
-        bias=lookup(dpath="crossdoc/bias/{corpus}", within=config),
         within=lambda wc: "--within-topic" if wc.setting else "",
-        string_weight=config["crossdoc"]["string_weight"],
         rounds=config["crossdoc"]["large_rounds"],
         samples=config["crossdoc"]["large_samples_per_round"],
         t_start=config["crossdoc"]["t_start"],
@@ -162,8 +189,8 @@ rule crossdoc_string_init_run:
         "../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc --corpus {input.corpus} --corpus-name {wildcards.corpus} --model {wildcards.model} "
-        "--bias {params.bias} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
-        "--string-weight {params.string_weight} --init string {params.within} --scheduler {params.scheduler} "
+        "--prior-from {input.prior} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
+        "--init string {params.within} --scheduler {params.scheduler} "
         "--workers {wildcards.workers} --rounds {params.rounds} --samples-per-round {params.samples} "
         "--t-start {params.t_start} --t-stop {params.t_stop} --seed {params.seed} "
         "--trace {output.trace} --labels {output.labels} > {log} 2>&1"
@@ -172,11 +199,12 @@ rule crossdoc_string_init_run:
 rule crossdoc_baselines:
     input:
         corpus="results/crossdoc/data/{corpus}.npz",
+        prior="results/crossdoc/tuning/{corpus}.json",
+        within=lambda wc: ["results/crossdoc/tuning/ecbplus_within.json"] if wc.corpus == "ecbplus" else [],
     output:
         csv="results/crossdoc/baselines/{corpus}.csv",
     params:
-        bias=lookup(dpath="crossdoc/bias/{corpus}", within=config),
-        string_weight=config["crossdoc"]["string_weight"],
+        within=lambda wc, input: f"--prior-within-from {input.within[0]}" if input.within else "",
         neighbours=config["crossdoc"]["neighbours"],
         seed=config["crossdoc"]["seed"],
     log:
@@ -191,7 +219,7 @@ rule crossdoc_baselines:
         "../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc-baselines --corpus {input.corpus} --corpus-name {wildcards.corpus} "
-        "--bias {params.bias} --string-weight {params.string_weight} --neighbours {params.neighbours} "
+        "--prior-from {input.prior} {params.within} --neighbours {params.neighbours} "
         "--seed {params.seed} --out {output.csv} > {log} 2>&1"
 
 

@@ -9,6 +9,9 @@ the string-match and graph-clustering baselines as horizontal lines.
 Table 2: B3 P/R/F1 of string match, label propagation and the hierarchical model (last round),
 with a `setting` column: whole corpus, or within topic (ECB+: no entity crosses a topic).
 Traces and baseline files written before the setting existed count as whole corpus.
+When the files carry entity-level log-probabilities (runs with a tuned prior), Table 2 adds
+"log p − log p(gold)" per row: negative means the model's score prefers the truth to that
+state; the string-match row positive means string match is the model's better optimum.
 """
 
 import matplotlib
@@ -90,16 +93,29 @@ def _setting(row):
     return WHOLE if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
 
 
+LOGP = "log p − log p(gold)"
+
+
+def _logp_gap(row):
+    """log p − log p(gold) of a baseline or last trace row (NaN for files without log p)."""
+    get = row.get if isinstance(row, pd.Series) else (lambda k, d=None: getattr(row, k, d))
+    lp, gold = get("log_p", None), get("log_p_gold", None)
+    return float(lp) - float(gold) if lp is not None and gold is not None else float("nan")
+
+
 def table2(traces, baselines):
     rows = [{"corpus": b.corpus, "setting": _setting(b), "system": b.system.replace("_", " "), "B3 P": 100 * b.b3_p,
-             "B3 R": 100 * b.b3_r, "B3 F1": 100 * b.b3_f1, "entities": b.entities} for b in baselines.itertuples()]
+             "B3 R": 100 * b.b3_r, "B3 F1": 100 * b.b3_f1, "entities": b.entities, LOGP: _logp_gap(b)}
+            for b in baselines.itertuples()]
     for (corpus, run), t in traces.groupby(["corpus", "run"], sort=False):
         last = t.iloc[-1]
         rows.append({"corpus": corpus, "setting": _setting(last),
                      "system": f"{last['model']} model K={last['workers']} (round {last['round']})",
                      "B3 P": 100 * last["b3_p"], "B3 R": 100 * last["b3_r"], "B3 F1": 100 * last["b3_f1"],
-                     "entities": int(last["entities"])})
+                     "entities": int(last["entities"]), LOGP: _logp_gap(last)})
     table = pd.DataFrame(rows)
+    if table[LOGP].isna().all():
+        table = table.drop(columns=LOGP)
     order = {WHOLE: 0}
     table["_s"] = [order.get(x, 1) for x in table["setting"]]
     return table.sort_values(["corpus", "_s"], kind="stable").drop(columns="_s").reset_index(drop=True)
