@@ -76,10 +76,14 @@ def crossdoc_tuning_params(wildcards):
     string-initialised runs (Fig. 7, Table 2) use the hierarchical model."""
     c = config["crossdoc"]
     if wildcards.corpus == "personx":
-        return dict(model="flat", init="singletons", weights="0", start_w=0, rounds=c["rounds"],
-                    samples=c["samples_per_round"])
-    return dict(model="hier", init="string", weights=" ".join(map(str, c["tune"]["string_weight_grid"])),
-                start_w=c["string_weight"], rounds=c["large_rounds"], samples=c["large_samples_per_round"])
+        # mention-pair Person-X runs share the flat model's prior; node-level (union) runs score
+        # aggregated contexts, whose cosines are on another scale, so they get their own
+        union = wildcards.ctx == "_union"
+        return dict(model="hier" if union else "flat", context="union" if union else "pairwise",
+                    init="singletons", weights="0", start_w=0, rounds=c["rounds"], samples=c["samples_per_round"])
+    return dict(model="hier", context=c["context"], init="string",
+                weights=" ".join(map(str, c["tune"]["string_weight_grid"])), start_w=c["string_weight"],
+                rounds=c["large_rounds"], samples=c["large_samples_per_round"])
 
 
 rule crossdoc_calibrate:
@@ -88,9 +92,10 @@ rule crossdoc_calibrate:
     input:
         corpus="results/crossdoc/data/{corpus}.npz",
     output:
-        prior="results/crossdoc/tuning/{corpus}{setting}.json",
+        prior="results/crossdoc/tuning/{corpus}{ctx}{setting}.json",
     wildcard_constraints:
         corpus="[a-z]+",
+        ctx="|_union",
         setting="|_within",
     params:
         tune=crossdoc_tuning_params,
@@ -105,9 +110,9 @@ rule crossdoc_calibrate:
         super_ratio=config["crossdoc"]["super_bias_ratio"],
         seed=config["crossdoc"]["seed"],
     log:
-        "results/crossdoc/logs/calibrate_{corpus}{setting}.log",
+        "results/crossdoc/logs/calibrate_{corpus}{ctx}{setting}.log",
     benchmark:
-        "results/crossdoc/benchmarks/calibrate_{corpus}{setting}.tsv"
+        "results/crossdoc/benchmarks/calibrate_{corpus}{ctx}{setting}.tsv"
     threads: 1
     resources:
         mem_mb=2000,
@@ -115,7 +120,7 @@ rule crossdoc_calibrate:
     conda:
         "../envs/coreflab.yaml"
     shell:
-        "coreflab crossdoc-calibrate --corpus {input.corpus} --model {params.tune[model]} "
+        "coreflab crossdoc-calibrate --corpus {input.corpus} --model {params.tune[model]} --context {params.tune[context]} "
         "--string-weight {params.tune[start_w]} "
         "--sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--bias-grid {params.bias_grid} --weight-grid {params.tune[weights]} --heldout-frac {params.frac} "
@@ -127,9 +132,12 @@ rule crossdoc_calibrate:
 rule crossdoc_personx_run:
     input:
         corpus="results/crossdoc/data/personx.npz",
-        prior="results/crossdoc/tuning/personx.json",
+        prior="results/crossdoc/tuning/personx{ctx}.json",
     output:
-        trace="results/crossdoc/traces/personx_{model}_K{workers}.csv",
+        trace="results/crossdoc/traces/personx_{model}{ctx}_K{workers}.csv",
+    wildcard_constraints:
+        model="[a-z]+",
+        ctx="|_union",
     params:
         rounds=config["crossdoc"]["rounds"],
         samples=config["crossdoc"]["samples_per_round"],
@@ -139,10 +147,11 @@ rule crossdoc_personx_run:
         super_ratio=config["crossdoc"]["super_bias_ratio"],
         scheduler=config["crossdoc"]["scheduler"],
         seed=config["crossdoc"]["seed"],
+        context=lambda wc: "union" if wc.ctx else "pairwise",
     log:
-        "results/crossdoc/logs/personx_{model}_K{workers}.log",
+        "results/crossdoc/logs/personx_{model}{ctx}_K{workers}.log",
     benchmark:
-        "results/crossdoc/benchmarks/personx_{model}_K{workers}.tsv"
+        "results/crossdoc/benchmarks/personx_{model}{ctx}_K{workers}.tsv"
     threads: max(config["crossdoc"]["workers"])
     resources:
         mem_mb=4000,
@@ -151,6 +160,7 @@ rule crossdoc_personx_run:
         "../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc --corpus {input.corpus} --corpus-name personx --model {wildcards.model} "
+        "--context {params.context} "
         "--prior-from {input.prior} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--string-weight 0 --init singletons --scheduler {params.scheduler} --workers {wildcards.workers} "
         "--rounds {params.rounds} --samples-per-round {params.samples} --t-start {params.t_start} "
@@ -169,6 +179,7 @@ rule crossdoc_string_init_run:
         setting="|_within",
     params:
         within=lambda wc: "--within-topic" if wc.setting else "",
+        context=config["crossdoc"]["context"],
         rounds=config["crossdoc"]["large_rounds"],
         samples=config["crossdoc"]["large_samples_per_round"],
         t_start=config["crossdoc"]["t_start"],
@@ -189,6 +200,7 @@ rule crossdoc_string_init_run:
         "../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc --corpus {input.corpus} --corpus-name {wildcards.corpus} --model {wildcards.model} "
+        "--context {params.context} "
         "--prior-from {input.prior} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--init string {params.within} --scheduler {params.scheduler} "
         "--workers {wildcards.workers} --rounds {params.rounds} --samples-per-round {params.samples} "
@@ -228,7 +240,7 @@ rule crossdoc_report:
         fig5=expand("results/crossdoc/traces/personx_flat_K{workers}.csv", workers=config["crossdoc"]["workers"]),
         fig6=expand(
             "results/crossdoc/traces/personx_{model}_K{workers}.csv",
-            model=["flat", "sub", "super", "hier"],
+            model=["flat", "sub", "super", "hier"] + [f"{m}_union" for m in config["crossdoc"]["fig6_union"]],
             workers=max(config["crossdoc"]["workers"]),
         ),
         fig7=crossdoc_fig7_traces,

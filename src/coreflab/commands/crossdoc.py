@@ -30,6 +30,9 @@ from coreflab.report.io import atomic_write_text
 def add_model_arguments(p):
     p.add_argument("--model", choices=sorted(MOVE_TYPES), default="flat",
                    help="flat (pairwise), sub (sub-entities), super (super-entities), hier (both)")
+    p.add_argument("--context", choices=["pairwise", "union"], default="pairwise",
+                   help="hierarchy levels as mention-pair models (pairwise) or node-level factors whose "
+                        "context is the union of the children's bags (union, Singh et al. §4.3)")
     p.add_argument("--bias", type=float, default=0.05, help="entity-level bias b")
     p.add_argument("--bias-from", default=None, help="JSON written by crossdoc-calibrate (overrides --bias)")
     p.add_argument("--sub-bias-ratio", type=float, default=3.0, help="sub-entity bias = ratio × b")
@@ -53,7 +56,7 @@ def model_params(args):
             raise UserError(f"{path}: expected a JSON object with a numeric 'bias' ({err})") from None
     if bias <= 0:
         raise UserError(f"bias must be positive, got {bias}")
-    return ModelParams(model=args.model, bias=bias, sub_bias=bias * args.sub_bias_ratio,
+    return ModelParams(model=args.model, context=args.context, bias=bias, sub_bias=bias * args.sub_bias_ratio,
                        super_bias=bias * args.super_bias_ratio, string_weight=weight, p_new=args.p_new)
 
 
@@ -128,11 +131,13 @@ def run(args):
             if cluster is not None and args.scheduler == "local":
                 cluster.close()
     suffix = "_within" if args.within_topic else ""
-    trace.insert(0, "run", args.label or f"{args.model}_K{args.workers}{suffix}")
+    ctx = "_union" if args.context == "union" else ""
+    trace.insert(0, "run", args.label or f"{args.model}{ctx}_K{args.workers}{suffix}")
     trace.insert(1, "model", args.model)
-    trace.insert(2, "corpus", args.corpus_name or corpus.name)
-    trace.insert(3, "init", args.init)
-    trace.insert(4, "setting", "within topic" if args.within_topic else "whole corpus")
+    trace.insert(2, "context", args.context)
+    trace.insert(3, "corpus", args.corpus_name or corpus.name)
+    trace.insert(4, "init", args.init)
+    trace.insert(5, "setting", "within topic" if args.within_topic else "whole corpus")
     trace["bias"] = config.params.bias
     trace["string_weight"] = config.params.string_weight
     trace["mentions"] = len(corpus)

@@ -45,15 +45,18 @@ SUB_HEAD, M_NEXT, M_PREV = 6, 7, 8
 ENT_HEAD, S_NEXT, S_PREV = 9, 10, 11
 SUB_PERM, SUB_POS, ENT_PERM, ENT_POS, SUP_PERM, SUP_POS = 12, 13, 14, 15, 16, 17
 ENT_KIDS, SUP_KIDS = 18, 19  # sub-entities per entity, entities per super-entity
-N_ROWS = 20
+# node level: cache of ⟨Z_parent, C_child⟩ per child (parent and parent version it was computed
+# for), version of each parent's Z (bumped on every change), table cells of each child's mentions
+Q_PAR0, Q_VER0, Q_PAR2, Q_VER2, VER0, VER2, CELLS0, CELLS2 = 20, 21, 22, 23, 24, 25, 26, 27
+N_ROWS = 28
 # parameter vector P (P_DEAD: |sum| at or below which a table cell is deleted; < 0: never;
 # P_NODE: 1 = node-level (union-of-bags) factors at the entity and super-entity levels)
 B0, B1, B2, W0, W1, W2, ON0, ON1, ON2, P_NEW, P_DEAD, P_NODE = range(12)
 N_PARAMS = 12
 # rows of the float64 node matrix F: squared norms (words, strings) of sub-entity and entity
 # contexts, and ‖Z‖² of entities (sum of their normalised sub-entities) and super-entities
-F_SUB, F_ENT, F_NZE, F_NZS = 0, 2, 4, 5
-N_FROWS = 6
+F_SUB, F_ENT, F_NZE, F_NZS, F_Q0, F_Q2 = 0, 2, 4, 5, 6, 8
+N_FROWS = 10
 Z_ENT, Z_SUP = 3, 4  # table levels of Z_e and Z_a
 
 STATUS_DONE, STATUS_FULL = 0, 1
@@ -538,6 +541,34 @@ def _node_rows(level):
 
 
 @njit(cache=True)
+def _cache_rows(level):
+    """(cached parent row, cached version row, parent version row, cells row, F row of the cache)."""
+    if level == 0:
+        return Q_PAR0, Q_VER0, VER0, CELLS0, F_Q0
+    return Q_PAR2, Q_VER2, VER2, CELLS2, F_Q2
+
+
+@njit(cache=True)
+def _zdot(G, F, kv, level, c, p, buf, lo, indptr, indices, data, strf, n, nfeat, out):
+    """out = ⟨Z_p, C_c⟩ (two parts), from the cache when neither Z_p nor C_c changed since.
+
+    Why: at the super-entity level C_c is a whole entity, so the dot costs O(|entity|·nnz);
+    most proposals are rejected, leaving Z_p and C_c as they were, so the cached value is
+    reused until an accepted move bumps the parent's version."""
+    qpar, qver, verrow, _, fq = _cache_rows(level)
+    if G[qpar, c] == p and G[qver, c] == G[verrow, p]:
+        out[0], out[1] = F[fq, c], F[fq + 1, c]
+        return
+    cl, zl, _, _, _ = _node_rows(level)
+    hi = _members(G, cl, c, buf, lo)
+    out[:] = 0.0
+    block_dots(kv, zl, p, buf, lo, hi, indptr, indices, data, strf, n, nfeat, out)
+    F[fq, c], F[fq + 1, c] = out[0], out[1]
+    G[qpar, c] = p
+    G[qver, c] = G[verrow, p]
+
+
+@njit(cache=True)
 def _parent(G, level, c):
     return G[SUB_ENT, c] if level == 0 else G[ENT_SUP, c]
 
@@ -559,22 +590,20 @@ def node_delta(G, F, kv, P, level, c1, c2, p2, buf, blo, bhi, bb, emptied1, indp
     scratch[0], scratch[1]: ΔNZ of c1's parent and of p2 (0 when the same parent), for the hook;
     scratch[2]: an upper bound on the Z cells the move inserts."""
     cl, zl, frow, _, krow = _node_rows(level)
+    cells_row = _cache_rows(level)[3]
     b, w = P[B0 + level], P[W0 + level]
     p1 = _parent(G, level, c1)
     wk[:] = 0.0
     zc1, zb1, cb1, nrm1, new1 = wk[0:2], wk[2:4], wk[4:6], wk[6:8], wk[8:10]
     zc2, zb2, cb2, nrm2, new2 = wk[10:12], wk[12:14], wk[14:16], wk[16:18], wk[18:20]
     c12 = wk[20:22]
-    hi1 = _members(G, cl, c1, buf, n)
-    block_dots(kv, zl, p1, buf, n, hi1, indptr, indices, data, strf, n, nfeat, zc1)
+    _zdot(G, F, kv, level, c1, p1, buf, n, indptr, indices, data, strf, n, nfeat, zc1)
     block_dots(kv, zl, p1, buf, blo, bhi, indptr, indices, data, strf, n, nfeat, zb1)
     block_dots(kv, cl, c1, buf, blo, bhi, indptr, indices, data, strf, n, nfeat, cb1)
     nrm1[0], nrm1[1] = F[frow, c1], F[frow + 1, c1]
     dnz1, dk1 = child_change(zc1, zb1, cb1, nrm1, bb, -1.0, emptied1, w, new1)
-    hi2 = 2 * n
     if c2 >= 0:
-        hi2 = _members(G, cl, c2, buf, 2 * n)
-        block_dots(kv, zl, p2, buf, 2 * n, hi2, indptr, indices, data, strf, n, nfeat, zc2)
+        _zdot(G, F, kv, level, c2, p2, buf, 2 * n, indptr, indices, data, strf, n, nfeat, zc2)
         block_dots(kv, cl, c2, buf, blo, bhi, indptr, indices, data, strf, n, nfeat, cb2)
         nrm2[0], nrm2[1] = F[frow, c2], F[frow + 1, c2]
     if p2 >= 0:
@@ -583,10 +612,12 @@ def node_delta(G, F, kv, P, level, c1, c2, p2, buf, blo, bhi, bb, emptied1, indp
     k1 = G[krow, p1]
     gone = 1 if emptied1 else 0
     born = 1 if c2 < 0 else 0
-    scratch[2] = _cells(buf, n, hi1, indptr) + _cells(buf, 2 * n, hi2, indptr) + _cells(buf, blo, bhi, indptr)
+    scratch[2] = G[cells_row, c1] + (G[cells_row, c2] if c2 >= 0 else 0) + _cells(buf, blo, bhi, indptr)
     if p2 == p1:
-        if c2 >= 0:
-            block_dots(kv, cl, c2, buf, n, hi1, indptr, indices, data, strf, n, nfeat, c12)
+        if c2 >= 0:  # ⟨C1, C2⟩: the smaller child's mentions against the other's sums
+            small, big = (c1, c2) if G[cells_row, c1] <= G[cells_row, c2] else (c2, c1)
+            hi = _members(G, cl, small, buf, n)
+            block_dots(kv, cl, big, buf, n, hi, indptr, indices, data, strf, n, nfeat, c12)
         dnz = dnz1 + dnz2 + cross_term(c12, cb1, cb2, bb, -1.0, 1.0, nrm1, new1, nrm2, new2, w)
         scratch[0], scratch[1] = dnz, 0.0
         return dnz - (dk1 + dk2) + pair_bias(k1, k1 - gone + born, b)
@@ -623,7 +654,9 @@ def node_unhook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n
         return
     cl, zl, frow, _, _ = _node_rows(level)
     hi = _members(G, cl, c, buf, n)
-    _z_update(kv, used, zl, _parent(G, level, c), buf, n, hi, F[frow, c], F[frow + 1, c], -1.0, indptr, indices,
+    p = _parent(G, level, c)
+    G[_cache_rows(level)[2], p] += 1
+    _z_update(kv, used, zl, p, buf, n, hi, F[frow, c], F[frow + 1, c], -1.0, indptr, indices,
               data, strf, n, nfeat, P[P_DEAD])
 
 
@@ -636,7 +669,11 @@ def node_hook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n, 
     nr[:] = 0.0
     block_dots(kv, cl, c, buf, n, hi, indptr, indices, data, strf, n, nfeat, nr)
     F[frow, c], F[frow + 1, c] = nr[0], nr[1]
-    _z_update(kv, used, zl, _parent(G, level, c), buf, n, hi, nr[0], nr[1], 1.0, indptr, indices, data, strf, n,
+    _, _, verrow, cells_row, _ = _cache_rows(level)
+    G[cells_row, c] = _cells(buf, n, hi, indptr)
+    p = _parent(G, level, c)
+    G[verrow, p] += 1
+    _z_update(kv, used, zl, p, buf, n, hi, nr[0], nr[1], 1.0, indptr, indices, data, strf, n,
               nfeat, P[P_DEAD])
 
 

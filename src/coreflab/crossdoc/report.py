@@ -59,7 +59,7 @@ def fig6_hierarchy(traces):
     fig, ax = plt.subplots(figsize=(5.5, 4))
     names = {"flat": "pairwise", "sub": "sub-entities", "super": "super-entities", "hier": "combined"}
     for run, t in traces.groupby("run", sort=False):
-        ax.plot(t["seconds"], t["b3_f1"], marker="o", ms=3, label=names.get(t["model"].iloc[0], run))
+        ax.plot(t["seconds"], t["b3_f1"], marker="o", ms=3, label=names.get(t["model"].iloc[0], run) + _context(t.iloc[0]))
     ax.set_xlabel("wall-clock seconds")
     ax.set_ylabel("B3 F1")
     ax.set_title("Person-X: hierarchical models")
@@ -87,6 +87,12 @@ def fig7_large(traces, baselines):
     return fig
 
 
+def _context(row):
+    """" (union contexts)" for node-level runs; "" for mention-pair runs and older traces."""
+    value = row.get("context") if isinstance(row, pd.Series) else None
+    return " (union contexts)" if value == "union" else ""
+
+
 def _setting(row):
     """A trace row's or baseline row's setting (rows from before the column: whole corpus)."""
     value = row.get("setting") if isinstance(row, pd.Series) else getattr(row, "setting", None)
@@ -110,7 +116,7 @@ def table2(traces, baselines):
     for (corpus, run), t in traces.groupby(["corpus", "run"], sort=False):
         last = t.iloc[-1]
         rows.append({"corpus": corpus, "setting": _setting(last),
-                     "system": f"{last['model']} model K={last['workers']} (round {last['round']})",
+                     "system": f"{last['model']}{_context(last)} model K={last['workers']} (round {last['round']})",
                      "B3 P": 100 * last["b3_p"], "B3 R": 100 * last["b3_r"], "B3 F1": 100 * last["b3_f1"],
                      "entities": int(last["entities"]), LOGP: _logp_gap(last)})
     table = pd.DataFrame(rows)

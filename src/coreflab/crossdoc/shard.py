@@ -83,7 +83,7 @@ def init_state(m_sub, sub_ent, ent_sup, P, kv, used, indptr, indices, data, strf
     for e in range(ne):
         na = max(na, ent_sup[e] + 1)
     G = np.full((K.N_ROWS, n), -1, dtype=np.int64)
-    for row in (K.SUB_SIZE, K.ENT_SIZE, K.SUP_SIZE, K.ENT_KIDS, K.SUP_KIDS):
+    for row in (K.SUB_SIZE, K.ENT_SIZE, K.SUP_SIZE, K.ENT_KIDS, K.SUP_KIDS, K.VER0, K.VER2, K.CELLS0, K.CELLS2):
         G[row, :] = 0
     for which in range(3):
         for i in range(n):
