@@ -1,18 +1,12 @@
-"""From-scratch model score (the reference the incremental Δ is tested against) and bias calibration.
+"""From-scratch model score: the reference the kernel's incremental Δ is tested against.
 
-`model_score` evaluates log p(e) of `kernel`'s three-level pairwise model by summing every
-mention pair: O(n²), only for tests and small data. `calibrate_bias` implements the Person-X
-protocol's "bias set so the number of predicted entities equals the truth" (Singh et al. 2011
-§5.1–5.2) by bisection on log b with short single-machine chains.
+`model_score` evaluates log p(e) of `kernel`'s three-level model by brute force (every mention
+pair; with node-level factors, every pair of sibling nodes): O(n²), only for tests and small
+data. The bias is no longer calibrated to the true entity count here: it is tuned on held-out
+entities (`tuning`, Singh et al. 2011 §5.3), which never looks at the evaluated entities.
 """
 
-import json
-from dataclasses import replace
-
 import numpy as np
-
-from coreflab.crossdoc.distributed import InferenceConfig, SerialExecutor, run_inference
-from coreflab.crossdoc.shard import ModelParams
 
 
 def model_score(X, strings, m_sub, sub_ent, ent_sup, params):
@@ -65,40 +59,3 @@ def node_level_score(X, strings, child_of_mention, parent_of_child, bias, w):
             if parent_of_child[c] == parent_of_child[d]:
                 total += 2.0 * (Cu[c] @ Cu[d] + w * (Su[c] @ Su[d]) - bias)
     return total
-
-
-def calibrate_bias(corpus, params, target_entities, rounds=4, samples_per_round=200_000, seed=1,
-                   spread=3.0, steps=4, init="singletons", shards=1):
-    """The entity-level bias b giving about `target_entities` entities (bisection on log b).
-
-    Searches [b/spread, b·spread] around params.bias with the same schedule (rounds, samples,
-    shards) as the run it calibrates, since the entity count depends on how long the chain
-    runs. Sub- and super-entity biases keep their ratio to b. Returns (b, entities, tries).
-    """
-    lo, hi = params.bias / spread, params.bias * spread
-    tries = []
-    ex = SerialExecutor(corpus.features())
-    r_sub = params.sub_bias / params.bias
-    r_sup = params.super_bias / params.bias
-    best = None
-    for _ in range(steps):
-        b = float(np.sqrt(lo * hi))
-        p = replace(params, bias=b, sub_bias=b * r_sub, super_bias=b * r_sup)
-        cfg = InferenceConfig(params=p, rounds=rounds, samples_per_round=samples_per_round, seed=seed, init=init)
-        _, trace = run_inference(corpus, cfg, ex, shards=shards)
-        got = int(trace["entities"].iloc[-1])
-        tries.append({"bias": b, "entities": got})
-        if best is None or abs(got - target_entities) < abs(best[1] - target_entities):
-            best = (b, got)
-        if got > target_entities:  # too many entities: bias too high
-            hi = b
-        else:
-            lo = b
-    return best[0], best[1], tries
-
-
-def write_bias(path, bias, entities, target, tries):
-    from coreflab.report.io import atomic_write_text
-
-    atomic_write_text(path, json.dumps({"bias": bias, "entities": entities, "target_entities": target,
-                                        "tries": tries}, indent=2) + "\n")
