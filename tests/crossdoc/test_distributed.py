@@ -28,10 +28,13 @@ def corpus():
     return generate(SynthCrossdocConfig(n_mentions=400, n_entities=10, vocab=500, context_len=15, seed=4))
 
 
-@pytest.mark.parametrize("model,shards,init", [("flat", 1, "singletons"), ("hier", 2, "string")])
-def test_dask_run_equals_serial_chain(client, corpus, model, shards, init):
-    """K = 1 on Dask is the single-machine chain; K = 2 equals the serial run of the same shards."""
-    cfg = InferenceConfig(params=ModelParams(model=model, bias=0.04, string_weight=0.3), rounds=3,
+@pytest.mark.parametrize("model,shards,init,context", [("flat", 1, "singletons", "pairwise"),
+                                                        ("hier", 2, "string", "pairwise"),
+                                                        ("hier", 2, "string", "union")])
+def test_dask_run_equals_serial_chain(client, corpus, model, shards, init, context):
+    """K = 1 on Dask is the single-machine chain; K = 2 equals the serial run of the same shards
+    (also with node-level factors: they only involve a shard's own nodes)."""
+    cfg = InferenceConfig(params=ModelParams(model=model, context=context, bias=0.04, string_weight=0.3), rounds=3,
                           samples_per_round=3000, init=init, seed=11)
     data = corpus.features()
     serial_labels, serial_trace = run_inference(corpus, cfg, SerialExecutor(data), shards=shards)

@@ -2,6 +2,8 @@
 # Person-X (synthetic, strings hidden) for Figs. 5-6; a large synthetic corpus and ECB+ with
 # string-match initialisation for Fig. 7 and Table 2. Sizes and sample counts come from
 # config["crossdoc"]; the 1.5M-mention scaling run is bench/crossdoc.py, not a rule.
+# Every corpus's prior (b, w) is tuned on 5% held-out entities (crossdoc_calibrate); the runs
+# and baselines read it from results/crossdoc/tuning/ and are scored on the other entities.
 
 
 localrules:
@@ -68,22 +70,49 @@ rule crossdoc_ecbplus:
         "coreflab crossdoc-ecbplus --local-dir {params.local_dir:q} --out {output.corpus} > {log} 2>&1"
 
 
+def crossdoc_tuning_params(wildcards):
+    """Model, initialisation, string-weight grid and evaluated schedule the prior is tuned for:
+    Person-X runs (Figs. 5-6) start from singletons with w meaningless (every string is X), the
+    string-initialised runs (Fig. 7, Table 2) use the hierarchical model."""
+    c = config["crossdoc"]
+    if wildcards.corpus == "personx":
+        # mention-pair Person-X runs share the flat model's prior; node-level (union) runs score
+        # aggregated contexts, whose cosines are on another scale, so they get their own
+        union = wildcards.ctx == "_union"
+        return dict(model="hier" if union else "flat", context="union" if union else "pairwise",
+                    init="singletons", weights="0", start_w=0, rounds=c["rounds"], samples=c["samples_per_round"])
+    return dict(model="hier", context=c["context"], init="string",
+                weights=" ".join(map(str, c["tune"]["string_weight_grid"])), start_w=c["string_weight"],
+                rounds=c["large_rounds"], samples=c["large_samples_per_round"])
+
+
 rule crossdoc_calibrate:
+    """The paper's held-out tuning (§5.3): b and w chosen on 5% of the entities, which every run
+    and baseline of that corpus then leaves out."""
     input:
-        corpus="results/crossdoc/data/personx.npz",
+        corpus="results/crossdoc/data/{corpus}.npz",
     output:
-        bias="results/crossdoc/personx_bias.json",
+        prior="results/crossdoc/tuning/{corpus}{ctx}{setting}.json",
+    wildcard_constraints:
+        corpus="[a-z]+",
+        ctx="|_union",
+        setting="|_within",
     params:
-        bias=config["crossdoc"]["bias"]["personx"],
-        rounds=config["crossdoc"]["rounds"],
-        samples=config["crossdoc"]["samples_per_round"],
-        steps=config["crossdoc"]["calibration_steps"],
+        tune=crossdoc_tuning_params,
+        within=lambda wc: "--within-topic" if wc.setting else "",
+        bias_grid=" ".join(map(str, config["crossdoc"]["tune"]["bias_grid"])),
+        frac=config["crossdoc"]["tune"]["heldout_frac"],
+        sweeps=config["crossdoc"]["calibration_steps"],
         workers=max(config["crossdoc"]["workers"]),
+        t_start=config["crossdoc"]["t_start"],
+        t_stop=config["crossdoc"]["t_stop"],
+        sub_ratio=config["crossdoc"]["sub_bias_ratio"],
+        super_ratio=config["crossdoc"]["super_bias_ratio"],
         seed=config["crossdoc"]["seed"],
     log:
-        "results/crossdoc/logs/calibrate.log",
+        "results/crossdoc/logs/calibrate_{corpus}{ctx}{setting}.log",
     benchmark:
-        "results/crossdoc/benchmarks/calibrate.tsv"
+        "results/crossdoc/benchmarks/calibrate_{corpus}{ctx}{setting}.tsv"
     threads: 1
     resources:
         mem_mb=2000,
@@ -91,17 +120,24 @@ rule crossdoc_calibrate:
     conda:
         "../envs/coreflab.yaml"
     shell:
-        "coreflab crossdoc-calibrate --corpus {input.corpus} --model flat --bias {params.bias} "
-        "--rounds {params.rounds} --samples-per-round {params.samples} --steps {params.steps} "
-        "--workers {params.workers} --seed {params.seed} --out {output.bias} > {log} 2>&1"
+        "coreflab crossdoc-calibrate --corpus {input.corpus} --model {params.tune[model]} --context {params.tune[context]} "
+        "--string-weight {params.tune[start_w]} "
+        "--sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
+        "--bias-grid {params.bias_grid} --weight-grid {params.tune[weights]} --heldout-frac {params.frac} "
+        "--sweeps {params.sweeps} --init {params.tune[init]} {params.within} --rounds {params.tune[rounds]} "
+        "--eval-samples-per-round {params.tune[samples]} --eval-workers {params.workers} "
+        "--t-start {params.t_start} --t-stop {params.t_stop} --seed {params.seed} --out {output.prior} > {log} 2>&1"
 
 
 rule crossdoc_personx_run:
     input:
         corpus="results/crossdoc/data/personx.npz",
-        bias="results/crossdoc/personx_bias.json",
+        prior="results/crossdoc/tuning/personx{ctx}.json",
     output:
-        trace="results/crossdoc/traces/personx_{model}_K{workers}.csv",
+        trace="results/crossdoc/traces/personx_{model}{ctx}_K{workers}.csv",
+    wildcard_constraints:
+        model="[a-z]+",
+        ctx="|_union",
     params:
         rounds=config["crossdoc"]["rounds"],
         samples=config["crossdoc"]["samples_per_round"],
@@ -111,10 +147,11 @@ rule crossdoc_personx_run:
         super_ratio=config["crossdoc"]["super_bias_ratio"],
         scheduler=config["crossdoc"]["scheduler"],
         seed=config["crossdoc"]["seed"],
+        context=lambda wc: "union" if wc.ctx else "pairwise",
     log:
-        "results/crossdoc/logs/personx_{model}_K{workers}.log",
+        "results/crossdoc/logs/personx_{model}{ctx}_K{workers}.log",
     benchmark:
-        "results/crossdoc/benchmarks/personx_{model}_K{workers}.tsv"
+        "results/crossdoc/benchmarks/personx_{model}{ctx}_K{workers}.tsv"
     threads: max(config["crossdoc"]["workers"])
     resources:
         mem_mb=4000,
@@ -123,7 +160,8 @@ rule crossdoc_personx_run:
         "../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc --corpus {input.corpus} --corpus-name personx --model {wildcards.model} "
-        "--bias-from {input.bias} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
+        "--context {params.context} "
+        "--prior-from {input.prior} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--string-weight 0 --init singletons --scheduler {params.scheduler} --workers {wildcards.workers} "
         "--rounds {params.rounds} --samples-per-round {params.samples} --t-start {params.t_start} "
         "--t-stop {params.t_stop} --seed {params.seed} --trace {output.trace} > {log} 2>&1"
@@ -132,6 +170,7 @@ rule crossdoc_personx_run:
 rule crossdoc_string_init_run:
     input:
         corpus="results/crossdoc/data/{corpus}.npz",
+        prior="results/crossdoc/tuning/{corpus}{setting}.json",
     output:
         trace="results/crossdoc/traces/{corpus}_string_{model}_K{workers}{setting}.csv",
         labels="results/crossdoc/labels/{corpus}_string_{model}_K{workers}{setting}.npy",
@@ -139,9 +178,8 @@ rule crossdoc_string_init_run:
         workers=r"\d+",
         setting="|_within",
     params:
-        bias=lookup(dpath="crossdoc/bias/{corpus}", within=config),
         within=lambda wc: "--within-topic" if wc.setting else "",
-        string_weight=config["crossdoc"]["string_weight"],
+        context=config["crossdoc"]["context"],
         rounds=config["crossdoc"]["large_rounds"],
         samples=config["crossdoc"]["large_samples_per_round"],
         t_start=config["crossdoc"]["t_start"],
@@ -162,8 +200,9 @@ rule crossdoc_string_init_run:
         "../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc --corpus {input.corpus} --corpus-name {wildcards.corpus} --model {wildcards.model} "
-        "--bias {params.bias} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
-        "--string-weight {params.string_weight} --init string {params.within} --scheduler {params.scheduler} "
+        "--context {params.context} "
+        "--prior-from {input.prior} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
+        "--init string {params.within} --scheduler {params.scheduler} "
         "--workers {wildcards.workers} --rounds {params.rounds} --samples-per-round {params.samples} "
         "--t-start {params.t_start} --t-stop {params.t_stop} --seed {params.seed} "
         "--trace {output.trace} --labels {output.labels} > {log} 2>&1"
@@ -172,11 +211,12 @@ rule crossdoc_string_init_run:
 rule crossdoc_baselines:
     input:
         corpus="results/crossdoc/data/{corpus}.npz",
+        prior="results/crossdoc/tuning/{corpus}.json",
+        within=lambda wc: ["results/crossdoc/tuning/ecbplus_within.json"] if wc.corpus == "ecbplus" else [],
     output:
         csv="results/crossdoc/baselines/{corpus}.csv",
     params:
-        bias=lookup(dpath="crossdoc/bias/{corpus}", within=config),
-        string_weight=config["crossdoc"]["string_weight"],
+        within=lambda wc, input: f"--prior-within-from {input.within[0]}" if input.within else "",
         neighbours=config["crossdoc"]["neighbours"],
         seed=config["crossdoc"]["seed"],
     log:
@@ -191,7 +231,7 @@ rule crossdoc_baselines:
         "../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc-baselines --corpus {input.corpus} --corpus-name {wildcards.corpus} "
-        "--bias {params.bias} --string-weight {params.string_weight} --neighbours {params.neighbours} "
+        "--prior-from {input.prior} {params.within} --neighbours {params.neighbours} "
         "--seed {params.seed} --out {output.csv} > {log} 2>&1"
 
 
@@ -200,7 +240,7 @@ rule crossdoc_report:
         fig5=expand("results/crossdoc/traces/personx_flat_K{workers}.csv", workers=config["crossdoc"]["workers"]),
         fig6=expand(
             "results/crossdoc/traces/personx_{model}_K{workers}.csv",
-            model=["flat", "sub", "super", "hier"],
+            model=["flat", "sub", "super", "hier"] + [f"{m}_union" for m in config["crossdoc"]["fig6_union"]],
             workers=max(config["crossdoc"]["workers"]),
         ),
         fig7=crossdoc_fig7_traces,

@@ -5,6 +5,11 @@
 dask-jobqueue on SLURM). Writes the per-round trace (CSV) and the final entity labels (.npy).
 `--within-topic` (ECB+) runs one chain per topic, so no entity crosses a topic; the trace's
 `setting` column and the run label (suffix `_within`) keep it apart in Table 2.
+`--prior-from` reads the prior tuned on held-out entities (`crossdoc-calibrate`): its b and w,
+and its held-out entities, which this run leaves out (it is evaluated on the other 95%). The
+trace's last row also carries the entity-level log p of the final state, of the gold state and
+of the string-match state under the run's prior, the measurement behind "does the model prefer
+the truth to string match?".
 """
 
 import json
@@ -16,6 +21,7 @@ from coreflab.crossdoc.data import CrossdocCorpus
 from coreflab.crossdoc.distributed import (DaskExecutor, InferenceConfig, SerialExecutor, run_inference,
                                            start_client)
 from coreflab.crossdoc.shard import MOVE_TYPES, ModelParams
+from coreflab.crossdoc.tuning import entity_log_score, state_scores
 from coreflab.errors import UserError
 from coreflab.report.io import atomic_write_text
 
@@ -23,16 +29,24 @@ from coreflab.report.io import atomic_write_text
 def add_model_arguments(p):
     p.add_argument("--model", choices=sorted(MOVE_TYPES), default="flat",
                    help="flat (pairwise), sub (sub-entities), super (super-entities), hier (both)")
+    p.add_argument("--context", choices=["pairwise", "union"], default="pairwise",
+                   help="hierarchy levels as mention-pair models (pairwise) or node-level factors whose "
+                        "context is the union of the children's bags (union, Singh et al. §4.3)")
     p.add_argument("--bias", type=float, default=0.05, help="entity-level bias b")
     p.add_argument("--bias-from", default=None, help="JSON written by crossdoc-calibrate (overrides --bias)")
     p.add_argument("--sub-bias-ratio", type=float, default=3.0, help="sub-entity bias = ratio × b")
     p.add_argument("--super-bias-ratio", type=float, default=0.3, help="super-entity bias = ratio × b")
     p.add_argument("--string-weight", type=float, default=0.0, help="w of w·STREQ (paper: 0.8)")
+    p.add_argument("--prior-from", default=None,
+                   help="JSON written by crossdoc-calibrate: its bias and string weight override --bias and "
+                        "--string-weight, and its held-out entities are left out of the run")
     p.add_argument("--p-new", type=float, default=0.1, help="probability of proposing a new group")
 
 
 def model_params(args):
-    bias = args.bias
+    bias, weight = args.bias, args.string_weight
+    if getattr(args, "prior_from", None):
+        bias, weight, _ = load_prior(args.prior_from)
     if args.bias_from:
         path = Path(args.bias_from)
         try:
@@ -41,8 +55,28 @@ def model_params(args):
             raise UserError(f"{path}: expected a JSON object with a numeric 'bias' ({err})") from None
     if bias <= 0:
         raise UserError(f"bias must be positive, got {bias}")
-    return ModelParams(model=args.model, bias=bias, sub_bias=bias * args.sub_bias_ratio,
-                       super_bias=bias * args.super_bias_ratio, string_weight=args.string_weight, p_new=args.p_new)
+    return ModelParams(model=args.model, context=args.context, bias=bias, sub_bias=bias * args.sub_bias_ratio,
+                       super_bias=bias * args.super_bias_ratio, string_weight=weight, p_new=args.p_new)
+
+
+def load_prior(path):
+    """(b, w, held-out entity ids) of a crossdoc-calibrate JSON, with a user error when unreadable."""
+    from coreflab.crossdoc.tuning import read_prior
+
+    try:
+        return read_prior(path)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise UserError(f"{path}: expected a crossdoc-calibrate JSON with 'bias' and 'string_weight' ({err})") from None
+
+
+def evaluation_corpus(corpus, prior_from):
+    """The corpus without the held-out (tuning) entities of `prior_from` (all of it without one)."""
+    if not prior_from:
+        return corpus
+    from coreflab.crossdoc.tuning import split_corpus
+
+    _, _, dev_entities = load_prior(prior_from)
+    return split_corpus(corpus, dev_entities)[1]
 
 
 def add_arguments(p):
@@ -70,7 +104,7 @@ def run(args):
         raise UserError("--workers, --rounds and --samples-per-round must be positive")
     if not 0 < args.t_stop <= args.t_start:
         raise UserError("need 0 < --t-stop <= --t-start")
-    corpus = CrossdocCorpus.load(args.corpus)
+    corpus = evaluation_corpus(CrossdocCorpus.load(args.corpus), args.prior_from)
     if args.within_topic and len(np.unique(corpus.topic)) < 2:
         raise UserError(f"{args.corpus}: --within-topic needs a corpus with topics (ECB+); this one has a single "
                         f"topic, so within-topic equals one unsharded chain")
@@ -95,12 +129,22 @@ def run(args):
             if cluster is not None and args.scheduler == "local":
                 cluster.close()
     suffix = "_within" if args.within_topic else ""
-    trace.insert(0, "run", args.label or f"{args.model}_K{args.workers}{suffix}")
+    ctx = "_union" if args.context == "union" else ""
+    trace.insert(0, "run", args.label or f"{args.model}{ctx}_K{args.workers}{suffix}")
     trace.insert(1, "model", args.model)
-    trace.insert(2, "corpus", args.corpus_name or corpus.name)
-    trace.insert(3, "init", args.init)
-    trace.insert(4, "setting", "within topic" if args.within_topic else "whole corpus")
+    trace.insert(2, "context", args.context)
+    trace.insert(3, "corpus", args.corpus_name or corpus.name)
+    trace.insert(4, "init", args.init)
+    trace.insert(5, "setting", "within topic" if args.within_topic else "whole corpus")
     trace["bias"] = config.params.bias
+    trace["string_weight"] = config.params.string_weight
+    trace["mentions"] = len(corpus)
+    scores = state_scores(corpus, config.params.bias, config.params.string_weight,
+                          corpus.topic if args.within_topic else None)
+    scores["log_p"] = entity_log_score(corpus, labels, config.params.bias, config.params.string_weight)
+    for key, value in scores.items():
+        trace[key] = np.nan
+        trace.loc[trace.index[-1], key] = value
     trace["proposals_per_s_per_worker"] = trace["proposals"] / trace["sum_shard_seconds"].where(
         trace["sum_shard_seconds"] > 0)
     atomic_write_text(args.trace, trace.to_csv(index=False, lineterminator="\n"))

@@ -9,6 +9,9 @@ the string-match and graph-clustering baselines as horizontal lines.
 Table 2: B3 P/R/F1 of string match, label propagation and the hierarchical model (last round),
 with a `setting` column: whole corpus, or within topic (ECB+: no entity crosses a topic).
 Traces and baseline files written before the setting existed count as whole corpus.
+When the files carry entity-level log-probabilities (runs with a tuned prior), Table 2 adds
+"log p − log p(gold)" per row: negative means the model's score prefers the truth to that
+state; the string-match row positive means string match is the model's better optimum.
 """
 
 import pandas as pd
@@ -58,9 +61,10 @@ def fig5_workers(traces):
 def fig6_hierarchy(traces):
     fig, (ax,) = style.new_figure(1, 1, panel_size=(6, 4.2))
     for i, (run, t) in enumerate(traces.groupby("run", sort=False)):
-        model = t["model"].iloc[0]
-        ax.plot(t["seconds"], 100 * t["b3_f1"], label=MODEL_NAMES.get(model, run),
-                **style.series_style(list(MODEL_NAMES).index(model) if model in MODEL_NAMES else i))
+        model, context = t["model"].iloc[0], _context(t.iloc[0])
+        known = model in MODEL_NAMES and not context  # union runs get their own style
+        ax.plot(t["seconds"], 100 * t["b3_f1"], label=MODEL_NAMES.get(model, run) + context,
+                **style.series_style(list(MODEL_NAMES).index(model) if known else len(MODEL_NAMES) + i))
     ax.set(xlabel=TIME_LABEL, ylabel=F1_LABEL, title="pairwise vs hierarchical models")
     ax.legend(fontsize=8)
     return style.finish_figure(fig, style.title("singh2011", "Fig. 6", _corpus_name(traces, "Person-X"), "all mentions",
@@ -91,22 +95,42 @@ def fig7_large(traces, baselines):
                                                 "all mentions", "large corpora from string-match clusters"))
 
 
+def _context(row):
+    """" (union contexts)" for node-level runs; "" for mention-pair runs and older traces."""
+    value = row.get("context") if isinstance(row, pd.Series) else None
+    return " (union contexts)" if value == "union" else ""
+
+
 def _setting(row):
     """A trace row's or baseline row's setting (rows from before the column: whole corpus)."""
     value = row.get("setting") if isinstance(row, pd.Series) else getattr(row, "setting", None)
     return WHOLE if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
 
 
+LOGP = "log p − log p(gold)"
+
+
+def _logp_gap(row):
+    """log p − log p(gold) of a baseline or last trace row (NaN for files without log p)."""
+    get = row.get if isinstance(row, pd.Series) else (lambda k, d=None: getattr(row, k, d))
+    lp, gold = get("log_p", None), get("log_p_gold", None)
+    return float(lp) - float(gold) if lp is not None and gold is not None else float("nan")
+
+
 def table2(traces, baselines):
     rows = [{"corpus": b.corpus, "setting": _setting(b), "system": style.system_name(b.system), "B3 P": 100 * b.b3_p,
-             "B3 R": 100 * b.b3_r, "B3 F1": 100 * b.b3_f1, "entities": b.entities} for b in baselines.itertuples()]
+             "B3 R": 100 * b.b3_r, "B3 F1": 100 * b.b3_f1, "entities": b.entities, LOGP: _logp_gap(b)}
+            for b in baselines.itertuples()]
     for (corpus, run), t in traces.groupby(["corpus", "run"], sort=False):
         last = t.iloc[-1]
+        name = MODEL_NAMES.get(last["model"], last["model"]) + _context(last)
         rows.append({"corpus": corpus, "setting": _setting(last),
-                     "system": f"{MODEL_NAMES.get(last['model'], last['model'])} model, K = {last['workers']} (round {last['round']})",
+                     "system": f"{name} model, K = {last['workers']} (round {last['round']})",
                      "B3 P": 100 * last["b3_p"], "B3 R": 100 * last["b3_r"], "B3 F1": 100 * last["b3_f1"],
-                     "entities": int(last["entities"])})
+                     "entities": int(last["entities"]), LOGP: _logp_gap(last)})
     table = pd.DataFrame(rows)
+    if table[LOGP].isna().all():
+        table = table.drop(columns=LOGP)
     order = {WHOLE: 0}
     table["_s"] = [order.get(x, 1) for x in table["setting"]]
     return table.sort_values(["corpus", "_s"], kind="stable").drop(columns="_s").reset_index(drop=True)

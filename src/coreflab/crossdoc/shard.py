@@ -25,9 +25,12 @@ MOVE_TYPES = {"flat": (1,), "sub": (0, 1), "super": (1,) * 31 + (2,), "hier": (0
 
 @dataclass(frozen=True)
 class ModelParams:
-    """Biases per level, string weight and the new-group proposal rate (METHODS.md §5)."""
+    """Biases per level, string weight, the new-group proposal rate (METHODS.md §5), and how the
+    hierarchy's levels are scored: `pairwise` (every level a mention-pair model) or `union`
+    (a node's context is the union of its children's bags; `nodelevel` docstring)."""
 
     model: str = "flat"
+    context: str = "pairwise"  # pairwise: every level over mention pairs; union: node-level factors
     bias: float = 0.05
     sub_bias: float = 0.2
     super_bias: float = 0.01
@@ -80,7 +83,7 @@ def init_state(m_sub, sub_ent, ent_sup, P, kv, used, indptr, indices, data, strf
     for e in range(ne):
         na = max(na, ent_sup[e] + 1)
     G = np.full((K.N_ROWS, n), -1, dtype=np.int64)
-    for row in (K.SUB_SIZE, K.ENT_SIZE, K.SUP_SIZE):
+    for row in (K.SUB_SIZE, K.ENT_SIZE, K.SUP_SIZE, K.ENT_KIDS, K.SUP_KIDS, K.VER0, K.VER2, K.CELLS0, K.CELLS2):
         G[row, :] = 0
     for which in range(3):
         for i in range(n):
@@ -89,8 +92,10 @@ def init_state(m_sub, sub_ent, ent_sup, P, kv, used, indptr, indices, data, strf
     cnt = np.array([ns, ne, na], dtype=np.int64)
     for u in range(ns):
         G[K.SUB_ENT, u] = sub_ent[u]
+        G[K.ENT_KIDS, sub_ent[u]] += 1
     for e in range(ne):
         G[K.ENT_SUP, e] = ent_sup[e]
+        G[K.SUP_KIDS, ent_sup[e]] += 1
     for u in range(ns - 1, -1, -1):
         K._link(G, K.ENT_HEAD, K.S_NEXT, K.S_PREV, sub_ent[u], u)
     for m in range(n - 1, -1, -1):
@@ -160,15 +165,21 @@ class ShardChain:
         self.mnorm2 = (np.asarray(X.multiply(X).sum(axis=1)).ravel() if mnorm2 is None
                        else np.asarray(mnorm2, dtype=np.float64))
         self.nfeat = np.int64(nfeat)
-        self.P = np.append(params.vector(), dead_cell_eps(self.data))
+        if params.context not in ("pairwise", "union"):
+            raise ValueError(f"unknown context {params.context!r} (pairwise or union)")
+        self.P = np.append(params.vector(), [dead_cell_eps(self.data), float(params.context == "union")])
         self.types = params.move_types()
         m_sub, sub_ent, ent_sup = (np.asarray(a, np.int64) for a in (m_sub, sub_ent, ent_sup))
         ent = sub_ent[m_sub]
         live = 0
-        for level, group in enumerate((ent, m_sub, ent_sup[ent] if len(ent_sup) else ent)):
+        groups = (ent, m_sub, ent_sup[ent] if len(ent_sup) else ent)
+        for level, group in enumerate(groups):
             if self.P[K.ON0 + level] != 0.0:
-                live += count_cells(group, np.argsort(group, kind="stable"), self.indptr, self.indices,
+                cells = count_cells(group, np.argsort(group, kind="stable"), self.indptr, self.indices,
                                     self.strf, self.nfeat)
+                # node-level Z sums: Z_e has the cells of its entity, Z_a those of its super-entity
+                union = self.P[K.P_NODE] != 0.0 and ((level == 0 and self.P[K.ON1] != 0.0) or level == 2)
+                live += 2 * cells if union else cells
         # headroom above the 0.6 load at which a step triggers a rehash: one mention move may
         # insert its cells at all three levels before the next check
         max_row = int(np.diff(self.indptr).max()) if X.shape[0] else 0
@@ -177,7 +188,11 @@ class ShardChain:
         self.used = np.zeros(2, dtype=np.int64)  # [occupied cells, cells a pending block move needs]
         self.G, self.cnt = init_state(m_sub, sub_ent, ent_sup, self.P, self.kv, self.used, self.indptr,
                                       self.indices, self.data, self.strf, self.nfeat)
-        self.buf = np.empty(X.shape[0], dtype=np.int64)
+        self.buf = np.empty(3 * X.shape[0], dtype=np.int64)  # block, and two member lists (node level)
+        self.F = np.zeros((K.N_FROWS, X.shape[0]), dtype=np.float64)
+        if self.P[K.P_NODE] != 0.0:
+            K.init_nodes(self.G, self.cnt, self.F, self.kv, self.used, self.P, self.buf, self.indptr, self.indices,
+                         self.data, self.strf, np.int64(X.shape[0]), self.nfeat, np.zeros(22))
         self.rehashes = 0
 
     def run(self, n_samples, t_start, t_stop, seed, out_delta=None):
@@ -191,7 +206,7 @@ class ShardChain:
             steps, acc, status = K.run_moves(
                 self.G, self.cnt, self.P, self.types, self.kv, self.used, self.buf,
                 self.indptr, self.indices, self.data, self.strf, self.mnorm2, self.nfeat,
-                rest, t0, t_stop, seed if done == 0 else -1, out[done:] if out_delta is not None else out)
+                rest, t0, t_stop, seed if done == 0 else -1, out[done:] if out_delta is not None else out, self.F)
             done += steps
             accepted += acc
             if status == K.STATUS_FULL:
