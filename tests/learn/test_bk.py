@@ -231,3 +231,21 @@ def test_pa_cap_above_every_step_changes_nothing_and_a_small_cap_does(learner):
 def test_pa_cap_must_be_positive():
     with pytest.raises(UserError, match="pa_cap must be a positive number"):
         make_learner("bk_baseline", dict(pa_cap=0)).fit(_data())
+
+
+def test_selected_nonlocal_templates_come_from_the_arc_store():
+    from coreflab.learn.base import check_param_types
+    from coreflab.learn.registry import get_learner
+
+    corpus, store = _data(2)
+    store.meta["nonlocal"] = ["cluster_size", "cluster_shape"]  # what `coreflab features` records
+    params = check_param_types(get_learner("bk_delayed_laso"), {"nonlocal_templates": "selected", "n_iter": 1,
+                                                                 "beam": 2})
+    m = make_learner("bk_delayed_laso", params).fit((corpus, store))
+    assert m.nonlocal_used_ == ["cluster_size", "cluster_shape"]
+    explicit = make_learner("bk_delayed_laso", dict(params, nonlocal_templates=["cluster_size", "cluster_shape"]))
+    assert np.array_equal(explicit.fit((corpus, store)).coef_, m.coef_)
+    with pytest.raises(UserError, match="must be a list"):
+        check_param_types(get_learner("bk_delayed_laso"), {"nonlocal_templates": "chosen"})
+    with pytest.raises(UserError, match="baseline learner uses local features only"):
+        make_learner("bk_baseline", {"nonlocal_templates": "selected"}).fit((corpus, store))

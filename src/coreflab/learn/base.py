@@ -95,13 +95,16 @@ def check_param_types(cls, params):
     """UserError naming the first parameter whose JSON value has the wrong type for the learner.
 
     The expected type is the type of the parameter's default (int, float, bool, str, list);
-    an integral float is accepted for an int (JSON writes 10.0), an int for a float.
+    an integral float is accepted for an int (JSON writes 10.0), an int for a float. A learner
+    lists parameters that also take a keyword in `_param_keywords` (e.g. B&K's
+    `nonlocal_templates: "selected"`); it validates those itself.
     Returns the parameters with integral floats converted to int.
     """
     sig = inspect.signature(cls.__init__)
     out = dict(params)
+    keywords = getattr(cls, "_param_keywords", {})
     for name, value in params.items():
-        if name not in sig.parameters:
+        if name not in sig.parameters or (isinstance(value, str) and value in keywords.get(name, ())):
             continue
         default = sig.parameters[name].default
         if default is inspect.Parameter.empty or default is None or value is None:

@@ -39,6 +39,7 @@ class BKLearner(Learner):
 
     mode = None
     _meta_fields = ("n_bits_", "nonlocal_used_", "unavailable_", "n_epochs_", "history_")
+    _param_keywords = {"nonlocal_templates": ("selected",)}
 
     def __init__(self, n_iter=25, beam=20, update="pa", root_loss=1.5, average=True,
                  nonlocal_templates=(), seed=0, pa_cap=None):
