@@ -41,14 +41,16 @@ class Evaluator:
         self.seed, self.iterations, self.beam, self.n_bits = seed, iterations, beam, n_bits
         self.window, self.reach, self.root_loss = window, reach, root_loss
 
-    def __call__(self, local, nonlocal_=()):
+    def __call__(self, local, nonlocal_=None):
+        """MELA of the exact-search baseline (nonlocal_ None) or of delayed LaSO with the given
+        non-local templates (a list, possibly empty: the beam learner with local features only)."""
         if not local:
             return 0.0
         train_store = extract_arc_store(self.train, list(local), n_bits=self.n_bits, window=self.window,
                                         reach=self.reach)
         held_store = extract_arc_store(self.held, list(local), n_bits=self.n_bits, window=self.window,
                                        reach=self.reach)
-        if nonlocal_:
+        if nonlocal_ is not None:
             model = make_learner("bk_delayed_laso", {"n_iter": self.iterations, "beam": self.beam,
                                                      "nonlocal_templates": list(nonlocal_), "seed": self.seed,
                                                      "root_loss": self.root_loss})
@@ -102,6 +104,11 @@ def greedy_selection(evaluate, start, local_candidates, nonlocal_candidates, min
                 break
     chosen_nonlocal = []
     base = best
+    if nonlocal_candidates and step < 2 * max_steps:
+        # non-local candidates are judged against the same beam learner with local features only
+        base = evaluate(selected, [])
+        rows.append((step, "nonlocal", "start", "-", base, True))
+        log(f"non-local start (delayed LaSO, local features only): MELA {base:.2f}")
     while nonlocal_candidates and step < 2 * max_steps:
         cands = [t for t in nonlocal_candidates if t not in chosen_nonlocal]
         if not cands:
