@@ -44,15 +44,24 @@ def table1(curves):
 
 
 def robustness(df):
+    """Mean ± std over the random initialisations, training split (the paper's measure) and test.
+
+    One row per split; CSVs from before the training-split change (test columns only,
+    unprefixed) read as a test row.
+    """
     runs = df[df["run"].astype(str) != "zero-init"]
     zero = df[df["run"].astype(str) == "zero-init"]
-    row = {"runs": len(runs)}
-    for m in METRICS:
-        row[f"{m} mean"] = float(runs[m].mean())
-        row[f"{m} std"] = float(runs[m].std(ddof=1)) if len(runs) > 1 else 0.0
-    if len(zero):
-        row["AVG (zero init)"] = float(zero["AVG"].iloc[0])
-    return pd.DataFrame([row])
+    splits = [("train", ""), ("test", "test ")] if "test AVG" in df.columns else [("test", "")]
+    rows = []
+    for split, prefix in splits:
+        row = {"split": split, "runs": len(runs)}
+        for m in METRICS:
+            row[f"{m} mean"] = float(runs[prefix + m].mean())
+            row[f"{m} std"] = float(runs[prefix + m].std(ddof=1)) if len(runs) > 1 else 0.0
+        if len(zero):
+            row["AVG (zero init)"] = float(zero[prefix + "AVG"].iloc[0])
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def cccp_vs_sgd(df):
