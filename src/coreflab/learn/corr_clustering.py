@@ -13,7 +13,7 @@ document steps (averaged SGD): single steps driven by the greedy fallback are no
 import numpy as np
 
 from coreflab.learn.base import Learner, as_training_data
-from coreflab.learn.correlation_solver import correlation_partition
+from coreflab.learn.correlation_solver import NODE_LIMIT, correlation_partition
 from coreflab.learn.l3m import kernel_arrays
 from coreflab.learn.leftlink_baselines import _add_arc, _shrink, gold_representatives
 from coreflab.learn.labels import ClusteringLearnerMixin
@@ -27,8 +27,10 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
 
     _meta_fields = ("epochs_done_", "exact_", "fallback_")
 
-    def __init__(self, lam=1e-4, eta0=0.1, epochs=1, max_items=40, time_limit=2.0, average=True, seed=0):
+    def __init__(self, lam=1e-4, eta0=0.1, epochs=1, max_items=40, time_limit=2.0, average=True, seed=0,
+                 node_limit=NODE_LIMIT):
         self.average = average
+        self.node_limit = node_limit
         self.lam = lam
         self.eta0 = eta0
         self.epochs = epochs
@@ -40,7 +42,7 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
         W = np.zeros((n, n))
         W[la, lb] = weights
         W[lb, la] = weights
-        labels, exact = correlation_partition(W, self.max_items, self.time_limit)
+        labels, exact = correlation_partition(W, self.max_items, self.time_limit, self.node_limit)
         if exact:
             self.exact_ += 1
         else:
