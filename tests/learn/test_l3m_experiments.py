@@ -65,3 +65,43 @@ def test_robustness_scores_the_training_split_and_reports_test_too(files):
     first = L3M(gamma=1.0, lam=1e-4, eta0=0.1, epochs=1, seed=2, init="normal", init_seed=1002).fit(train)
     again = avg_row(score_model(first, train.corpus, train.store, read_conll_path(files["train"][2])))
     assert df[df["run"].astype(str) == "0"].iloc[0]["AVG"] == pytest.approx(again["AVG"], abs=1e-5)
+
+
+def _curve_rows(learner, gamma, lam, eta0, dev_avgs, test_avgs, exact=None):
+    rows = []
+    for epoch, (d, t) in enumerate(zip(dev_avgs, test_avgs), start=1):
+        for split, avg in (("dev", d), ("test", t)):
+            row = {"learner": learner, "gamma": gamma, "lam": lam, "eta0": eta0, "epoch": epoch, "split": split,
+                   "MUC": avg, "B3": avg, "CEAFe": avg, "AVG": avg}
+            if exact is not None:
+                row["exact"], row["fallback"] = exact
+            rows.append(row)
+    return rows
+
+
+def test_table1_tunes_lambda_and_eta0_on_dev_and_reports_the_exact_share():
+    from coreflab.report.l3m2014 import table1
+
+    curves = pd.DataFrame(
+        _curve_rows("sumlink", np.nan, 1e-4, 0.1, [50, 52], [40, 41])
+        + _curve_rows("sumlink", np.nan, 1e-3, 0.1, [51, 49], [45, 30])  # best 1-pass dev: λ = 1e-3
+        + _curve_rows("sumlink", np.nan, 1e-3, 0.3, [20, 53], [10, 20])  # best dev overall: 2 passes, η0 = 0.3
+        + _curve_rows("corr_clustering", np.nan, 1e-4, 0.1, [30], [31], exact=(3, 1))
+        + _curve_rows("l3m", 0.0, 1e-4, 0.1, [60], [61]) + _curve_rows("l3m", 0.5, 1e-3, 0.1, [62], [58]))
+    t = table1(curves).set_index(["technique", "setting"])
+    assert t.loc[("Sum-Link", "1 pass"), ["λ", "η0", "AVG", "passes"]].tolist() == [1e-3, 0.1, 45, 1]
+    assert t.loc[("Sum-Link", "tuned"), ["λ", "η0", "AVG", "passes"]].tolist() == [1e-3, 0.3, 20, 2]
+    assert t.loc[("Corr-Clustering", "1 pass"), "exact %"] == pytest.approx(75.0)
+    assert t.loc[("L3M (tuned γ)", "1 pass"), ["gamma", "λ", "AVG"]].tolist() == [0.5, 1e-3, 58]
+    assert t.loc[("L3M (γ = 0)", "1 pass"), ["gamma", "λ", "AVG"]].tolist() == [0.0, 1e-4, 61]
+
+
+def test_curves_train_every_grid_point(files):
+    out = files["tmp"] / "curves.csv"
+    assert _run(_argv(files, "curves", "--learner", "sumlink", "--passes", "2", "--grid",
+                      '{"lam": [1e-4, 1e-2], "eta0": [0.5]}', "--out", str(out))) == 0
+    df = pd.read_csv(out)
+    assert sorted(set(zip(df["lam"], df["eta0"]))) == [(1e-4, 0.5), (1e-2, 0.5)]
+    assert len(df) == 2 * 2 * 2  # grid points × passes × (dev, test)
+    with pytest.raises(Exception, match="lam and eta0"):
+        _run(_argv(files, "curves", "--learner", "sumlink", "--grid", '{"gamma": [1]}', "--out", str(out)))
