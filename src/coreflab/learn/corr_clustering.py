@@ -1,13 +1,15 @@
 """Corr-Clustering: structural SVM with correlation-clustering inference (Finley & Joachims 2005).
 
 Per document, the pair weights W_ij = w·φ(i, j) (pairs outside the store's window weigh 0)
-are clustered by `correlation_solver` (exact ILP up to `max_items` within `time_limit`,
-greedy otherwise). Training is per-document SGD on the structural hinge with the pairwise
-disagreement loss, whose loss-augmented inference is the same problem with W_ij − 1 on
-gold-coreferent pairs and W_ij + 1 on the others; the update is
-w ← (1 − ηλ)w + η Σ_ij (y_ij − ŷ_ij) φ_ij. `exact_` and `fallback_` count how each
-inference was solved (reported in the L3M tables). The weights are averaged over all
-document steps (averaged SGD): single steps driven by the greedy fallback are noisy.
+are clustered by `correlation_solver` (exact per component of positive pairs up to
+`max_items` items within a node and time budget, greedy otherwise). Training is
+per-document SGD on the structural hinge with the pairwise disagreement loss, whose
+loss-augmented inference is the same problem with W_ij − 1 on gold-coreferent pairs and
+W_ij + 1 on the others; the update is w ← (1 − ηλ)w + τ Σ_ij (y_ij − ŷ_ij) φ_ij / n with
+τ = min(η, hinge/‖Δ‖²) (`clipped_step`: without the cap one pass predicted every mention
+alone on real text). `exact_` and `fallback_` count how each inference was solved
+(reported in the L3M tables). The weights are averaged over all document steps
+(averaged SGD).
 """
 
 import numpy as np

@@ -122,7 +122,7 @@ FULL_TRIANGLES = 20
 
 
 def _solve_component(W, incumbent, deadline, node_limit):
-    """Exact labels for one positive component, or None when the time runs out.
+    """Exact labels for one positive component, or None when the node or time budget runs out.
 
     Cutting planes first: the LP relaxation with triangle inequalities added lazily
     (the most violated first) is often integral on these instances, and when its bound
@@ -160,8 +160,8 @@ def _solve_component(W, incumbent, deadline, node_limit):
     if bound <= best + 1e-9 * max(1.0, abs(best)):
         return incumbent  # the LP bound proves the greedy partition optimal
     cutoff = LinearConstraint(-c[None, :], best, np.inf)  # Σ W x ≥ objective of the incumbent
-    if n <= FULL_TRIANGLES:  # small: every triangle at once (measured: HiGHS's cuts then prune
-        rows = _violated_triangles(np.zeros(iu.size), iu, ju, index, n, -2.0, np.inf)  # better)
+    if n <= FULL_TRIANGLES:  # small: every triangle at once (HiGHS then prunes better, see above)
+        rows = _violated_triangles(np.zeros(iu.size), iu, ju, index, n, -2.0, np.inf)
     while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
