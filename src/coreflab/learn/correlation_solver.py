@@ -116,6 +116,10 @@ def _constraint(rows, n_vars, extra=None):
 # Branch-and-bound nodes per ILP solve before the greedy fallback is used instead.
 NODE_LIMIT = 1000
 
+# Triangle cuts added per cutting-plane round, per item of the component (most violated first);
+# on 60 synthetic training documents 30 took a quarter of the LP time of 3 (fewer rounds).
+CUTS_PER_ITEM = 30
+
 # Up to this many items the ILP gets all 3·C(n, 3) triangle rows at once: on random
 # N(0, 1) weights, 15 items, all rows plus the cutoff took 2.0 s against 7.4 s lazily.
 FULL_TRIANGLES = 20
@@ -139,7 +143,7 @@ def _solve_component(W, incumbent, deadline, node_limit):
     c = -W[iu, ju]
     best = partition_objective(W, incumbent)
     rows = np.empty((0, 3), dtype=np.int64)
-    cap = max(3 * n, 30)
+    cap = max(CUTS_PER_ITEM * n, 30)
     integral = False
     while True:
         if time.monotonic() >= deadline:

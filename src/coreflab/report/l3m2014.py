@@ -53,7 +53,7 @@ def table1(curves):
                 row = {"technique": LABELS.get(technique, technique), "setting": setting, "passes": int(best.epoch)}
                 if learner == "l3m":
                     row["gamma"] = float(best.gamma)
-                row["λ"], row["η0"] = float(best.lam), float(best.eta0)
+                row["λ"], row["η0"] = f"{best.lam:g}", f"{best.eta0:g}"  # text: the tables round floats to 2 digits
                 row.update({m: float(match[m]) for m in METRICS})
                 if "exact" in match.index and pd.notna(match["exact"]):
                     solved = float(match["exact"]) + float(match["fallback"])
