@@ -89,11 +89,17 @@ def test_table1_tunes_lambda_and_eta0_on_dev_and_reports_the_exact_share():
         + _curve_rows("corr_clustering", np.nan, 1e-4, 0.1, [30], [31], exact=(3, 1))
         + _curve_rows("l3m", 0.0, 1e-4, 0.1, [60], [61]) + _curve_rows("l3m", 0.5, 1e-3, 0.1, [62], [58]))
     t = table1(curves).set_index(["technique", "setting"])
-    assert t.loc[("Sum-Link", "1 pass"), ["λ", "η0", "AVG", "passes"]].tolist() == ["0.001", "0.1", 45, 1]
-    assert t.loc[("Sum-Link", "tuned"), ["λ", "η0", "AVG", "passes"]].tolist() == ["0.001", "0.3", 20, 2]
+    assert t.loc[("Sum-Link", "1 pass"), ["λ", "η0", "AVG", "passes"]].tolist() == ["10^-3", 0.1, 45, 1]
+    assert t.loc[("Sum-Link", "tuned"), ["λ", "η0", "AVG", "passes"]].tolist() == ["10^-3", 0.3, 20, 2]
     assert t.loc[("Corr-Clustering", "1 pass"), "exact %"] == pytest.approx(75.0)
-    assert t.loc[("L3M (tuned γ)", "1 pass"), ["gamma", "λ", "AVG"]].tolist() == [0.5, "0.001", 58]
-    assert t.loc[("L3M (γ = 0)", "1 pass"), ["gamma", "λ", "AVG"]].tolist() == [0.0, "0.0001", 61]
+    assert t.loc[("L3M (tuned γ)", "1 pass"), ["gamma", "λ", "AVG"]].tolist() == [0.5, "10^-3", 58]
+    assert t.loc[("L3M (γ = 0)", "1 pass"), ["gamma", "λ", "AVG"]].tolist() == [0.0, "10^-4", 61]
+
+
+def test_power_of_ten():
+    from coreflab.report.l3m2014 import power_of_ten
+
+    assert [power_of_ten(x) for x in (1e-4, 3e-5, 0.1, 1.0)] == ["10^-4", "3×10^-5", "10^-1", "10^0"]
 
 
 def test_curves_train_every_grid_point(files):

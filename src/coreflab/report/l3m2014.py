@@ -21,6 +21,15 @@ def _technique(row):
     return "l3m_gamma0" if row["gamma"] == 0 else "l3m"
 
 
+def power_of_ten(x):
+    """λ as text, "10^-4" or "3×10^-4": the tables print floats with 2 decimals (0.00), and
+    Markdown would read "1e-04" back as a number."""
+    if pd.isna(x):
+        return ""
+    mantissa, exponent = f"{float(x):.0e}".split("e")
+    return f"10^{int(exponent)}" if mantissa == "1" else f"{mantissa}×10^{int(exponent)}"
+
+
 def _same(a, b):
     """Equal, or both missing (NaN: a parameter the learner does not have)."""
     return (a == b) | (pd.isna(a) & pd.isna(b))
@@ -53,7 +62,7 @@ def table1(curves):
                 row = {"technique": LABELS.get(technique, technique), "setting": setting, "passes": int(best.epoch)}
                 if learner == "l3m":
                     row["gamma"] = float(best.gamma)
-                row["λ"], row["η0"] = f"{best.lam:g}", f"{best.eta0:g}"  # text: the tables round floats to 2 digits
+                row["λ"], row["η0"] = power_of_ten(best.lam), float(best.eta0)
                 row.update({m: float(match[m]) for m in METRICS})
                 if "exact" in match.index and pd.notna(match["exact"]):
                     solved = float(match["exact"]) + float(match["fallback"])
