@@ -80,3 +80,34 @@ def test_cross_validation_runs_every_technique(tmp_path):
     assert (df["vi"] >= 0).all()
     # thread words are separable by construction: L3M gets close to perfect
     assert df[(df.technique == "l3m") & (df.passes == 2)]["vi"].mean() < 60
+
+
+def test_gamma_is_tuned_per_fold_on_that_folds_training_sets_only(tmp_path, monkeypatch):
+    # every item-set selection the experiment builds is recorded; the tuning selections (not
+    # a fold's whole training or test sets) come in consecutive (inner train, inner dev) pairs,
+    # and each pair must be exactly one fold's training sets: never its test sets, and one
+    # pair per fold (a γ tuned once on fold 0's training sets saw every other fold's test sets)
+    from coreflab.doccluster import experiment
+
+    write_fake_corpus(tmp_path / "ng", groups=3, per_group=20)
+    sets = item_sets(load_posts(tmp_path / "ng", resources=tmp_path / "res"), size=5, min_size=5)
+    built = []
+    real = experiment._data
+
+    def spy(parts, labels, idx):
+        built.append(frozenset(int(k) for k in idx))
+        return real(parts, labels, idx)
+
+    monkeypatch.setattr(experiment, "_data", spy)
+    folds = 3
+    df = experiment.cross_validate(sets, fit_vectorizer(sets), "author", folds=folds, passes=1, gammas=(0.0, 0.5),
+                                   seed=1, techniques=("l3m",))
+    fold_of = np.random.default_rng(1).permutation(len(sets)) % folds
+    train = [frozenset(np.flatnonzero(fold_of != f).tolist()) for f in range(folds)]
+    test = [frozenset(np.flatnonzero(fold_of == f).tolist()) for f in range(folds)]
+    tuning = [s for s in built if s not in train and s not in test]
+    assert len(tuning) % 2 == 0
+    pairs = [tuning[k] | tuning[k + 1] for k in range(0, len(tuning), 2)]
+    assert all(not (tuning[k] & tuning[k + 1]) for k in range(0, len(tuning), 2))
+    assert sorted(pairs, key=sorted) == sorted(train, key=sorted)
+    assert set(df["fold"]) == set(range(folds)) and df["gamma"].notna().all()

@@ -12,6 +12,8 @@ from coreflab.learn.l3m_cccp import l3m_value_and_grad
 from coreflab.learn.leftlink_kernels import _softmax, l3m_cluster, l3m_objective, l3m_sgd_epoch
 from tests.learn.test_l3m import random_data
 
+NO_WEIGHTS = np.empty(0)  # the kernels read an empty weight array as "every item weighs 1"
+
 
 def test_softmax_probabilities_and_log_partition_by_hand():
     gamma = 0.5
@@ -45,7 +47,7 @@ def test_far_off_candidates_write_no_subnormal_weights():
               np.array([0, 1]), np.array([1.0, 1.0]))
     cluster = np.array([0, 1])
     v = np.array([-720.0, 0.0])
-    scale, steps, obj = l3m_sgd_epoch(v, 1.0, np.array([0]), *arrays, cluster, 1.0, 0.0, 0.5, 0)
+    scale, steps, obj = l3m_sgd_epoch(v, 1.0, np.array([0]), *arrays, cluster, NO_WEIGHTS, 1.0, 0.0, 0.5, 0)
     assert steps == 2 and scale == 1.0
     assert v.tolist() == [-720.0, 0.0]
     assert obj == 0.0  # both items: γ log(e^0 [+ e^-719, dropped]) − γ log e^0
@@ -83,10 +85,10 @@ def test_binary_store_without_values_is_bit_identical(seed, gamma):
     runs = []
     for arrays in (lean, full):
         v = w.copy()
-        scale, steps, obj = l3m_sgd_epoch(v, 1.0, order, *arrays, cl, gamma, 0.01, 0.3, 0)
-        runs.append((v, scale, steps, obj, l3m_objective(w, *arrays, cl, gamma, 0.01),
+        scale, steps, obj = l3m_sgd_epoch(v, 1.0, order, *arrays, cl, NO_WEIGHTS, gamma, 0.01, 0.3, 0)
+        runs.append((v, scale, steps, obj, l3m_objective(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01),
                      l3m_cluster(w, *arrays, gamma),
-                     l3m_value_and_grad(w, *arrays, cl, gamma, 0.01, np.zeros(arrays[2].shape[0]), False)))
+                     l3m_value_and_grad(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01, np.zeros(arrays[2].shape[0]), False)))
     (v1, *r1), (v2, *r2) = runs
     assert np.array_equal(v1, v2)
     assert r1[:4] == r2[:4]
@@ -104,9 +106,9 @@ def test_sgd_objective_at_rate_zero_is_the_objective(gamma):
     w = np.random.default_rng(3).normal(size=1 << data.store.n_bits)
     v = w.copy()
     order = np.arange(arrays[0].shape[0] - 1)
-    _, _, obj = l3m_sgd_epoch(v, 1.0, order, *arrays, cl, gamma, 0.0, 0.0, 0)
+    _, _, obj = l3m_sgd_epoch(v, 1.0, order, *arrays, cl, NO_WEIGHTS, gamma, 0.0, 0.0, 0)
     assert np.array_equal(v, w)
-    assert obj == pytest.approx(l3m_objective(w, *arrays, cl, gamma, 0.0), rel=1e-12)
+    assert obj == pytest.approx(l3m_objective(w, *arrays, cl, NO_WEIGHTS, gamma, 0.0), rel=1e-12)
 
 
 @pytest.mark.parametrize("module, name", [("leftlink_baselines", "sumlink"), ("leftlink_baselines", "binleftlink"),

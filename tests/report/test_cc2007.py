@@ -39,7 +39,7 @@ def test_iteration_is_chosen_on_training_data_once_for_both_rows():
 
     runs = runs_frame()
     t = table1(runs)
-    slt = t[t.system == "SLT-closest"].set_index("clustering")
+    slt = t[t.system == "SLT (closest)"].set_index("clustering")
     assert slt.loc["before", "iteration"] == 3 and slt.loc["after", "iteration"] == 3
     chosen = chosen_iterations(runs)
     assert dict(zip(chosen.learner, chosen.iteration)) == {"cc_base": 1, "cc_slt_closest": 3}
@@ -56,6 +56,6 @@ def test_table3_reports_test_at_train_choice_and_stars_the_train_best_configurat
                 rows += _rows("cc_slt_closest", "pa", weight, it, split, "after", e + (it == 3))
     runs = pd.concat([runs, pd.DataFrame(rows, columns=runs.columns)], ignore_index=True)
     t = table3(runs).set_index("system")
-    assert t.loc["SLT-closest-Pa-1.5", "e%"] == "14.00*"  # best on train, though worse on test
-    assert t.loc["SLT-closest-Pa-3", "e%"] == "5.00"
-    assert t.loc["SLT-closest", "iteration"] == 3 and t.loc["SLT-closest", "e%"] == "13.00"
+    assert t.loc["SLT (closest), Pa λ = 1.5", "e%"] == "14.00*"  # best on train, though worse on test
+    assert t.loc["SLT (closest), Pa λ = 3", "e%"] == "5.00"
+    assert t.loc["SLT (closest)", "iteration"] == 3 and t.loc["SLT (closest)", "e%"] == "13.00"

@@ -10,6 +10,7 @@ rule l3m2014_curves:
     params:
         learner=l3m2014_learner,
         params=l3m2014_params,
+        grid=json.dumps(config["l3m2014"]["tune"], sort_keys=True),
         passes=config["l3m2014"]["passes"],
         seed=config["seed"],
     log:
@@ -23,7 +24,7 @@ rule l3m2014_curves:
     conda:
         "../envs/coreflab.yaml"
     shell:
-        "coreflab l3m-experiment curves --learner {params.learner} --params {params.params:q} "
+        "coreflab l3m-experiment curves --learner {params.learner} --params {params.params:q} --grid {params.grid:q} "
         "--passes {params.passes} --seed {params.seed} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "

@@ -49,8 +49,9 @@ def run(args):
     df["shuffled"] = bool(args.shuffle_items)
     df["n_sets"] = len(sets)
     atomic_write_text(args.out, df.to_csv(index=False, lineterminator="\n", float_format="%.6f"))
-    tuned = df.attrs["gamma_tuning"]
-    print(f"{len(sets)} item sets; gamma tuning (VI on the inner dev sets): "
-          + ", ".join(f"{g:g}: {v:.2f}" for g, v in tuned.items()))
+    print(f"{len(sets)} item sets; gamma tuned per fold (VI on the fold's inner dev sets):")
+    for fold, tuned in df.attrs["gamma_tuning"].items():
+        best = min(tuned, key=lambda g: (tuned[g], g))
+        print(f"  fold {fold}: gamma {best:g} (" + ", ".join(f"{g:g}: {v:.2f}" for g, v in tuned.items()) + ")")
     print(df.groupby(["technique", "passes"])["vi"].mean().round(2).to_string())
     return 0

@@ -3,8 +3,9 @@
 Item sets are split into folds (seeded); each technique is trained on the other folds and
 scored on the held-out sets by Variation of Information (×100, lower is better) against
 the author or the thread clustering, after 1 pass and after `passes` passes (one training
-run: the per-epoch callback clusters the test sets). L3M's γ is tuned on an inner 80/20
-split of the first fold's training sets and reused for every fold.
+run: the per-epoch callback clusters the test sets). L3M's γ is tuned per fold on an
+inner 80/20 split of that fold's own training sets (`tune_gamma`): a γ tuned once on
+fold 0's training sets would have seen the test sets of every other fold.
 """
 
 import numpy as np
@@ -55,6 +56,23 @@ def _data(parts, labels, idx):
     return TrainingData(corpus, store), [parts[k][0] for k in idx]
 
 
+def tune_gamma(parts, labels, train_idx, gammas, seed, eta0, lam):
+    """(γ, {γ: VI}): L3M's γ with the lowest VI on an inner 80/20 split of `train_idx` only.
+
+    Called once per fold with that fold's training sets, so no fold's test sets inform
+    the γ it is tested with. Ties go to the smaller γ.
+    """
+    train_idx = np.asarray(train_idx)
+    cut = max(1, int(0.8 * len(train_idx)))
+    if cut >= len(train_idx):
+        raise ValueError("tuning γ needs at least two training item sets")
+    inner_train, _ = _data(parts, labels, train_idx[:cut])
+    inner_dev, inner_sizes = _data(parts, labels, train_idx[cut:])
+    tuned = {g: mean_vi(L3M(gamma=g, epochs=1, seed=seed, eta0=eta0, lam=lam).fit(inner_train), inner_dev, inner_sizes)
+             for g in gammas}
+    return min(tuned, key=lambda g: (tuned[g], g)), tuned
+
+
 def cross_validate(sets, vectorizer, key, folds=10, passes=5, gammas=(0.0, 0.2, 0.4, 0.6, 0.8, 1.0), seed=1,
                    eta0=0.1, lam=1e-4, techniques=TECHNIQUES, shuffle_items=False, progress=None):
     """Tidy rows (technique, gamma, passes, fold, vi) of the CV experiment."""
@@ -63,15 +81,9 @@ def cross_validate(sets, vectorizer, key, folds=10, passes=5, gammas=(0.0, 0.2, 
     parts = [item_set_arcs(s, vectorizer, o) for s, o in zip(sets, orders)]
     labels = [cluster_ids(s if o is None else [s[k] for k in o], key) for s, o in zip(sets, orders)]
     fold_of = np.random.default_rng(seed).permutation(len(sets)) % folds
-    train0 = np.flatnonzero(fold_of != 0)
-    cut = max(1, int(0.8 * len(train0)))
-    inner_train, _ = _data(parts, labels, train0[:cut])
-    inner_dev, inner_sizes = _data(parts, labels, train0[cut:])
-    tuned = {g: mean_vi(L3M(gamma=g, epochs=1, seed=seed, eta0=eta0, lam=lam).fit(inner_train), inner_dev, inner_sizes)
-             for g in gammas}
-    gamma = min(tuned, key=lambda g: (tuned[g], g))
-    rows = []
+    rows, tuning = [], {}
     for fold in range(folds):
+        gamma, tuning[fold] = tune_gamma(parts, labels, np.flatnonzero(fold_of != fold), gammas, seed, eta0, lam)
         train, _ = _data(parts, labels, np.flatnonzero(fold_of != fold))
         test, sizes = _data(parts, labels, np.flatnonzero(fold_of == fold))
         for technique in techniques:
@@ -85,5 +97,5 @@ def cross_validate(sets, vectorizer, key, folds=10, passes=5, gammas=(0.0, 0.2, 
             if progress is not None:
                 progress.update(1)
     df = pd.DataFrame(rows, columns=["technique", "gamma", "passes", "fold", "vi"])
-    df.attrs["gamma_tuning"] = tuned
+    df.attrs["gamma_tuning"] = tuning
     return df

@@ -58,6 +58,28 @@ def kernel_arrays(data, lean=False):
     )
 
 
+def item_weights(doc_item_offsets, weighting="document"):
+    """Per-item weight u_i of the SGD objective Σ_i u_i f_i + N·λ/2‖w‖².
+
+    "document": u_i = m̄ / m_d for item i of document d (m_d its items, m̄ = N/|D|). The
+    paper's LL(w) = λ/2‖w‖² + 1/|D| Σ_d 1/m_d Σ_i f_i weighs every document alike, so a
+    long document's items count less; the m̄ factor (Σ_i u_i = N) keeps λ per item and the
+    step size on the scale of unweighted SGD, and the objective is N·LL(w). "item": every
+    u_i = 1 (an empty array, which the kernels read as "all ones"): long documents dominate.
+    """
+    if weighting == "item":
+        return np.empty(0)
+    if weighting != "document":
+        raise ValueError(f"weighting must be 'document' or 'item', not {weighting!r}")
+    offsets = np.asarray(doc_item_offsets, dtype=np.int64)
+    sizes = np.diff(offsets)
+    n, docs = int(offsets[-1] - offsets[0]), int(np.count_nonzero(sizes))
+    if n == 0:
+        return np.empty(0)
+    per_doc = np.where(sizes > 0, (n / docs) / np.maximum(sizes, 1), 0.0)
+    return np.repeat(per_doc, sizes).astype(np.float64)
+
+
 def total_items(arrays):
     """N, the number of items of `kernel_arrays` (SGD steps per pass)."""
     return int(arrays[1].shape[0] - 1)
@@ -69,8 +91,14 @@ class L3M(ClusteringLearnerMixin, Learner):
 
     _meta_fields = ("objective_", "epochs_done_")
 
-    def __init__(self, gamma=0.0, lam=1e-4, eta0=0.1, epochs=1, init="zeros", init_scale=1.0, seed=0):
+    def __init__(self, gamma=0.0, lam=1e-4, eta0=0.1, epochs=1, init="zeros", init_scale=1.0, seed=0,
+                 init_seed=None, weighting="document"):
+        """`seed` draws the document order of every pass; `init_seed` (default: `seed`) the
+        N(0, 1) initial weights, so the robustness study can vary the initialisation alone.
+        `weighting`: see `item_weights` ("document" is the paper's LL(w))."""
         self.gamma = gamma
+        self.init_seed = init_seed
+        self.weighting = weighting
         self.lam = lam
         self.eta0 = eta0
         self.epochs = epochs
@@ -88,31 +116,37 @@ class L3M(ClusteringLearnerMixin, Learner):
         arrays = kernel_arrays(data, lean=True)
         rng = np.random.default_rng(self.seed)
         dim = 1 << int(data.store.n_bits)
-        v = self._initial_weights(dim, rng)
+        if self.init_seed is None:
+            v = self._initial_weights(dim, rng)  # one stream, as before init_seed existed
+        else:
+            v = self._initial_weights(dim, np.random.default_rng(self.init_seed))
         scale, step = 1.0, 0
         cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
+        weight = item_weights(arrays[0], self.weighting)
         n_docs = arrays[0].shape[0] - 1
         self.objective_ = []
         for epoch in range(1, self.epochs + 1):
             order = rng.permutation(n_docs).astype(np.int64)
-            scale, step, obj = l3m_sgd_epoch(v, scale, order, *arrays, cluster, float(self.gamma), float(self.lam),
-                                             float(self.eta0), step)
+            scale, step, obj = l3m_sgd_epoch(v, scale, order, *arrays, cluster, weight, float(self.gamma),
+                                             float(self.lam), float(self.eta0), step)
             self.objective_.append(float(obj))
             self._end_epoch(epoch, v, scale, callback)
         return self
 
     def objective(self, data, w=None):
-        """The objective SGD minimises, at w (default: the learned weights): Σ_i f_i + N·λ/2‖w‖².
+        """The objective SGD minimises, at w (default: the learned weights): Σ_i u_i f_i + N·λ/2‖w‖².
 
-        `lam` is per item: every SGD step uses the per-item gradient ∇f_i + λw (the paper's
-        Eq. 8), so over the N items the regulariser counts N times (N·[mean f_i + λ/2‖w‖²],
-        the paper's LL(w) with items weighted equally).
+        `lam` is per item: every SGD step uses the per-item gradient u_i ∇f_i + λw (the
+        paper's Eq. 8), so over the N items the regulariser counts N times; with the default
+        document weighting this is N·LL(w), the paper's objective (see `item_weights`).
         """
         data = as_training_data(data)
         arrays = kernel_arrays(data, lean=True)
         cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
         w = np.asarray(self.coef_ if w is None else w, dtype=np.float64)
-        return float(l3m_objective(w, *arrays, cluster, float(self.gamma), float(self.lam) * total_items(arrays)))
+        weight = item_weights(arrays[0], self.weighting)
+        return float(l3m_objective(w, *arrays, cluster, weight, float(self.gamma),
+                                   float(self.lam) * total_items(arrays)))
 
     def predict_labels(self, data):
         """Cluster id per item (document-local: the index of the cluster's first item)."""

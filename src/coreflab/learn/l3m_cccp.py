@@ -15,17 +15,18 @@ from numba import njit
 from scipy.optimize import minimize
 
 from coreflab.learn.base import as_training_data
-from coreflab.learn.l3m import kernel_arrays, total_items
+from coreflab.learn.l3m import item_weights, kernel_arrays, total_items
 from coreflab.learn.leftlink_kernels import _add_arcs, _buffers, _item_terms, l3m_objective
 
 
 @njit(cache=True)
 def l3m_value_and_grad(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
-                       item_cluster, gamma, lam, q_fixed, use_fixed):
+                       item_cluster, item_weight, gamma, lam, q_fixed, use_fixed):
     """Objective and gradient over all items; with use_fixed the subtracted part is linearised at q_fixed.
 
     Also returns q (the current distribution over correct links, per arc) for the next CCCP step.
-    The per-item scores, distributions and log-partitions are `_item_terms`, shared with SGD.
+    The per-item scores, distributions and log-partitions are `_item_terms`, shared with SGD;
+    item i's term counts `item_weight[i]` times (empty: once), as in SGD.
     """
     grad = lam * w.copy()
     total = 0.5 * lam * np.dot(w, w)
@@ -38,31 +39,33 @@ def l3m_value_and_grad(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat
             n = item_arc_offsets[i + 1] - a0
             z_aug, z_correct = _item_terms(w, 1.0, lo, i, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
                                            item_cluster, gamma, raw, aug, masked, p, q, correct)
+            u = 1.0 if item_weight.shape[0] == 0 else item_weight[i]
             for k in range(n):
                 q_out[a0 + k] = q[k]
             if use_fixed:
                 lin = 0.0
                 for k in range(n):
                     lin += q_fixed[a0 + k] * raw[k]
-                total += z_aug - lin
+                total += u * (z_aug - lin)
                 for k in range(n):
                     p[k] -= q_fixed[a0 + k]
             else:
-                total += z_aug - z_correct
+                total += u * (z_aug - z_correct)
                 for k in range(n):
                     p[k] -= q[k]
-            _add_arcs(grad, 1.0, 1.0, p, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals)
+            _add_arcs(grad, u, 1.0, p, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals)
     return total, grad, q_out
 
 
-def train_cccp(train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100):
+def train_cccp(train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100, weighting="document"):
     """CCCP from w = 0; returns (w, history of (seconds, objective)) after every outer step.
 
-    `lam` is L3M's per-item λ, so CCCP minimises (and reports) the objective L3M's SGD
-    minimises, `L3M.objective`: Σ_i f_i + N·λ/2‖w‖² over the N items.
+    `lam` is L3M's per-item λ and `weighting` its item weights, so CCCP minimises (and
+    reports) the objective L3M's SGD minimises, `L3M.objective`: Σ_i u_i f_i + N·λ/2‖w‖².
     """
     data = as_training_data(train)
     arrays = list(kernel_arrays(data, lean=True))
+    weight = item_weights(arrays[0], weighting)
     lam = float(lam) * total_items(arrays)
     # weights of features that never fire stay 0 under L2, so optimise over the used ids only
     used, arrays[4] = np.unique(arrays[4], return_inverse=True)
@@ -71,16 +74,16 @@ def train_cccp(train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100
     dim = int(used.shape[0])
     w = np.zeros(dim)
     start = time.perf_counter()
-    history = [(0.0, float(l3m_objective(w, *arrays, cluster, gamma, lam)))]
+    history = [(0.0, float(l3m_objective(w, *arrays, cluster, weight, gamma, lam)))]
     for _ in range(outer):
-        _, _, q = l3m_value_and_grad(w, *arrays, cluster, gamma, lam, np.zeros(arrays[2].shape[0]), False)
+        _, _, q = l3m_value_and_grad(w, *arrays, cluster, weight, gamma, lam, np.zeros(arrays[2].shape[0]), False)
 
         def convex(x, q=q):
-            value, grad, _ = l3m_value_and_grad(x, *arrays, cluster, gamma, lam, q, True)
+            value, grad, _ = l3m_value_and_grad(x, *arrays, cluster, weight, gamma, lam, q, True)
             return value, grad
 
         w = minimize(convex, w, jac=True, method="L-BFGS-B", options={"maxiter": inner_maxiter}).x
-        obj = float(l3m_objective(w, *arrays, cluster, gamma, lam))
+        obj = float(l3m_objective(w, *arrays, cluster, weight, gamma, lam))
         history.append((time.perf_counter() - start, obj))
         if history[-2][1] - obj < tol * max(1.0, abs(obj)):
             break

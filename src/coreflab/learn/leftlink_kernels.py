@@ -144,13 +144,14 @@ def _buffers(item_arc_offsets):
 
 @njit(cache=True)
 def l3m_sgd_epoch(v, scale, doc_order, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offsets,
-                  arc_feats, arc_vals, item_cluster, gamma, lam, eta0, step0):
+                  arc_feats, arc_vals, item_cluster, item_weight, gamma, lam, eta0, step0):
     """One pass of per-item SGD on the loss-augmented L3M objective; returns (scale, steps, objective).
 
     Per item i: p_j ∝ exp((w·φ_ij + δ_ij)/γ) over all candidates (δ_ij = 1 − C(i, j)),
-    p'_j ∝ C(i, j)·exp(w·φ_ij/γ) over correct ones, gradient Σ_j (p_j − p'_j) φ_ij + λw.
+    p'_j ∝ C(i, j)·exp(w·φ_ij/γ) over correct ones, gradient u_i Σ_j (p_j − p'_j) φ_ij + λw.
     C(i, j) = 1 iff j is in i's gold cluster, or j is the dummy and no earlier item is.
-    The objective is summed at the weights each item saw (before its step).
+    u_i is the item's weight (`item_weight`; empty = every weight 1). The objective
+    Σ_i u_i f_i is summed at the weights each item saw (before its step).
     """
     step = step0
     objective = 0.0
@@ -162,7 +163,8 @@ def l3m_sgd_epoch(v, scale, doc_order, doc_item_offsets, item_arc_offsets, arc_a
             n = item_arc_offsets[i + 1] - a0
             z_aug, z_correct = _item_terms(v, scale, lo, i, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
                                            item_cluster, gamma, raw, aug, masked, p, q, correct)
-            objective += z_aug - z_correct
+            u = 1.0 if item_weight.shape[0] == 0 else item_weight[i]
+            objective += u * (z_aug - z_correct)
             eta = eta0 / (1.0 + eta0 * lam * step)
             scale *= 1.0 - eta * lam
             if scale < 1e-9:
@@ -171,17 +173,18 @@ def l3m_sgd_epoch(v, scale, doc_order, doc_item_offsets, item_arc_offsets, arc_a
                 scale = 1.0
             for k in range(n):
                 p[k] -= q[k]
-            _add_arcs(v, -eta, scale, p, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals)
+            _add_arcs(v, -eta * u, scale, p, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals)
             step += 1
     return scale, step, objective
 
 
 @njit(cache=True)
 def l3m_objective(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
-                  item_cluster, gamma, lam):
-    """The loss-augmented latent objective Σ_i [γ log Σ_j e^{(wφ+δ)/γ} − γ log Σ_{j∈C} e^{wφ/γ}] + λ/2‖w‖².
+                  item_cluster, item_weight, gamma, lam):
+    """The loss-augmented latent objective Σ_i u_i [γ log Σ_j e^{(wφ+δ)/γ} − γ log Σ_{j∈C} e^{wφ/γ}] + λ/2‖w‖².
 
     λ is the total coefficient here; `L3M.objective` passes N·λ for SGD's per-item λ.
+    u_i = `item_weight[i]` (empty: every weight 1).
     """
     total = 0.0
     raw, aug, masked, p, q, correct = _buffers(item_arc_offsets)
@@ -192,7 +195,7 @@ def l3m_objective(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offs
             n = item_arc_offsets[i + 1] - a0
             z_aug, z_correct = _item_terms(w, 1.0, lo, i, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
                                            item_cluster, gamma, raw, aug, masked, p, q, correct)
-            total += z_aug - z_correct
+            total += (1.0 if item_weight.shape[0] == 0 else item_weight[i]) * (z_aug - z_correct)
     reg = 0.0
     for f in range(w.shape[0]):
         reg += w[f] * w[f]

@@ -1,8 +1,8 @@
 """Samdani, Chang & Roth (2014) tables from the experiment CSVs.
 
 table1: MUC, B3, CEAFe and AVG on test for every technique after 1 pass and after the
-number of passes tuned on dev (and, for L3M, γ tuned on dev); robustness: mean ± std of
-AVG over random initialisations; cccp_vs_sgd: objective reached and time; order_control:
+number of passes tuned on dev (λ, η0 and, for L3M, γ tuned on dev); robustness: mean ±
+std of AVG over random initialisations on the training split and on test; cccp_vs_sgd: objective reached and time; order_control:
 AVG in natural and shuffled order and the drop (and VI for author clustering when the
 document-clustering experiment ran); table2_vi: VI ×100 per technique, 1 and 5 passes.
 """
@@ -21,8 +21,32 @@ def _technique(row):
     return "l3m_gamma0" if row["gamma"] == 0 else "l3m"
 
 
+def power_of_ten(x):
+    """λ as text, "10^-4" or "3×10^-4": the tables print floats with 2 decimals (0.00), and
+    Markdown would read "1e-04" back as a number."""
+    if pd.isna(x):
+        return ""
+    mantissa, exponent = f"{float(x):.0e}".split("e")
+    return f"10^{int(exponent)}" if mantissa == "1" else f"{mantissa}×10^{int(exponent)}"
+
+
+def _same(a, b):
+    """Equal, or both missing (NaN: a parameter the learner does not have)."""
+    return (a == b) | (pd.isna(a) & pd.isna(b))
+
+
 def table1(curves):
-    """curves: rows (learner, gamma, epoch, split, MUC, B3, CEAFe, AVG)."""
+    """curves: rows (learner, gamma, [lam, eta0,] epoch, split, MUC, B3, CEAFe, AVG[, exact, fallback]).
+
+    Per technique and setting, the (γ, λ, η0, passes) with the best dev AVG (ties: fewer
+    passes, then the earlier grid point) and its test scores. "exact %" is the share of
+    Corr-Clustering's test documents whose inference the exact solver proved optimal
+    (the rest used the greedy fallback).
+    """
+    curves = curves.copy()
+    for col in ("lam", "eta0"):
+        if col not in curves.columns:
+            curves[col] = np.nan
     rows = []
     for learner, g in curves.groupby("learner", sort=False):
         gammas = sorted(g["gamma"].dropna().unique()) if learner == "l3m" else [np.nan]
@@ -31,12 +55,18 @@ def table1(curves):
             sub = g[g["gamma"].isin(allowed)] if learner == "l3m" else g
             dev, test = sub[sub.split == "dev"], sub[sub.split == "test"]
             for setting, dev_pick in (("1 pass", dev[dev.epoch == 1]), ("tuned", dev)):
-                best = dev_pick.sort_values(["AVG", "epoch"], ascending=[False, True]).iloc[0]
-                match = test[(test.epoch == best.epoch) & ((test.gamma == best.gamma) | test.gamma.isna())].iloc[0]
+                best = dev_pick.sort_values(["AVG", "epoch", "lam", "eta0", "gamma"], ascending=[False, True, True, True, True],
+                                            kind="stable").iloc[0]
+                match = test[(test.epoch == best.epoch) & _same(test.gamma, best.gamma) & _same(test.lam, best.lam)
+                             & _same(test.eta0, best.eta0)].iloc[0]
                 row = {"technique": LABELS.get(technique, technique), "setting": setting, "passes": int(best.epoch)}
                 if learner == "l3m":
                     row["gamma"] = float(best.gamma)
+                row["λ"], row["η0"] = power_of_ten(best.lam), float(best.eta0)
                 row.update({m: float(match[m]) for m in METRICS})
+                if "exact" in match.index and pd.notna(match["exact"]):
+                    solved = float(match["exact"]) + float(match["fallback"])
+                    row["exact %"] = 100.0 * float(match["exact"]) / solved if solved else np.nan
                 rows.append(row)
     out = pd.DataFrame(rows)
     order = {v: i for i, v in enumerate(LABELS.values())}
@@ -44,15 +74,24 @@ def table1(curves):
 
 
 def robustness(df):
+    """Mean ± std over the random initialisations, training split (the paper's measure) and test.
+
+    One row per split; CSVs from before the training-split change (test columns only,
+    unprefixed) read as a test row.
+    """
     runs = df[df["run"].astype(str) != "zero-init"]
     zero = df[df["run"].astype(str) == "zero-init"]
-    row = {"runs": len(runs)}
-    for m in METRICS:
-        row[f"{m} mean"] = float(runs[m].mean())
-        row[f"{m} std"] = float(runs[m].std(ddof=1)) if len(runs) > 1 else 0.0
-    if len(zero):
-        row["AVG (zero init)"] = float(zero["AVG"].iloc[0])
-    return pd.DataFrame([row])
+    splits = [("train", ""), ("test", "test ")] if "test AVG" in df.columns else [("test", "")]
+    rows = []
+    for split, prefix in splits:
+        row = {"split": split, "runs": len(runs)}
+        for m in METRICS:
+            row[f"{m} mean"] = float(runs[prefix + m].mean())
+            row[f"{m} std"] = float(runs[prefix + m].std(ddof=1)) if len(runs) > 1 else 0.0
+        if len(zero):
+            row["AVG (zero init)"] = float(zero[prefix + "AVG"].iloc[0])
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def cccp_vs_sgd(df):
