@@ -139,24 +139,14 @@ def test_reduce_store_keeps_only_ranked_features():
 # ---- keys that annotate singletons: the learned loss approximates the MELA that is reported ----
 
 
-def _with_singletons(docs):
-    """The key with one extra singleton mention per document (its first free one-token span)."""
-    out = []
-    for doc in docs:
-        used = {s for c in doc.clusters for s in c}
-        span = next((t, t) for t in range(len(doc.words)) if (t, t) not in used)
-        out.append(doc.with_clusters([list(c) for c in doc.clusters] + [[span]]))
-    return out
-
-
 @pytest.fixture(scope="module")
-def singleton_key():
+def singleton_key(with_singletons):
     from coreflab.corpus.compile import compile_documents
     from coreflab.corpus.synthetic import generate_corpus
     from coreflab.features.extract import extract_arc_store
 
     plain = generate_corpus("tiny", seed=0)["train"][:6]
-    key = _with_singletons(plain)
+    key = with_singletons(plain)
     corpus = compile_documents(key, "synth", "train")
     store = extract_arc_store(corpus, ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match"], n_bits=12)
     plain_corpus = compile_documents(plain, "synth", "train")

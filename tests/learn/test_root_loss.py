@@ -24,16 +24,6 @@ def splits():
     return out
 
 
-def _with_singletons(docs):
-    """The key with one extra singleton mention per document (its first token)."""
-    out = []
-    for doc in docs:
-        used = {s for c in doc.clusters for s in c}
-        span = next((t, t) for t in range(len(doc.words)) if (t, t) not in used)
-        out.append(doc.with_clusters([list(c) for c in doc.clusters] + [[span]]))
-    return out
-
-
 def test_key_root_share_counts_the_first_mention_of_every_cluster(splits):
     corpus = splits["dev"][0]
     cluster, offs = corpus.arrays["m_cluster"], corpus.doc_mention_offsets
@@ -49,10 +39,10 @@ def test_a_key_without_singletons_keeps_the_papers_loss_untrained(splits):
     assert out["root_loss"] == PAPERS_ROOT_LOSS and out["runs"] == []
 
 
-def test_with_singletons_every_value_is_trained_and_the_best_dev_mela_chosen(splits):
+def test_with_singletons_every_value_is_trained_and_the_best_dev_mela_chosen(splits, with_singletons):
     train = splits["train"]
     docs = generate_corpus("tiny", seed=0)
-    key = _with_singletons(docs["dev"])
+    key = with_singletons(docs["dev"])
     dev_corpus = compile_documents(key, "synth", "dev")
     dev = (dev_corpus, extract_arc_store(dev_corpus, FEATURES, n_bits=14))
     out = tune_root_loss(train[:2], dev, key, [0.5, 1.5], n_iter=2, log=lambda *_: None)

@@ -32,15 +32,21 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-def read_conll(path, layout="auto"):
-    """Read every document part of one CoNLL file (validated; errors name file and line)."""
+def read_file_bytes(path):
+    """The bytes of a CoNLL file; a missing file or a folder is a one-line UserError."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise UserError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise UserError(f"{path}: is a directory, expected a CoNLL file") from None
+
+
+def read_conll(path, layout="auto"):
+    """Read every document part of one CoNLL file (validated; errors name file and line)."""
+    path = Path(path)
+    data = read_file_bytes(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

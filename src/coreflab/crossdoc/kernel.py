@@ -161,8 +161,8 @@ def _collect_sub(G, u, buf, k):
 
 
 @njit(cache=True)
-def _collect_entity(G, e, buf):
-    k = 0
+def _collect_entity(G, e, buf, k=0):
+    """Mentions of entity e into buf[k:]; returns the end."""
     u = G[ENT_HEAD, e]
     while u >= 0:
         k = _collect_sub(G, u, buf, k)
@@ -523,12 +523,7 @@ def _members(G, child_level, c, buf, lo):
         return lo
     if child_level == 1:
         return _collect_sub(G, c, buf, lo)
-    k = lo
-    u = G[ENT_HEAD, c]
-    while u >= 0:
-        k = _collect_sub(G, u, buf, k)
-        u = G[S_NEXT, u]
-    return k
+    return _collect_entity(G, c, buf, lo)
 
 
 @njit(cache=True)

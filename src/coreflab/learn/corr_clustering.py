@@ -124,10 +124,7 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
                 step += 1
                 if total is not None:
                     total += v * scale
-            if total is not None:
-                self._end_epoch(epoch, total / max(step, 1), 1.0, callback)
-            else:
-                self._end_epoch(epoch, v, scale, callback)
+            self._end_averaged_epoch(epoch, total, step, v, scale, callback)
         return self
 
     def predict_labels(self, data):

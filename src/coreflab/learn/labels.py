@@ -44,6 +44,13 @@ class ClusteringLearnerMixin:
         """Antecedent per mention (document-local, -1 = new cluster) of the predicted clustering."""
         return labels_to_antecedents(self.predict_labels((corpus, store)), store.doc_mention_offsets)
 
+    def _end_averaged_epoch(self, epoch, total, steps, v, scale, callback):
+        """As `_end_epoch`, publishing the average of the per-step weights when `total` sums them."""
+        if total is not None:
+            self._end_epoch(epoch, total / max(steps, 1), 1.0, callback)
+        else:
+            self._end_epoch(epoch, v, scale, callback)
+
     def _end_epoch(self, epoch, v, scale, callback):
         """Publish the weights of a scaled SGD vector after an epoch and call the callback."""
         self.coef_ = v * scale

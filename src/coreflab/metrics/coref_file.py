@@ -131,14 +131,9 @@ def read_coref_path(path):
 
 def read_coref_file(path):
     """Read one CoNLL file for scoring (a missing file or a folder is a one-line UserError)."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file or directory") from None
-    except IsADirectoryError:
-        raise UserError(f"{path}: is a directory, expected a CoNLL file") from None
-    return parse_coref_bytes(data, str(path))
+    from coreflab.corpus.conll import read_file_bytes
+
+    return parse_coref_bytes(read_file_bytes(path), str(path))
 
 
 def concatenate(files, source):

@@ -1,0 +1,19 @@
+"""Fixtures shared by several test modules (instead of tests importing from each other)."""
+
+import pytest
+
+
+def _with_singletons(docs):
+    """The key with one extra singleton mention per document (its first free one-token span)."""
+    out = []
+    for doc in docs:
+        used = {s for c in doc.clusters for s in c}
+        span = next((t, t) for t in range(len(doc.words)) if (t, t) not in used)
+        out.append(doc.with_clusters([list(c) for c in doc.clusters] + [[span]]))
+    return out
+
+
+@pytest.fixture(scope="session")
+def with_singletons():
+    """Function: documents → the same documents with a singleton cluster added to each."""
+    return _with_singletons
