@@ -181,3 +181,11 @@ def test_explicit_files_and_outputs(tmp_path):
     assert sorted(set(csv.benchmark)) == ["features", "scaling", "scaling_fit"] and len(csv) == len(df)
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["t.csv", "t.md"]
     assert collect.main([str(d / "absent.json"), "--out", str(tmp_path / "x")]) == 2
+
+
+def test_worker_points_read_the_runs_of_crossdoc_json():
+    results = {"crossdoc": {"personx": {"runs": [
+        {"workers": 1, "proposals_per_s_total": 100.0, "proposals_per_s_per_worker": 100.0, "wall_s_with_scoring": 4.0},
+        {"workers": 2, "proposals_per_s_total": 190.0, "proposals_per_s_per_worker": 95.0, "wall_s_with_scoring": 4.5}],
+        "speedup_K2_over_K1_total_best": 1.9}}}
+    assert collect.worker_points(results) == [(1, 100.0, 100.0, 4.0), (2, 190.0, 190.0, 4.5)]
