@@ -486,8 +486,9 @@ def crossdoc_baseline_files(wildcards):
 
 
 def docs_templates():
-    """docs/templates/results-<corpus>.md of every configured corpus that has one."""
-    names = [f"results-{c}" for c in config["run"]["corpora"]]
+    """docs/templates/results-<corpus>.md of every configured corpus that has one, and the
+    performance page (benchmark JSONs, made by `snakemake bench` or `python bench/<name>.py`)."""
+    names = [f"results-{c}" for c in config["run"]["corpora"]] + ["performance"]
     return [f"docs/templates/{n}.md" for n in names if os.path.exists(os.path.join(workflow.basedir, f"docs/templates/{n}.md"))]
 
 
