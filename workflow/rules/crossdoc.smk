@@ -70,22 +70,6 @@ rule crossdoc_ecbplus:
         "coreflab crossdoc-ecbplus --local-dir {params.local_dir:q} --out {output.corpus} > {log} 2>&1"
 
 
-def crossdoc_tuning_params(wildcards):
-    """Model, initialisation, string-weight grid and evaluated schedule the prior is tuned for:
-    Person-X runs (Figs. 5-6) start from singletons with w meaningless (every string is X), the
-    string-initialised runs (Fig. 7, Table 2) use the hierarchical model."""
-    c = config["crossdoc"]
-    if wildcards.corpus == "personx":
-        # mention-pair Person-X runs share the flat model's prior; node-level (union) runs score
-        # aggregated contexts, whose cosines are on another scale, so they get their own
-        union = wildcards.ctx == "_union"
-        return dict(model="hier" if union else "flat", context="union" if union else "pairwise",
-                    init="singletons", weights="0", start_w=0, rounds=c["rounds"], samples=c["samples_per_round"])
-    return dict(model="hier", context=c["context"], init="string",
-                weights=" ".join(map(str, c["tune"]["string_weight_grid"])), start_w=c["string_weight"],
-                rounds=c["large_rounds"], samples=c["large_samples_per_round"])
-
-
 rule crossdoc_calibrate:
     """The paper's held-out tuning (§5.3): b and w chosen on 5% of the entities, which every run
     and baseline of that corpus then leaves out."""
