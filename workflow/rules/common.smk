@@ -137,6 +137,8 @@ def featureset_arg(wildcards):
         return selection_file(wildcards.corpus)
     configured = config["features"]["featureset"]
     return configured if featureset_dir(configured) == wildcards.featureset else wildcards.featureset
+
+
 LEARNER_SYSTEMS = sorted(config["learners"])
 LEARNER_SYSTEM_REGEX = "|".join(LEARNER_SYSTEMS) if LEARNER_SYSTEMS else "(?!)"
 

@@ -707,6 +707,24 @@ def init_nodes(G, cnt, F, kv, used, P, buf, indptr, indices, data, strf, n, nfea
 
 
 @njit(cache=True)
+def _rehook(G, F, kv, used, P, level, old, new, parent, new_parent, sc, fresh, buf, indptr, indices, data, strf, n,
+            nfeat, wk):
+    """After a move among the nodes of `level` (0: sub-entities in entities, 2: entities in super-entities):
+    hook the old node again if it kept members, hook the new one, and add the parents' ‖Z‖² changes `sc`
+    (old parent, new parent; `fresh`: the new parent was created by the move)."""
+    child_size = SUB_SIZE if level == 0 else ENT_SIZE
+    parent_size = ENT_SIZE if level == 0 else SUP_SIZE
+    nzrow = _node_rows(level)[3]
+    if G[child_size, old] > 0:
+        node_hook(G, F, kv, used, P, level, old, buf, indptr, indices, data, strf, n, nfeat, wk)
+    node_hook(G, F, kv, used, P, level, new, buf, indptr, indices, data, strf, n, nfeat, wk)
+    if G[parent_size, parent] > 0:
+        F[nzrow, parent] += sc[0]
+    if new_parent != parent:
+        _add_nz(F, nzrow, new_parent, sc[1], fresh)
+
+
+@njit(cache=True)
 def _node_mention_move(G, cnt, F, P, kv, used, m, dst, buf, indptr, indices, data, strf, n, nfeat, node0, node2,
                        wk, sc0, sc2):
     """`_apply_mention_move` with the node-level structures kept up to date (unhook, move, hook)."""
@@ -722,21 +740,9 @@ def _node_mention_move(G, cnt, F, P, kv, used, m, dst, buf, indptr, indices, dat
     _apply_mention_move(G, cnt, P, kv, used, m, dst, indptr, indices, data, strf, n, nfeat)
     nu, ne, na = G[M_SUB, m], G[SUB_ENT, G[M_SUB, m]], G[ENT_SUP, G[SUB_ENT, G[M_SUB, m]]]
     if node0:
-        if G[SUB_SIZE, u] > 0:
-            node_hook(G, F, kv, used, P, 0, u, buf, indptr, indices, data, strf, n, nfeat, wk)
-        node_hook(G, F, kv, used, P, 0, nu, buf, indptr, indices, data, strf, n, nfeat, wk)
-        if G[ENT_SIZE, e] > 0:
-            F[F_NZE, e] += sc0[0]
-        if ne != e:
-            _add_nz(F, F_NZE, ne, sc0[1], e2 < 0)
+        _rehook(G, F, kv, used, P, 0, u, nu, e, ne, sc0, e2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk)
     if node2 and cross:
-        if G[ENT_SIZE, e] > 0:
-            node_hook(G, F, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat, wk)
-        node_hook(G, F, kv, used, P, 2, ne, buf, indptr, indices, data, strf, n, nfeat, wk)
-        if G[SUP_SIZE, a] > 0:
-            F[F_NZS, a] += sc2[0]
-        if na != a:
-            _add_nz(F, F_NZS, na, sc2[1], a2 < 0)
+        _rehook(G, F, kv, used, P, 2, e, ne, a, na, sc2, a2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk)
 
 
 @njit(cache=True)
@@ -759,10 +765,4 @@ def _node_sub_move(G, cnt, F, P, kv, used, u, e2, a2, buf, k, indptr, indices, d
             F[F_NZE, e] += sc0[0]
         _add_nz(F, F_NZE, ne, sc0[1], e2 < 0)
     if node2:
-        if G[ENT_SIZE, e] > 0:
-            node_hook(G, F, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat, wk)
-        node_hook(G, F, kv, used, P, 2, ne, buf, indptr, indices, data, strf, n, nfeat, wk)
-        if G[SUP_SIZE, a] > 0:
-            F[F_NZS, a] += sc2[0]
-        if na != a:
-            _add_nz(F, F_NZS, na, sc2[1], e2 < 0)
+        _rehook(G, F, kv, used, P, 2, e, ne, a, na, sc2, e2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk)
