@@ -19,7 +19,7 @@ from coreflab.learn.registry import make_learner
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 TECHNIQUES = [("l3m", {"gamma": 0.0}), ("l3m", {"gamma": 1.0}), ("sumlink", {}), ("binleftlink", {}),
-              ("corr_clustering", {"max_items": 15, "time_limit": 5.0})]
+              ("corr_clustering", {"max_items": 15, "node_limit": 200})]
 
 
 def _data(docs, name):

@@ -114,3 +114,17 @@ def test_solver_budget_is_deterministic():
     W = _random_weights(7, 14)
     runs = {tuple(correlation_partition(W, max_items=40, time_limit=60, node_limit=50)[0]) for _ in range(2)}
     assert len(runs) == 1
+
+
+def test_default_budget_does_not_read_the_clock(monkeypatch):
+    """A loaded machine (a clock that races) must not change the partition: no wall-clock limit by default."""
+    import coreflab.learn.correlation_solver as solver
+
+    W = _random_weights(11, 14) + 0.3
+    np.fill_diagonal(W, 0.0)
+    calm = correlation_partition(W, max_items=40, node_limit=200)
+    ticks = iter(range(0, 10**9, 1000))  # every clock reading 1000 s after the last
+    monkeypatch.setattr(solver.time, "monotonic", lambda: float(next(ticks)))
+    loaded = correlation_partition(W, max_items=40, node_limit=200)
+    assert calm[1] and loaded[1]
+    assert (calm[0] == loaded[0]).all()

@@ -26,7 +26,7 @@ TECHNIQUES = ("corr_clustering", "spanning_forest", "sumlink", "binleftlink", "l
 def make_model(technique, gamma, epochs, seed, eta0, lam):
     common = {"epochs": epochs, "seed": seed, "eta0": eta0, "lam": lam}
     if technique == "corr_clustering":
-        return CorrClustering(max_items=40, time_limit=1.0, **common)
+        return CorrClustering(max_items=40, **common)
     if technique == "spanning_forest":
         return SpanningForest(**common)
     if technique == "sumlink":

@@ -2,7 +2,7 @@
 
 Per document, the pair weights W_ij = w·φ(i, j) (pairs outside the store's window weigh 0)
 are clustered by `correlation_solver` (exact per component of positive pairs up to
-`max_items` items within a node and time budget, greedy otherwise). Training is
+`max_items` items within a branch-and-bound node budget, greedy otherwise). Training is
 per-document SGD on the structural hinge with the pairwise disagreement loss, whose
 loss-augmented inference is the same problem with W_ij − 1 on gold-coreferent pairs and
 W_ij + 1 on the others; the update is w ← (1 − ηλ)w + τ Σ_ij (y_ij − ŷ_ij) φ_ij / n with
@@ -66,7 +66,7 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
 
     _meta_fields = ("epochs_done_", "exact_", "fallback_")
 
-    def __init__(self, lam=1e-4, eta0=0.1, epochs=1, max_items=40, time_limit=2.0, average=True, seed=0,
+    def __init__(self, lam=1e-4, eta0=0.1, epochs=1, max_items=40, time_limit=None, average=True, seed=0,
                  node_limit=NODE_LIMIT, clip=True):
         self.average = average
         self.clip = clip
