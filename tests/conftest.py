@@ -1,6 +1,14 @@
 """Fixtures shared by several test modules (instead of tests importing from each other)."""
 
+import os
+
 import pytest
+from threadpoolctl import threadpool_limits
+
+import coreflab  # noqa: F401  (sets one BLAS thread per process before test modules load numpy)
+
+# pytest's plugins may have loaded numpy first: cap the already-running BLAS pools as well
+threadpool_limits(int(os.environ["OPENBLAS_NUM_THREADS"]))
 
 
 def _with_singletons(docs):
