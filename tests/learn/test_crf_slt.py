@@ -275,6 +275,10 @@ def test_pairs_are_built_once_per_store_and_never_saved(tmp_path, monkeypatch):
     for t in (1, 2, 3):
         model.pair_probabilities(train, t), model.predict_labels(test, t), model.pair_probabilities(test, t)
     assert calls == [id(train[1]), id(test[1])]
+    others = [make_data([[0, 1, 0]], seed=s) for s in range(5)]
+    for other in others:
+        model.pair_probabilities(other)
+    assert len(model._pair_cache) == model._CACHED_STORES and id(others[-1][1]) in model._pair_cache
     cache = model._pair_cache
     assert model.fit(train)._pair_cache is not cache and len(model._pair_cache) == 1  # fit starts a new cache
     model.save(tmp_path / "m.npz")

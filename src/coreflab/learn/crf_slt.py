@@ -104,11 +104,17 @@ class PairwiseCRF(Learner):
         self.train_labels_ = labels
         return self
 
+    _CACHED_STORES = 4  # train, test, and a little more: cc-run scores two splits per iteration
+
     def _store_pairs(self, corpus, store):
-        """(PairData, StorePairs) of a split, built once per store object (held, so its id stays unique)."""
+        """(PairData, StorePairs) of a split, built once per store object (held, so its id stays unique;
+        the least recently built entry goes beyond _CACHED_STORES)."""
         cache = self.__dict__.setdefault("_pair_cache", {})
         hit = cache.get(id(store))
         if hit is None or hit[0] is not store or hit[1] is not corpus:
+            cache.pop(id(store), None)
+            while len(cache) >= self._CACHED_STORES:
+                cache.pop(next(iter(cache)))
             pairs = build_pairs(corpus, store)
             hit = cache[id(store)] = (store, corpus, pairs, StorePairs(store, pairs.arcs))
         return hit[2], hit[3]
