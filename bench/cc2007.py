@@ -8,9 +8,14 @@ features/selected/train.npz and, if present, data/train.conll): the peak RSS of 
 process fitting cc_base on that train split, in bytes per pair beyond the loaded corpus +
 arc store, and its fit time.
 
-Usage: python bench/cc2007.py [--store-dir DIR] [--before JSON] [--rows-out CSV] [--out JSON]
+Usage: python bench/cc2007.py [--store-dir DIR] [--before JSON] [--rows-out CSV]
+                              [--compare-rows BEFORE_CSV [CONTROL_CSV]] [--merge JSON ...] [--out JSON]
   --before JSON    numbers of the same benchmark on the code before (kept under "before")
   --rows-out CSV   also write the SLT run's cc-run rows (to compare two versions' tables)
+  --compare-rows   largest |difference| of this run's rows from BEFORE_CSV's, per measure, and
+                   from CONTROL_CSV's (e.g. the code before on the same problem with its columns
+                   permuted: how far the unconverged optimiser moves on a mere reordering)
+  --merge JSON     add the keys of JSON files measured in other runs (e.g. a --store-dir run)
 """
 
 import argparse
@@ -51,7 +56,23 @@ class Clock:
         return {f"{prefix}wall_s": round(self.wall, 2), f"{prefix}cpu_s": round(self.cpu, 2)}
 
 
-def synthetic(rows_out=None):
+def compare_rows(rows, before_csv, control_csv=None):
+    import pandas as pd
+
+    key = ["iteration", "split", "stage", "measure"]
+    now = pd.DataFrame(rows, columns=key + ["value"])
+    out = {}
+    for name, path in (("before", before_csv), ("control", control_csv)):
+        if path:
+            m = now.merge(pd.read_csv(path), on=key, suffixes=("", "_other"), validate="one_to_one")
+            m["diff"] = (m["value"] - m["value_other"]).abs()
+            out[f"max_abs_difference_from_{name}"] = round(float(m["diff"].max()), 4)
+            out[f"by_measure_from_{name}"] = {f"{st} {ms}": round(float(v), 4)
+                                              for (st, ms), v in m.groupby(["stage", "measure"])["diff"].max().items()}
+    return out
+
+
+def synthetic(rows_out=None, compare=None):
     from coreflab.corpus.compile import compile_documents
     from coreflab.corpus.synthetic import generate_corpus
     from coreflab.features.extract import extract_arc_store
@@ -88,6 +109,8 @@ def synthetic(rows_out=None):
         import pandas as pd
 
         pd.DataFrame(rows, columns=["iteration", "split", "stage", "measure", "value"]).to_csv(rows_out, index=False)
+    if compare:
+        out["slt_5_iterations"]["rows_compared"] = compare_rows(rows, *compare)
     return out
 
 
@@ -125,6 +148,8 @@ def main():
     ap.add_argument("--store-em-iterations", type=int, default=1)
     ap.add_argument("--before", default=None)
     ap.add_argument("--rows-out", default=None)
+    ap.add_argument("--compare-rows", nargs="+", default=None, metavar="CSV")
+    ap.add_argument("--merge", nargs="+", default=[], metavar="JSON")
     ap.add_argument("--skip-synthetic", action="store_true")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "cc2007.json"))
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -134,7 +159,7 @@ def main():
         return
     out = {"load_average_start": [round(x, 2) for x in os.getloadavg()]}
     if not args.skip_synthetic:
-        out["synth_default"] = synthetic(args.rows_out)
+        out["synth_default"] = synthetic(args.rows_out, args.compare_rows)
         slt = out["synth_default"]["slt_5_iterations"]
         # the key docs/performance.md reads (fit of 5 EM iterations, scoring excluded)
         out["synth_default_slt_5_iterations"] = {"wall_s": slt["fit_wall_s"], "cpu_s": slt["fit_cpu_s"],
@@ -146,6 +171,10 @@ def main():
                                 "--store-em-iterations", str(args.store_em_iterations)],
                                check=True, capture_output=True, text=True)
         out["store_dir_train"] = json.loads(child.stdout.strip().splitlines()[-1])
+    for path in args.merge:  # each measured entry keeps the load average of its own run
+        extra = json.loads(Path(path).read_text())
+        loads = {k: extra.pop(k) for k in list(extra) if k.startswith("load_average")}
+        out.update({k: {**loads, **v} if isinstance(v, dict) else v for k, v in extra.items()})
     if args.before:
         out["before"] = json.loads(Path(args.before).read_text())
     out["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
