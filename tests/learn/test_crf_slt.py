@@ -2,14 +2,16 @@
 
 from types import SimpleNamespace
 
+import scipy.sparse as sp
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import LogisticRegression
 
-from coreflab.learn.crf_slt import CCBase, PairwiseCRF, make_cc_learner as make_learner, pair_decision_scores
-from coreflab.learn.pair_data import FeatureIndex, arc_feature_rows, build_pairs
+from coreflab.learn.crf_slt import ESTEPS, CCBase, PairwiseCRF, make_cc_learner as make_learner, pair_decision_scores
+from coreflab.learn.pair_data import build_pairs
 from coreflab.learn.slt_estep import closest_positive_pairs, estep_closest, estep_preserving, single_link
 
 
@@ -110,10 +112,22 @@ def test_closest_positive_pairs_picks_nearest_antecedent():
     assert chosen == [(0, 1), (1, 3)]
 
 
+def design_matrix(store, arcs, ids=None):
+    """Reference binary CSR of the given arcs (columns: the sorted ids they use, or `ids`), by plain Python."""
+    rows = [set(store.arc_feats[store.arc_feat_offsets[a]:store.arc_feat_offsets[a + 1]].tolist()) for a in arcs]
+    ids = sorted(set().union(*rows)) if ids is None else list(ids)
+    column = {f: c for c, f in enumerate(ids)}
+    indptr, indices = [0], []
+    for r in rows:
+        indices += sorted(column[f] for f in r if f in column)
+        indptr.append(len(indices))
+    X = sp.csr_matrix((np.ones(len(indices)), indices, indptr), shape=(len(rows), len(ids)))
+    return X, ids
+
+
 def _design(corpus, store):
     pairs = build_pairs(corpus, store)
-    indptr, indices = arc_feature_rows(store, pairs.arcs)
-    return pairs, FeatureIndex(indices).matrix(indptr, indices)
+    return pairs, design_matrix(store, pairs.arcs)[0]
 
 
 def test_base_equals_plain_logistic_regression_on_gold_labels():
@@ -211,3 +225,82 @@ def test_biased_potentials_under_slt_read_gold_not_h(bias):
     wrong = LogisticRegression(C=1.0, tol=1e-10, max_iter=5000).fit(
         X, h, sample_weight=np.where(h if bias == "pa" else closest_positive_pairs(pairs, h), 3.0, 1.0))
     assert np.abs(model.iterations_[1][0] - wrong.coef_.ravel()).max() > 1e-3
+
+
+def _old_csr_path(data, learner, iterations, **params):
+    """What PairwiseCRF computed before issue 17: CSR design + LogisticRegression(lbfgs, warm_start).
+    Pair probabilities of every EM iteration."""
+    corpus, store = data
+    pairs, X = _design(corpus, store)
+    model = make_learner(learner, em_iterations=iterations, **params)
+    lr = LogisticRegression(C=model.prior_variance, solver="lbfgs", max_iter=model.max_iter, tol=model.tol,
+                            warm_start=True)
+    labels, weights, out = pairs.gold.copy(), model.pair_weights(pairs), []
+    for t in range(iterations):
+        if t:
+            labels = ESTEPS[model.estep](pairs, lr.predict_proba(X)[:, 1], model.threshold)
+        lr.fit(X, labels, sample_weight=weights)
+        out.append(lr.predict_proba(X)[:, 1])
+    return out
+
+
+@pytest.mark.parametrize("learner,bias", [("cc_base", "none"), ("cc_slt_closest", "p1"), ("cc_slt_preserving", "pa")])
+def test_pair_probabilities_equal_the_old_csr_path(learner, bias):
+    data = make_data([[0, 1, 0, 2, 1, 0, 2, 2, 0], [0, 0, 1, 1, 2, 0, 1], [0, 1, 1, 0]], seed=13, noise=0.3)
+    iterations = 1 if learner == "cc_base" else 3
+    old = _old_csr_path(data, learner, iterations, bias=bias, bias_weight=3.0)
+    model = make_learner(learner, em_iterations=iterations, bias=bias, bias_weight=3.0).fit(data)
+    for t in range(iterations):
+        np.testing.assert_allclose(model.pair_probabilities(data, iteration=t + 1)[1], old[t], atol=1e-6)
+
+
+def test_same_seed_gives_identical_coefficients():
+    data = make_data([[0, 1, 0, 2, 1, 0, 2, 2], [0, 0, 1, 1, 2, 0]], seed=7, noise=0.3)
+    a = make_learner("cc_slt_closest", em_iterations=3, seed=4).fit(data)
+    b = make_learner("cc_slt_closest", em_iterations=3, seed=4).fit(data)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    assert a.feature_ids_ == b.feature_ids_ and a.relabelled_ == b.relabelled_
+
+
+def test_pairs_are_built_once_per_store_and_never_saved(tmp_path, monkeypatch):
+    import coreflab.learn.crf_slt as crf
+
+    calls = []
+    monkeypatch.setattr(crf, "build_pairs", lambda c, s: calls.append(id(s)) or build_pairs(c, s))
+    train = make_data([[0, 1, 0, 2, 1, 0, 2], [0, 0, 1, 1, 2, 0]], seed=5)
+    test = make_data([[0, 1, 1, 0, 2]], seed=6)
+    model = make_learner("cc_slt_closest", em_iterations=3)
+    assert not [k for k in vars(model) if k.endswith("_")]  # no fitted attribute before fit
+    model.fit(train)
+    for t in (1, 2, 3):
+        model.pair_probabilities(train, t), model.predict_labels(test, t), model.pair_probabilities(test, t)
+    assert calls == [id(train[1]), id(test[1])]
+    others = [make_data([[0, 1, 0]], seed=s) for s in range(5)]
+    for other in others:
+        model.pair_probabilities(other)
+    assert len(model._pair_cache) == model._CACHED_STORES and id(others[-1][1]) in model._pair_cache
+    cache = model._pair_cache
+    assert model.fit(train)._pair_cache is not cache and len(model._pair_cache) == 1  # fit starts a new cache
+    model.save(tmp_path / "m.npz")
+    with np.load(tmp_path / "m.npz") as z:
+        assert sorted(z.files) == ["_learner", "_meta", "_params", "coef_"]
+        assert "cache" not in str(z["_meta"])
+
+
+def test_a_model_file_in_the_old_layout_loads_and_predicts_like_its_coefficients(tmp_path):
+    """The file layout is unchanged: feature_ids_ (sorted hashed ids) + coef_ packing every
+    iteration's coefficients then intercepts. One written by hand from scikit-learn's fit."""
+    import json
+
+    data = make_data([[0, 1, 0, 2, 1, 0, 2], [0, 0, 1, 1, 2, 0]], seed=5)
+    pairs = build_pairs(*data)
+    X, ids = design_matrix(data[1], pairs.arcs)
+    ref = LogisticRegression(C=1.0).fit(X, pairs.gold)
+    np.savez(tmp_path / "old.npz", coef_=np.concatenate([ref.coef_.ravel(), ref.intercept_]),
+             _learner=np.array("cc_base"), _params=np.array(json.dumps(CCBase().get_params())),
+             _meta=np.array(json.dumps({"feature_ids_": ids, "n_iterations_": 1, "iteration_": 1, "relabelled_": []})))
+    model = PairwiseCRF.load(tmp_path / "old.npz")
+    test = make_data([[0, 1, 1, 0, 2, 2, 0]], seed=9)
+    test_pairs = build_pairs(*test)
+    X_test, _ = design_matrix(test[1], test_pairs.arcs, ids)
+    np.testing.assert_allclose(model.pair_probabilities(test)[1], ref.predict_proba(X_test)[:, 1], atol=1e-12)

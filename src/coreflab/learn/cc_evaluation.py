@@ -19,7 +19,7 @@ def cc_rows(model, corpus, store, key_docs, iteration, split):
 
     pairs, prob = model.pair_probabilities((corpus, store), iteration)
     decided = prob >= model.threshold
-    labels = model.predict_labels((corpus, store), iteration)
+    labels = model.cluster(pairs, prob)  # = predict_labels, without scoring the pairs again
     clustered = labels[pairs.ante] == labels[pairs.ana]
     rows = []
     for stage, pred in (("before", decided), ("after", clustered)):

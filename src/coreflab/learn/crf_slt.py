@@ -3,7 +3,10 @@
 The local model is one binary variable per mention pair with a log-linear potential over
 the pair's features, trained by maximum likelihood with a Gaussian prior of variance
 σ² = 1.0. That is L2-regularised logistic regression with C = σ² (scikit-learn minimises
-½‖w‖² + C·Σ loss), so we use `LogisticRegression(lbfgs)` rather than an optimiser of our own.
+½‖w‖² + C·Σ loss): `coreflab.learn.pair_logistic` minimises exactly scikit-learn's lbfgs
+objective with the same L-BFGS-B settings, but reads the pairs' features from the arc store
+(no design matrix: issue 17, every job within 8 GB at CoNLL-2012 size). The pairs of each
+store the model meets are built once and cached on the model (not saved, cleared by fit).
 Clustering is single link (connected components of the predicted-coreferent pairs).
 
 Learners (registry names in `coreflab.learn.crf_slt.VARIANTS`):
@@ -21,12 +24,12 @@ tables can report each iteration and the best of 2..T as the paper does.
 """
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
 
 from coreflab.errors import UserError
 from coreflab.learn.base import Learner
 from coreflab.learn.labels import labels_to_antecedents
-from coreflab.learn.pair_data import FeatureIndex, arc_feature_rows, build_pairs
+from coreflab.learn.pair_data import build_pairs
+from coreflab.learn.pair_logistic import StorePairs, column_map_of, fit_logistic, probabilities
 from coreflab.learn.registry import register
 from coreflab.learn.slt_estep import closest_positive_pairs, estep_closest, estep_preserving, single_link
 
@@ -70,15 +73,14 @@ class PairwiseCRF(Learner):
     def fit(self, train, dev=None, callback=None):
         """train = (CompiledCorpus, ArcStore); callback(iteration, model) after every M-step."""
         corpus, store = train if isinstance(train, tuple) else (train.corpus, train.store)
-        pairs = build_pairs(corpus, store)
+        self._pair_cache = {}
+        pairs, arcs = self._store_pairs(corpus, store)
         if not pairs.gold.any() or pairs.gold.all():
             raise UserError(f"{corpus.name}/{corpus.split}: training pairs need both coreferent and non-coreferent pairs")
-        indptr, indices = arc_feature_rows(store, pairs.arcs)
-        features = FeatureIndex(indices)
-        self.feature_ids_ = features.ids_.tolist()
-        X = features.matrix(indptr, indices)
-        model = LogisticRegression(C=self.prior_variance, solver="lbfgs", max_iter=self.max_iter, tol=self.tol,
-                                   warm_start=True, random_state=self.seed)
+        cols = arcs.column_map()
+        ids = np.flatnonzero(cols >= 0)
+        self.feature_ids_ = ids.tolist()
+        self._columns = (int(store.n_bits), cols)
         labels = pairs.gold.copy()
         weights = self.pair_weights(pairs)  # fixed: the predicate reads y*, not h
         self._iterations = []
@@ -86,12 +88,15 @@ class PairwiseCRF(Learner):
         n_iter = 1 if self.estep == "none" else self.em_iterations
         for t in range(1, n_iter + 1):
             if t > 1:
-                prob = model.predict_proba(X)[:, 1]
+                prob = probabilities(arcs.decision(cols, *self._iterations[-1]))
                 new = ESTEPS[self.estep](pairs, prob, self.threshold)
                 self.relabelled_.append(int(np.count_nonzero(new != labels)))
                 labels = new
-            model.fit(X, labels, sample_weight=weights)
-            self._iterations.append((model.coef_.ravel().copy(), float(model.intercept_[0])))
+            # warm-started from the previous iteration, as LogisticRegression(warm_start=True)
+            coef, intercept, _ = fit_logistic(arcs, cols, ids.shape[0], labels, weights, C=self.prior_variance,
+                                              tol=self.tol, max_iter=self.max_iter,
+                                              warm=self._iterations[-1] if self._iterations else None)
+            self._iterations.append((coef, intercept))
             self.iteration_ = t
             self._pack()
             if callback is not None:
@@ -99,10 +104,35 @@ class PairwiseCRF(Learner):
         self.train_labels_ = labels
         return self
 
+    _CACHED_STORES = 4  # train, test, and a little more: cc-run scores two splits per iteration
+
+    def _store_pairs(self, corpus, store):
+        """(PairData, StorePairs) of a split, built once per store object (held, so its id stays unique;
+        the least recently built entry goes beyond _CACHED_STORES)."""
+        cache = self.__dict__.setdefault("_pair_cache", {})
+        hit = cache.get(id(store))
+        if hit is None or hit[0] is not store or hit[1] is not corpus:
+            cache.pop(id(store), None)
+            while len(cache) >= self._CACHED_STORES:
+                cache.pop(next(iter(cache)))
+            pairs = build_pairs(corpus, store)
+            hit = cache[id(store)] = (store, corpus, pairs, StorePairs(store, pairs.arcs))
+        return hit[2], hit[3]
+
+    def _column_map(self, n_bits):
+        """Hashed id -> column of the fitted (or loaded) model, for stores hashed into 2**n_bits."""
+        if self.__dict__.get("_columns", (None,))[0] != int(n_bits):
+            self._columns = (int(n_bits), column_map_of(self.feature_ids_, n_bits))
+        return self._columns[1]
+
     def _pack(self):
-        coefs = np.stack([c for c, _ in self._iterations])
-        self.n_iterations_ = len(self._iterations)
-        self.coef_ = np.concatenate([coefs.ravel(), [b for _, b in self._iterations]])
+        """coef_ = every iteration's coefficients, then their intercepts; _iterations become views of it."""
+        k, n = len(self._iterations), len(self.feature_ids_)
+        coef = np.empty(k * n + k, dtype=np.float64)
+        for t, (c, b) in enumerate(self._iterations):
+            coef[t * n:(t + 1) * n], coef[k * n + t] = c, b
+        self.n_iterations_, self.coef_ = k, coef
+        self._iterations = [(coef[t * n:(t + 1) * n], b) for t, (_, b) in enumerate(self._iterations)]
 
     @property
     def iterations_(self):
@@ -117,17 +147,17 @@ class PairwiseCRF(Learner):
     def pair_probabilities(self, data, iteration=None):
         """P(coreferent) of every candidate pair of data = (corpus, store), and the pairs."""
         corpus, store = data if isinstance(data, tuple) else (data.corpus, data.store)
-        pairs = build_pairs(corpus, store)
-        indptr, indices = arc_feature_rows(store, pairs.arcs)
-        X = FeatureIndex(np.asarray(self.feature_ids_, dtype=np.int64)).matrix(indptr, indices)
+        pairs, arcs = self._store_pairs(corpus, store)
         coef, intercept = self.iterations_[(iteration or self.iteration_) - 1]
-        z = X @ coef + intercept
-        return pairs, 1.0 / (1.0 + np.exp(-z))
+        return pairs, probabilities(arcs.decision(self._column_map(store.n_bits), np.asarray(coef), intercept))
+
+    def cluster(self, pairs, prob):
+        """Cluster id per mention row: single link over the pairs with P ≥ threshold."""
+        return single_link(pairs.n_mentions, pairs.ante, pairs.ana, prob >= self.threshold)
 
     def predict_labels(self, data, iteration=None):
         """Cluster id per mention row (single link over pairs with P ≥ threshold)."""
-        pairs, prob = self.pair_probabilities(data, iteration)
-        return single_link(pairs.n_mentions, pairs.ante, pairs.ana, prob >= self.threshold)
+        return self.cluster(*self.pair_probabilities(data, iteration))
 
     def predict(self, corpus, store, iteration=None):
         """Antecedent per mention (document-local, -1 = new cluster) of the single-link clustering."""
