@@ -97,7 +97,7 @@ def test_a_users_conll2012_plans_every_learner_and_paper_experiment(tmp_path):
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", "-n", "--snakefile", str(ROOT / "Snakefile"),
+        [sys.executable, "-m", "snakemake", "-n", "--snakefile", str(ROOT / "workflow" / "Snakefile"),
          "--configfile", str(ROOT / "config" / "conll2012.yaml"),
          "--config", f"corpora={{conll2012: {{local_dir: {tmp_path}}}}}"],
         capture_output=True, text=True, cwd=ROOT)

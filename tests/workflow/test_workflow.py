@@ -17,7 +17,7 @@ TABLES = (".csv", ".md", ".tex", ".html", ".conll", ".json", ".png")
 
 
 def _copy_workflow(dest):
-    for name in ("Snakefile", "workflow", "config", "profiles"):
+    for name in ("workflow", "config", "profiles"):
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
     shutil.copy(ROOT / "tests" / "workflow" / "config.yaml", dest / "tiny.yaml")

@@ -1,58 +1,12 @@
-# Leaderboards and figures, marked for `snakemake --report`.
+# Corpus overview, results manifest, skipped-experiments table and the generated docs pages,
+# marked for `snakemake --report`.
 
 
 localrules:
     manifest,
     docs,
     skipped_experiments,
-    leaderboard,
     overview,
-    bk2014_report,
-    bk2014_table2,
-    cc2007_tables,
-    l3m2014_tables,
-    hm2017_table1,
-    hm2017_report,
-
-
-rule leaderboard:
-    input:
-        unpack(leaderboard_inputs),
-    output:
-        csv="results/{corpus}/leaderboard.csv",
-        md=report(
-            "results/{corpus}/leaderboard.html",
-            caption="../report/leaderboard.rst",
-            category="Leaderboards",
-            labels={"corpus": "{corpus}", "table": "leaderboard"},
-        ),
-        md_md="results/{corpus}/leaderboard.md",
-        tex="results/{corpus}/leaderboard.tex",
-        costs=report(
-            "results/{corpus}/leaderboard_costs.html",
-            caption="../report/leaderboard_costs.rst",
-            category="Leaderboards",
-            labels={"corpus": "{corpus}", "table": "training cost"},
-        ),
-        costs_md="results/{corpus}/leaderboard_costs.md",
-        costs_csv="results/{corpus}/leaderboard_costs.csv",
-    params:
-        prefix="results/{corpus}/leaderboard",
-        extra=leaderboard_args,
-        seed=config["seed"],
-    log:
-        "results/{corpus}/logs/leaderboard.log",
-    benchmark:
-        "results/{corpus}/benchmarks/leaderboard.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    conda:
-        "../envs/coreflab.yaml"
-    shell:
-        "coreflab leaderboard --scores {input.scores} --split test {params.extra} --seed {params.seed} "
-        "--out-prefix {params.prefix} > {log} 2>&1"
 
 
 rule overview:

@@ -1,15 +1,23 @@
 # Samdani, Chang & Roth 2014: L3M and its baselines (Table 1), robustness, CCCP vs SGD,
 # order control, and supervised document clustering of 20 Newsgroups posts (Table 2).
 
+from coreflab.papers.l3m2014 import runs as l3m2014_runs
+
+L3M2014 = l3m2014_runs.Grid(config)
+
+
+localrules:
+    l3m2014_tables,
+
 
 rule l3m2014_curves:
     input:
-        unpack(l3m2014_inputs),
+        unpack(train_dev_test_inputs),
     output:
         csv="results/{corpus}/paper/l3m2014/runs/curves_{technique}.csv",
     params:
-        learner=l3m2014_learner,
-        params=l3m2014_params,
+        learner=L3M2014.learner,
+        params=L3M2014.params,
         grid=json.dumps(config["l3m2014"]["tune"], sort_keys=True),
         passes=config["l3m2014"]["passes"],
         seed=config["seed"],
@@ -22,7 +30,7 @@ rule l3m2014_curves:
         mem_mb=8000,
         runtime=120,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab l3m-experiment curves --learner {params.learner} --params {params.params:q} --grid {params.grid:q} "
         "--passes {params.passes} --seed {params.seed} "
@@ -34,7 +42,7 @@ rule l3m2014_curves:
 
 rule l3m2014_study:
     input:
-        unpack(l3m2014_inputs),
+        unpack(train_dev_test_inputs),
     output:
         csv="results/{corpus}/paper/l3m2014/runs/{study}.csv",
     wildcard_constraints:
@@ -53,7 +61,7 @@ rule l3m2014_study:
         mem_mb=8000,
         runtime=120,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab l3m-experiment {wildcards.study} --runs {params.runs} --docs {params.docs} "
         "--passes {params.passes} --seed {params.seed} "
@@ -74,7 +82,7 @@ rule doccluster:
         max_sets=config["doccluster"]["max_sets"],
         folds=config["doccluster"]["folds"],
         passes=config["doccluster"]["passes"],
-        shuffle=doccluster_shuffle_flag,
+        shuffle=L3M2014.doccluster_shuffle_flag,
         seed=config["seed"],
     log:
         "results/doccluster/logs/doccluster_{key}_{order}.log",
@@ -85,7 +93,7 @@ rule doccluster:
         mem_mb=8000,
         runtime=60,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab doccluster --local-dir {params.local_dir:q} --key {wildcards.key} --set-size {params.set_size} "
         "--max-sets {params.max_sets} --folds {params.folds} --passes {params.passes} {params.shuffle} "
@@ -94,32 +102,32 @@ rule doccluster:
 
 rule l3m2014_tables:
     input:
-        unpack(l3m2014_table_inputs),
+        unpack(L3M2014.table_inputs),
     output:
         table1=report(
             "results/{corpus}/paper/l3m2014/table1.html",
-            caption="../report/l3m2014_table1.rst",
+            caption="../../report/l3m2014_table1.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
         table1_md="results/{corpus}/paper/l3m2014/table1.md",
         robustness=report(
             "results/{corpus}/paper/l3m2014/robustness.html",
-            caption="../report/l3m2014_robustness.rst",
+            caption="../../report/l3m2014_robustness.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "robustness"},
         ),
         robustness_md="results/{corpus}/paper/l3m2014/robustness.md",
         cccp=report(
             "results/{corpus}/paper/l3m2014/cccp_vs_sgd.html",
-            caption="../report/l3m2014_cccp.rst",
+            caption="../../report/l3m2014_cccp.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "CCCP vs SGD"},
         ),
         cccp_md="results/{corpus}/paper/l3m2014/cccp_vs_sgd.md",
         order=report(
             "results/{corpus}/paper/l3m2014/order_control.html",
-            caption="../report/l3m2014_order.rst",
+            caption="../../report/l3m2014_order.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "order control"},
         ),
@@ -130,17 +138,17 @@ rule l3m2014_tables:
             {
                 "table2_vi": report(
                     "results/{corpus}/paper/l3m2014/table2_vi.html",
-                    caption="../report/l3m2014_table2_vi.rst",
+                    caption="../../report/l3m2014_table2_vi.rst",
                     category="Samdani, Chang & Roth 2014",
                     labels={"corpus": "{corpus}", "item": "Table 2 (VI)"},
                 ),
                 "table2_vi_md": "results/{corpus}/paper/l3m2014/table2_vi.md",
             }
-            if doccluster_enabled()
+            if L3M2014.doccluster_enabled()
             else {}
         ),
     params:
-        doccluster=l3m2014_doccluster_args,
+        doccluster=L3M2014.doccluster_args,
         out_dir="results/{corpus}/paper/l3m2014",
     log:
         "results/{corpus}/logs/l3m2014_tables.log",
@@ -151,7 +159,7 @@ rule l3m2014_tables:
         mem_mb=2000,
         runtime=10,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab l3m-tables --corpus {wildcards.corpus} --curves {input.curves} --robustness {input.robustness} "
         "--cccp {input.cccp} --order {input.order} {params.doccluster} --out-dir {params.out_dir} > {log} 2>&1"

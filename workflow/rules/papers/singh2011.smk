@@ -5,6 +5,10 @@
 # Every corpus's prior (b, w) is tuned on 5% held-out entities (crossdoc_calibrate); the runs
 # and baselines read it from results/crossdoc/tuning/ and are scored on the other entities.
 
+from coreflab.papers.singh2011 import runs as singh2011_runs
+
+SINGH2011 = singh2011_runs.Grid(config)
+
 
 localrules:
     crossdoc_report,
@@ -25,7 +29,7 @@ rule crossdoc_personx:
         mem_mb=2000,
         runtime=10,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab synth-crossdoc --size {params.size} --seed {params.seed} --person-x "
         "--out {output.corpus} > {log} 2>&1"
@@ -46,7 +50,7 @@ rule crossdoc_large:
         mem_mb=4000,
         runtime=20,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab synth-crossdoc --size {params.size} --seed {params.seed} --out {output.corpus} > {log} 2>&1"
 
@@ -65,7 +69,7 @@ rule crossdoc_ecbplus:
         mem_mb=2000,
         runtime=10,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc-ecbplus --local-dir {params.local_dir:q} --out {output.corpus} > {log} 2>&1"
 
@@ -82,7 +86,7 @@ rule crossdoc_calibrate:
         ctx="|_union",
         setting="|_within",
     params:
-        tune=crossdoc_tuning_params,
+        tune=SINGH2011.tuning_params,
         within=lambda wc: "--within-topic" if wc.setting else "",
         bias_grid=" ".join(map(str, config["crossdoc"]["tune"]["bias_grid"])),
         frac=config["crossdoc"]["tune"]["heldout_frac"],
@@ -102,7 +106,7 @@ rule crossdoc_calibrate:
         mem_mb=2000,
         runtime=20,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc-calibrate --corpus {input.corpus} --model {params.tune[model]} --context {params.tune[context]} "
         "--string-weight {params.tune[start_w]} "
@@ -141,7 +145,7 @@ rule crossdoc_personx_run:
         mem_mb=4000,
         runtime=30,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc --corpus {input.corpus} --corpus-name personx --model {wildcards.model} "
         "--context {params.context} "
@@ -181,7 +185,7 @@ rule crossdoc_string_init_run:
         mem_mb=6000,
         runtime=60,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc --corpus {input.corpus} --corpus-name {wildcards.corpus} --model {wildcards.model} "
         "--context {params.context} "
@@ -212,7 +216,7 @@ rule crossdoc_baselines:
         mem_mb=4000,
         runtime=20,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc-baselines --corpus {input.corpus} --corpus-name {wildcards.corpus} "
         "--prior-from {input.prior} {params.within} --neighbours {params.neighbours} "
@@ -227,26 +231,26 @@ rule crossdoc_report:
             model=["flat", "sub", "super", "hier"] + [f"{m}_union" for m in config["crossdoc"]["fig6_union"]],
             workers=max(config["crossdoc"]["workers"]),
         ),
-        fig7=crossdoc_fig7_traces,
-        baselines=crossdoc_baseline_files,
+        fig7=SINGH2011.fig7_traces,
+        baselines=SINGH2011.baseline_files,
     output:
         fig5=report(
             "results/crossdoc/paper/singh2011/fig5_workers.png",
-            caption="../report/singh2011_fig5.rst",
+            caption="../../report/singh2011_fig5.rst",
             category="Singh et al. 2011",
             labels={"figure": "fig5_workers"},
         ),
         fig5_pdf="results/crossdoc/paper/singh2011/fig5_workers.pdf",
         fig6=report(
             "results/crossdoc/paper/singh2011/fig6_hierarchy.png",
-            caption="../report/singh2011_fig6.rst",
+            caption="../../report/singh2011_fig6.rst",
             category="Singh et al. 2011",
             labels={"figure": "fig6_hierarchy"},
         ),
         fig6_pdf="results/crossdoc/paper/singh2011/fig6_hierarchy.pdf",
         fig7=report(
             "results/crossdoc/paper/singh2011/fig7_large.png",
-            caption="../report/singh2011_fig7.rst",
+            caption="../../report/singh2011_fig7.rst",
             category="Singh et al. 2011",
             labels={"figure": "fig7_large"},
         ),
@@ -254,7 +258,7 @@ rule crossdoc_report:
         table_csv="results/crossdoc/paper/singh2011/table2.csv",
         table_md=report(
             "results/crossdoc/paper/singh2011/table2.html",
-            caption="../report/singh2011_table2.rst",
+            caption="../../report/singh2011_table2.rst",
             category="Singh et al. 2011",
             labels={"table": "table2"},
         ),
@@ -269,7 +273,7 @@ rule crossdoc_report:
         mem_mb=2000,
         runtime=5,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab crossdoc-report --fig5 {input.fig5} --fig6 {input.fig6} --fig7 {input.fig7} "
         "--baselines {input.baselines} --outdir results/crossdoc/paper/singh2011 > {log} 2>&1"

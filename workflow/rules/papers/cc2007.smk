@@ -1,13 +1,21 @@
 # Choi & Cardie 2007: BASE, SLT (both E-steps) and biased potentials; Tables 1-3.
 
+from coreflab.papers.cc2007 import runs as cc2007_runs
+
+CC2007 = cc2007_runs.Grid(config)
+
+
+localrules:
+    cc2007_tables,
+
 
 rule cc2007_run:
     input:
-        unpack(cc2007_run_inputs),
+        unpack(train_test_inputs),
     output:
         csv="results/{corpus}/paper/cc2007/runs/{run}.csv",
     params:
-        args=cc2007_run_args,
+        args=CC2007.run_args,
         seed=config["seed"],
         iterations=config["cc2007"]["em_iterations"],
     log:
@@ -19,7 +27,7 @@ rule cc2007_run:
         mem_mb=8000,
         runtime=120,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab cc-run {params.args} --em-iterations {params.iterations} --seed {params.seed} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
@@ -29,25 +37,25 @@ rule cc2007_run:
 
 rule cc2007_tables:
     input:
-        runs=cc2007_run_files,
+        runs=CC2007.run_files,
     output:
         table1=report(
             "results/{corpus}/paper/cc2007/table1.html",
-            caption="../report/cc2007_table1.rst",
+            caption="../../report/cc2007_table1.rst",
             category="Choi & Cardie 2007",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
         table1_md="results/{corpus}/paper/cc2007/table1.md",
         table2=report(
             "results/{corpus}/paper/cc2007/table2.html",
-            caption="../report/cc2007_table2.rst",
+            caption="../../report/cc2007_table2.rst",
             category="Choi & Cardie 2007",
             labels={"corpus": "{corpus}", "item": "Table 2"},
         ),
         table2_md="results/{corpus}/paper/cc2007/table2.md",
         table3=report(
             "results/{corpus}/paper/cc2007/table3.html",
-            caption="../report/cc2007_table3.rst",
+            caption="../../report/cc2007_table3.rst",
             category="Choi & Cardie 2007",
             labels={"corpus": "{corpus}", "item": "Table 3"},
         ),
@@ -64,6 +72,6 @@ rule cc2007_tables:
         mem_mb=2000,
         runtime=10,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab cc-tables --runs {input.runs} --corpus {wildcards.corpus} --out-dir {params.out_dir} > {log} 2>&1"

@@ -1,8 +1,17 @@
 # Haponchyk & Moschitti 2017: regressor data and fit (Table 1, Fig. 2), feature ranking,
 # tuning, LSP_F / LSP_YJ / LSP_rho runs per feature-space size (Fig. 3, Tables 2-4).
-# Helper functions (hm2017_*) live in common.smk.
+# The run grid (learners, fractions, tuning grids) comes from coreflab.papers.hm2017.runs.
 # response_singletons (auto: as the key) is the mode of the learned loss as well as of the scored
 # responses: the regressor data's features and MELA labels, lsp_rho's inference and every score.
+
+from coreflab.papers.hm2017 import runs as hm2017_runs
+
+HM2017 = hm2017_runs.Grid(config)
+
+
+localrules:
+    hm2017_table1,
+    hm2017_report,
 
 
 rule hm2017_mela_data:
@@ -28,7 +37,7 @@ rule hm2017_mela_data:
         mem_mb=4000,
         runtime=60,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab mela-data --compiled {input.compiled} --arcs {input.arcs} --per-sample {params.per_sample} "
         "--n-iter {params.n_iter} --C {params.C} --r {params.r} --seed {params.seed} "
@@ -51,7 +60,7 @@ rule hm2017_mela_fit:
         mem_mb=2000,
         runtime=10,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab mela-fit --data {input.csv} --seed {params.seed} --out {output.regressor} > {log} 2>&1"
 
@@ -62,7 +71,7 @@ rule hm2017_table1:
     output:
         table1=report(
             "results/{corpus}/paper/hm2017/table1.html",
-            caption="../report/hm2017_table1.rst",
+            caption="../../report/hm2017_table1.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
@@ -71,7 +80,7 @@ rule hm2017_table1:
         table1_tex="results/{corpus}/paper/hm2017/table1.tex",
         fig2=report(
             "results/{corpus}/paper/hm2017/fig2.png",
-            caption="../report/hm2017_fig2.rst",
+            caption="../../report/hm2017_fig2.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Fig. 2"},
         ),
@@ -88,7 +97,7 @@ rule hm2017_table1:
         mem_mb=2000,
         runtime=10,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab hm2017-table1 --data {input.csv} --seed {params.seed} --out-dir \"$(dirname {output.table1_csv})\" > {log} 2>&1"
 
@@ -110,7 +119,7 @@ rule hm2017_select:
         mem_mb=8000,
         runtime=30,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab hm2017-select --compiled {input.compiled} --arcs {input.arcs} --seed {params.seed} "
         "--out {output.ranking} > {log} 2>&1"
@@ -118,14 +127,15 @@ rule hm2017_select:
 
 rule hm2017_tune:
     input:
-        unpack(hm2017_tune_inputs),
+        unpack(train_dev_inputs),
+        unpack(HM2017.tune_inputs),
     output:
         json="results/{corpus}/paper/hm2017/tune/{learner}.json",
     params:
-        options=hm2017_tune_options,
+        options=HM2017.tune_options,
         sample_docs=config["hm2017"]["tune"]["sample_docs"],
         n_iter=config["hm2017"]["tune"]["n_iter"],
-        C_grid=hm2017_C_grid,
+        C_grid=HM2017.C_grid,
         singletons=config["response_singletons"],
         seed=config["seed"],
     log:
@@ -137,7 +147,7 @@ rule hm2017_tune:
         mem_mb=8000,
         runtime=120,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab hm2017-tune --learner {wildcards.learner} {params.options} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} "
@@ -148,12 +158,13 @@ rule hm2017_tune:
 
 rule hm2017_run:
     input:
-        unpack(hm2017_run_inputs),
+        unpack(train_dev_test_inputs),
+        unpack(HM2017.run_inputs),
     output:
         csv="results/{corpus}/paper/hm2017/runs/{hm_learner}-{fraction}.csv",
     params:
-        options=hm2017_run_options,
-        params=hm2017_run_params,
+        options=HM2017.run_options,
+        params=HM2017.run_params,
         singletons=config["response_singletons"],
         seed=config["seed"],
     log:
@@ -165,7 +176,7 @@ rule hm2017_run:
         mem_mb=8000,
         runtime=480,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab hm2017-run {params.options} --params {params.params:q} --seed {params.seed} "
         "--singletons {params.singletons} "
@@ -177,11 +188,11 @@ rule hm2017_run:
 
 rule hm2017_report:
     input:
-        unpack(hm2017_report_inputs),
+        unpack(HM2017.report_inputs),
     output:
         fig3=report(
             "results/{corpus}/paper/hm2017/fig3.png",
-            caption="../report/hm2017_fig3.rst",
+            caption="../../report/hm2017_fig3.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Fig. 3"},
         ),
@@ -189,7 +200,7 @@ rule hm2017_report:
         fig3_best="results/{corpus}/paper/hm2017/fig3_best.csv",
         table2=report(
             "results/{corpus}/paper/hm2017/table2.html",
-            caption="../report/hm2017_table2.rst",
+            caption="../../report/hm2017_table2.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 2"},
         ),
@@ -198,7 +209,7 @@ rule hm2017_report:
         table2_tex="results/{corpus}/paper/hm2017/table2.tex",
         table3=report(
             "results/{corpus}/paper/hm2017/table3.html",
-            caption="../report/hm2017_table3.rst",
+            caption="../../report/hm2017_table3.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 3"},
         ),
@@ -207,7 +218,7 @@ rule hm2017_report:
         table3_tex="results/{corpus}/paper/hm2017/table3.tex",
         table4=report(
             "results/{corpus}/paper/hm2017/table4.html",
-            caption="../report/hm2017_table4.rst",
+            caption="../../report/hm2017_table4.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 4"},
         ),
@@ -223,7 +234,7 @@ rule hm2017_report:
         mem_mb=2000,
         runtime=10,
     conda:
-        "../envs/coreflab.yaml"
+        "../../envs/coreflab.yaml"
     shell:
         "coreflab hm2017-report --runs {input.runs} --second-runs {input.second_runs} "
         "--ranking {input.ranking} --tuned {input.tuned} --out-dir \"$(dirname {output.table2_csv})\" > {log} 2>&1"
