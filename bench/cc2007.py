@@ -22,9 +22,9 @@ def main():
     ap.add_argument("--litbank", default=str(ROOT / ".." / "shared" / "data" / "litbank"))
     args = ap.parse_args()
     from coreflab.corpus.compile import compile_documents
-    from coreflab.corpus.synthetic import generate_corpus
+    from coreflab.corpus.synthetic.generator import generate_corpus
     from coreflab.features.extract import extract_arc_store
-    from coreflab.learn.pair_data import FeatureIndex, arc_feature_rows, build_pairs
+    from coreflab.learn.pairwise.pair_data import FeatureIndex, arc_feature_rows, build_pairs
     from coreflab.learn.registry import make_learner
 
     out = {}

@@ -41,7 +41,7 @@ PHASES = ("prepare_seconds", "roundtrip_seconds", "merge_seconds", "max_build_se
 
 
 def run(corpus, params, workers, rounds, samples, init, seed=1, t_start=0.05, t_stop=0.0005):
-    from coreflab.crossdoc.distributed import DaskExecutor, InferenceConfig, run_inference, start_client
+    from coreflab.papers.singh2011.distributed import DaskExecutor, InferenceConfig, run_inference, start_client
 
     client = start_client("local", workers)
     try:
@@ -95,8 +95,8 @@ def brief(res):
 
 
 def scaling(args):
-    from coreflab.crossdoc.shard import ModelParams
-    from coreflab.crossdoc.synthetic import config_for, generate
+    from coreflab.papers.singh2011.shard import ModelParams
+    from coreflab.papers.singh2011.synthetic import config_for, generate
 
     px = generate(config_for("personx")).person_x()
     p = ModelParams(model="flat", bias=0.04)
@@ -129,8 +129,8 @@ def scaling(args):
 
 
 def large(args):
-    from coreflab.crossdoc.shard import ModelParams
-    from coreflab.crossdoc.synthetic import config_for, generate
+    from coreflab.papers.singh2011.shard import ModelParams
+    from coreflab.papers.singh2011.synthetic import config_for, generate
 
     t0 = time.perf_counter()
     big = generate(config_for("large"))

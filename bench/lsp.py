@@ -29,7 +29,7 @@ def main(argv=None):
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--out", default="bench/results/lsp.json")
     args = p.parse_args(argv)
-    from coreflab.learn.lsp_regressor_data import regressor_examples, regressor_table
+    from coreflab.papers.hm2017.regressor_data import regressor_examples, regressor_table
     from coreflab.learn.registry import make_learner
     from coreflab.mela.features import FEATURE_NAMES
     from coreflab.mela.regressor import fit_regressor, save_regressor

@@ -1,7 +1,7 @@
 """Benchmark sweeps for issue #10 ("cost as the work grows"): time and peak memory against
 the number of candidate arcs, against the beam size, and against Dask workers.
 
-(i) arcs: training splits of the conll2012-size synthetic corpus (`coreflab.corpus.synthetic`,
+(i) arcs: training splits of the conll2012-size synthetic corpus (`coreflab.corpus.synthetic.generator`,
     seed 0) cut to its first N documents (a document does not change with the corpus size, so
     the points are nested), every earlier mention a candidate (no window), the real local
     features (`config/featuresets/local.yaml`, 2**22 weights), as in bench/train_bk.py. Per
@@ -111,7 +111,7 @@ def _timed(fn):
 def child_prepare(a):
     """Compile the first N training documents for every N of the plan into a.dir."""
     from coreflab.corpus.compile import compile_documents
-    from coreflab.corpus.synthetic import SIZES, generate_document, resolve_knobs
+    from coreflab.corpus.synthetic.generator import SIZES, generate_document, resolve_knobs
 
     spec, knobs = SIZES["conll2012"], resolve_knobs(None)
     sizes = sorted(set(a.docs + [a.beam_docs]))

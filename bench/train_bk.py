@@ -1,7 +1,7 @@
 """Benchmark: Björkelund & Kuhn training epochs on a conll2012-size arc store.
 
 Two stores over the training split of the conll2012-size synthetic corpus
-(`coreflab.corpus.synthetic`, size "conll2012"; every earlier mention a candidate, no
+(`coreflab.corpus.synthetic.generator`, size "conll2012"; every earlier mention a candidate, no
 window, so the number of candidate arcs is that corpus's):
 - `synth`: the real local features (`config/featuresets/local.yaml`, E1's extractor)
   and the corpus's own gold clusters and mention attributes — realistic feature-id
@@ -41,7 +41,7 @@ NONLOCAL = ["cluster_size", "cluster_shape", "syntactic_context", "cluster_start
 def synth_train(quick):
     """Compiled training split of the conll2012-size synthetic corpus."""
     from coreflab.corpus.compile import compile_documents
-    from coreflab.corpus.synthetic import SIZES, generate_document, resolve_knobs
+    from coreflab.corpus.synthetic.generator import SIZES, generate_document, resolve_knobs
 
     spec = SIZES["conll2012"]
     n_docs = 200 if quick else spec["docs"][0]

@@ -1,10 +1,10 @@
-"""Start a Dask cluster whose workers are SLURM jobs, for `coreflab crossdoc --scheduler`.
+"""Start a Dask cluster whose workers are SLURM jobs, for `coreflab singh2011 run --scheduler`.
 
     pip install 'coreflab[slurm]'     # or: pip install dask-jobqueue
     python profiles/slurm/dask_cluster.py --jobs 4 --cores 4 --memory 16GB \\
         --walltime 04:00:00 --account my_account --partition my_partition \\
         --address-file dask-scheduler.txt
-    coreflab crossdoc ... --scheduler "$(cat dask-scheduler.txt)"
+    coreflab singh2011 run ... --scheduler "$(cat dask-scheduler.txt)"
 
 The cross-document sampler (Singh et al. 2011) distributes entities over Dask workers and
 redistributes them between rounds; it needs nothing from SLURM except workers, so the

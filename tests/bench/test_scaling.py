@@ -24,7 +24,7 @@ def test_worker_points_copy_per_k_numbers_without_traces(tmp_path):
 
 
 def test_plans_reach_the_conll2012_size_and_rounding():
-    from coreflab.corpus.synthetic import SIZES
+    from coreflab.corpus.synthetic.generator import SIZES
 
     assert scaling.PLANS["full"]["docs"][-1] == SIZES["conll2012"]["docs"][0]
     assert scaling.PLANS["full"]["beam_docs"] in scaling.PLANS["full"]["docs"]

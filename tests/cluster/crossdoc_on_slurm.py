@@ -3,7 +3,7 @@
     python tests/cluster/crossdoc_on_slurm.py tcp://HOST:PORT
 
 Singh et al. (2011) distribute entities over machines and redistribute them between rounds;
-coreflab.crossdoc.distributed seeds every shard of every round from (seed, round, shard), so
+coreflab.papers.singh2011.distributed seeds every shard of every round from (seed, round, shard), so
 the run on a Dask cluster must equal the serial run of the same shards bit for bit. This
 connects to the scheduler of a dask-jobqueue SLURMCluster (started by slurm_check.sh with
 profiles/slurm/dask_cluster.py), runs a few rounds on the tiny synthetic cross-document
@@ -24,14 +24,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import numpy as np
 
-        from coreflab.crossdoc.distributed import (
+        from coreflab.papers.singh2011.distributed import (
             DaskExecutor,
             InferenceConfig,
             SerialExecutor,
             run_inference,
             start_client,
         )
-        from coreflab.crossdoc.synthetic import config_for, generate
+        from coreflab.papers.singh2011.synthetic import config_for, generate
     except ImportError as err:
         print(f"crossdoc_on_slurm: coreflab.crossdoc not available ({err})", file=sys.stderr)
         return 3

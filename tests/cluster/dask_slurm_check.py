@@ -2,7 +2,7 @@
 
 The cross-document sampler (Singh et al. 2011, METHODS.md §5) distributes entities over Dask
 workers; on a cluster those workers are SLURM jobs started by dask-jobqueue's SLURMCluster,
-and `coreflab crossdoc --scheduler ADDRESS` connects to that cluster's scheduler. This script
+and `coreflab singh2011 run --scheduler ADDRESS` connects to that cluster's scheduler. This script
 starts such a cluster with profiles/slurm/dask_cluster.py (one worker job), checks that the
 worker really runs inside a SLURM job and computes a known sum on it, then runs the
 cross-document sampler on it (crossdoc_on_slurm.py) or, when COREFLAB_SLURM_CROSSDOC holds

@@ -4,7 +4,7 @@ import numpy as np
 
 from coreflab.cli import main
 from coreflab.corpus.compiled import CompiledCorpus
-from coreflab.corpus.conll import parse_conll, read_conll
+from coreflab.corpus.readers.conll import parse_conll, read_conll
 
 ROWS = [("John", "NNP", "(TOP(S(NP*)", "(PERSON)", "(1)"), ("saw", "VBD", "(VP*", "*", "-"),
         ("the", "DT", "(NP*", "*", "(2"), ("dog", "NN", "*))", "*", "2)"), (".", ".", "*))", "*", "-"),

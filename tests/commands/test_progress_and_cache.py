@@ -84,7 +84,7 @@ def test_numba_reads_the_configured_cache_dir():
 def test_cache_folder_name_matches_numbas_own(tmp_path):
     from numba.core.caching import _CacheLocator
 
-    import coreflab.learn.l3m as module
+    import coreflab.learn.leftlink.l3m as module
 
     here = numba_cache.source_cache_dir(tmp_path, tmp_path.parent / "x" / "learn")
     assert here.parent == tmp_path and here.name.startswith("learn_")

@@ -10,8 +10,8 @@ import pytest
 
 from coreflab import cli
 from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.conll import write_conll
-from coreflab.corpus.synthetic import generate_corpus
+from coreflab.corpus.readers.conll import write_conll
+from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.features.extract import extract_arc_store
 
 FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]

@@ -6,7 +6,7 @@ from coreflab.corpus.compiled import (
     GENDER_FEMALE, GENDER_MALE, GENDER_NEUTER, GENDER_UNKNOWN, NUMBER_PLURAL, NUMBER_SINGULAR,
     TYPE_COMMON, TYPE_NAME, TYPE_PRONOUN,
 )
-from coreflab.corpus.conll import parse_conll
+from coreflab.corpus.readers.conll import parse_conll
 from coreflab.corpus.document import Document
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.compiled import ARRAY_FIELDS, CompiledCorpus
-from coreflab.corpus.conll import parse_conll, read_conll_path
+from coreflab.corpus.readers.conll import parse_conll, read_conll_path
 from coreflab.errors import UserError
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.corpus.conll import format_conll, parse_conll, read_conll, read_conll_path, write_conll
+from coreflab.corpus.readers.conll import format_conll, parse_conll, read_conll, read_conll_path, write_conll
 from coreflab.corpus.document import OPTIONAL_COLUMNS, Document
 from coreflab.errors import InputFormatError, UserError
 
@@ -335,7 +335,7 @@ def test_reader_matches_the_line_by_line_reference(text):
 
 
 def test_reader_matches_the_reference_on_a_synthetic_corpus_and_with_nul_bytes():
-    from coreflab.corpus.synthetic import generate_corpus
+    from coreflab.corpus.synthetic.generator import generate_corpus
 
     text = format_conll(generate_corpus("tiny", seed=3)["train"])
     assert _outcome(parse_conll, text) == _outcome(_reference_parse, text)

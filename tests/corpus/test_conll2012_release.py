@@ -2,7 +2,7 @@
 
 import pytest
 
-from coreflab.corpus.conll2012_release import is_placeholder, load_conll2012_release
+from coreflab.corpus.readers.conll2012_release import is_placeholder, load_conll2012_release
 from coreflab.errors import InputFormatError, UserError
 
 

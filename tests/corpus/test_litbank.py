@@ -2,7 +2,7 @@
 
 import pytest
 
-from coreflab.corpus.litbank import load_litbank, read_ids
+from coreflab.corpus.readers.litbank import load_litbank, read_ids
 from coreflab.errors import InputFormatError, UserError
 
 

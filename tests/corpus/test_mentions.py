@@ -1,4 +1,4 @@
-from coreflab.corpus.conll import parse_conll
+from coreflab.corpus.readers.conll import parse_conll
 from coreflab.corpus.document import Document
 from coreflab.corpus.mentions import analyse_document, gold_mentions, mention_detection_scores, predicted_mentions
 

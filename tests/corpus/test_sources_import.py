@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from coreflab.commands import import_corpus
-from coreflab.corpus.conll import read_conll
+from coreflab.corpus.readers.conll import read_conll
 from coreflab.errors import UserError
 
 sys.path.insert(0, str(Path(__file__).parent))  # fixture builders of the sibling test modules
@@ -54,7 +54,7 @@ def test_parse_options():
 def test_cli_offline_error_is_one_line_exit_2(tmp_path, monkeypatch, capsys):
     from coreflab import cli
 
-    monkeypatch.setitem(cli.VERBS, "import", ("import_corpus", "import a corpus split as CoNLL-2012"))
+    monkeypatch.setitem(cli.VERBS, "import", ("coreflab.commands.import_corpus", "import a corpus split as CoNLL-2012"))
     monkeypatch.setattr("coreflab.corpus.download.fetch_url", _offline)
     argv = ["import", "--corpus", "litbank", "--split", "train", "--out", str(tmp_path / "t.conll"),
             "--resources", str(tmp_path / "resources")]

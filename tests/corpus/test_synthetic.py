@@ -1,5 +1,5 @@
 """The embedded synthetic corpus: determinism, lossless CoNLL, well-formed trees, agreement,
-and the presence of every phenomenon the generator promises (coreflab.corpus.synthetic)."""
+and the presence of every phenomenon the generator promises (coreflab.corpus.synthetic.generator)."""
 
 import re
 
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.corpus import synthetic_lexicon as lex
-from coreflab.corpus.conll import format_conll, parse_conll
-from coreflab.corpus.synthetic import DEFAULT_KNOBS, SIZES, SPLITS, generate_corpus, generate_document
+from coreflab.corpus.synthetic import lexicon as lex
+from coreflab.corpus.readers.conll import format_conll, parse_conll
+from coreflab.corpus.synthetic.generator import DEFAULT_KNOBS, SIZES, SPLITS, generate_corpus, generate_document
 from coreflab.errors import UserError
 
 THIRD = {

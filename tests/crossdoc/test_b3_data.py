@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from coreflab.crossdoc.b3 import b3_scores
-from coreflab.crossdoc.data import CrossdocCorpus
-from coreflab.crossdoc.ecbplus import parse_document, read_ecbplus
-from coreflab.crossdoc.synthetic import SynthCrossdocConfig, generate
+from coreflab.papers.singh2011.b3 import b3_scores
+from coreflab.papers.singh2011.data import CrossdocCorpus
+from coreflab.papers.singh2011.ecbplus import parse_document, read_ecbplus
+from coreflab.papers.singh2011.synthetic import SynthCrossdocConfig, generate
 from coreflab.errors import UserError
 
 ECBPLUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "ecbplus"

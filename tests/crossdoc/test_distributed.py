@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from coreflab.crossdoc.baselines import label_propagation_labels, string_match_labels
-from coreflab.crossdoc.data import CrossdocCorpus
-from coreflab.crossdoc.distributed import (DaskExecutor, InferenceConfig, SerialExecutor, pack_calls, partition,
+from coreflab.papers.singh2011.baselines import label_propagation_labels, string_match_labels
+from coreflab.papers.singh2011.data import CrossdocCorpus
+from coreflab.papers.singh2011.distributed import (DaskExecutor, InferenceConfig, SerialExecutor, pack_calls, partition,
                                            run_inference, shard_calls)
-from coreflab.crossdoc.shard import ModelParams
-from coreflab.crossdoc.synthetic import SynthCrossdocConfig, generate
+from coreflab.papers.singh2011.shard import ModelParams
+from coreflab.papers.singh2011.synthetic import SynthCrossdocConfig, generate
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +48,8 @@ def test_dask_run_equals_serial_chain(client, corpus, model, shards, init, conte
 def test_dask_k1_round_is_the_plain_single_machine_chain(client, corpus):
     """One round with K = 1 on Dask = one ShardChain over the whole corpus run in this process
     with the round's seed and temperatures (no executor, no redistribution code involved)."""
-    from coreflab.crossdoc.distributed import _seed, initial_groups
-    from coreflab.crossdoc.shard import ShardChain
+    from coreflab.papers.singh2011.distributed import _seed, initial_groups
+    from coreflab.papers.singh2011.shard import ShardChain
 
     params = ModelParams(model="flat", bias=0.04, string_weight=0.3)
     cfg = InferenceConfig(params=params, rounds=1, samples_per_round=5000, init="string", seed=5,

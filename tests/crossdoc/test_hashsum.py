@@ -3,7 +3,7 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from coreflab.crossdoc.hashsum import capacity, new_table, rehash, table_add, table_get, table_sub
+from coreflab.papers.singh2011.hashsum import capacity, new_table, rehash, table_add, table_get, table_sub
 
 
 @settings(max_examples=40, deadline=None)

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from coreflab.crossdoc.distributed import initial_groups
-from coreflab.crossdoc.model import model_score
-from coreflab.crossdoc.shard import ModelParams, ShardChain
-from coreflab.crossdoc.synthetic import SynthCrossdocConfig, generate
+from coreflab.papers.singh2011.distributed import initial_groups
+from coreflab.papers.singh2011.model import model_score
+from coreflab.papers.singh2011.shard import ModelParams, ShardChain
+from coreflab.papers.singh2011.synthetic import SynthCrossdocConfig, generate
 
 
 def small_corpus(seed=3, n=60, entities=6):

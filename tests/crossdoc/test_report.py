@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from coreflab.crossdoc.report import table2
+from coreflab.papers.singh2011.report import table2
 
 
 def trace(run, setting=None, f1=0.5):

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from coreflab.cli import main
-from coreflab.crossdoc import tuning
-from coreflab.crossdoc.b3 import b3_scores
-from coreflab.crossdoc.baselines import string_match_labels
-from coreflab.crossdoc.model import model_score
-from coreflab.crossdoc.shard import ModelParams
-from coreflab.crossdoc.synthetic import SynthCrossdocConfig, generate
+from coreflab.papers.singh2011 import tuning
+from coreflab.papers.singh2011.b3 import b3_scores
+from coreflab.papers.singh2011.baselines import string_match_labels
+from coreflab.papers.singh2011.model import model_score
+from coreflab.papers.singh2011.shard import ModelParams
+from coreflab.papers.singh2011.synthetic import SynthCrossdocConfig, generate
 
 
 def ambiguous_corpus(seed=2, n=800, entities=40):
@@ -44,7 +44,7 @@ def test_entity_log_score_hand_computed():
     """Two mentions, one entity: one pair, cos 0.6 + w·1 − b; split: its negative."""
     import scipy.sparse as sp
 
-    from coreflab.crossdoc.data import CrossdocCorpus
+    from coreflab.papers.singh2011.data import CrossdocCorpus
 
     X = sp.csr_matrix(np.array([[1.0, 0.0], [0.6, 0.8]]))
     c = CrossdocCorpus(X, np.array([0, 0]), np.array([0, 0]), np.arange(2), np.zeros(2, dtype=np.int64))
@@ -86,7 +86,7 @@ def test_tuning_only_ever_runs_on_heldout_entities(tmp_path, monkeypatch):
 
     monkeypatch.setattr(tuning, "run_inference", spy)
     out = tmp_path / "prior.json"
-    assert main(["crossdoc-calibrate", "--corpus", str(path), "--bias-grid", "0.05", "0.2", "--weight-grid", "0",
+    assert main(["singh2011", "calibrate", "--corpus", str(path), "--bias-grid", "0.05", "0.2", "--weight-grid", "0",
                  "0.8", "--init", "string", "--rounds", "2", "--eval-samples-per-round", "2000",
                  "--out", str(out)]) == 0
     prior = json.loads(out.read_text())
@@ -106,12 +106,12 @@ def test_tuned_run_improves_on_string_match_and_scores_the_truth_higher(tmp_path
     path = tmp_path / "c.npz"
     corpus.save(path)
     prior = tmp_path / "prior.json"
-    assert main(["crossdoc-calibrate", "--corpus", str(path), "--model", "flat", "--string-weight", "0.8",
+    assert main(["singh2011", "calibrate", "--corpus", str(path), "--model", "flat", "--string-weight", "0.8",
                  "--bias-grid", "0.02", "0.05", "0.1", "0.2", "--weight-grid", "0", "0.1", "0.2", "0.4", "0.8",
                  "--heldout-frac", "0.2", "--init", "string", "--rounds", "4", "--eval-samples-per-round", "20000",
                  "--sweeps", "2", "--out", str(prior)]) == 0
     trace_path = tmp_path / "t.csv"
-    assert main(["crossdoc", "--corpus", str(path), "--prior-from", str(prior), "--init", "string",
+    assert main(["singh2011", "run", "--corpus", str(path), "--prior-from", str(prior), "--init", "string",
                  "--scheduler", "serial", "--workers", "1", "--rounds", "4", "--samples-per-round", "20000",
                  "--trace", str(trace_path)]) == 0
     trace = pd.read_csv(trace_path)
@@ -124,7 +124,7 @@ def test_tuned_run_improves_on_string_match_and_scores_the_truth_higher(tmp_path
     last = trace.iloc[-1]
     assert last["log_p_gold"] > last["log_p_string"]
     base = tmp_path / "b.csv"
-    assert main(["crossdoc-baselines", "--corpus", str(path), "--corpus-name", "c", "--prior-from", str(prior),
+    assert main(["singh2011", "baselines", "--corpus", str(path), "--corpus-name", "c", "--prior-from", str(prior),
                  "--out", str(base)]) == 0
     rows = pd.read_csv(base)
     assert (rows["mentions"] == len(test)).all()

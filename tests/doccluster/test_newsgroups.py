@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from coreflab.doccluster.newsgroups import (
+from coreflab.papers.l3m2014.newsgroups import (
     cluster_ids, item_sets, load_posts, normalise_author, normalise_thread, split_post,
 )
-from coreflab.doccluster.pair_features import build_store, fit_vectorizer, item_set_arcs
+from coreflab.papers.l3m2014.pair_features import build_store, fit_vectorizer, item_set_arcs
 
 WORDS = "apple banana cherry delta engine forest guitar harbor island jungle kettle lemon".split()
 
@@ -70,7 +70,7 @@ def test_pair_features_follow_the_arc_store_contract(tmp_path):
 
 
 def test_cross_validation_runs_every_technique(tmp_path):
-    from coreflab.doccluster.experiment import TECHNIQUES, cross_validate
+    from coreflab.papers.l3m2014.doccluster import TECHNIQUES, cross_validate
 
     write_fake_corpus(tmp_path / "ng", groups=3, per_group=20)
     sets = item_sets(load_posts(tmp_path / "ng", resources=tmp_path / "res"), size=5, min_size=5)
@@ -87,7 +87,7 @@ def test_gamma_is_tuned_per_fold_on_that_folds_training_sets_only(tmp_path, monk
     # a fold's whole training or test sets) come in consecutive (inner train, inner dev) pairs,
     # and each pair must be exactly one fold's training sets: never its test sets, and one
     # pair per fold (a γ tuned once on fold 0's training sets saw every other fold's test sets)
-    from coreflab.doccluster import experiment
+    from coreflab.papers.l3m2014 import doccluster as experiment
 
     write_fake_corpus(tmp_path / "ng", groups=3, per_group=20)
     sets = item_sets(load_posts(tmp_path / "ng", resources=tmp_path / "res"), size=5, min_size=5)

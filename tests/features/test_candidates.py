@@ -91,7 +91,7 @@ def test_overview_writes_reachability(tmp_path):
 def test_order_control_accepts_string_matched_candidates():
     """learn/order_control re-orders a store pair for pair; a reach store is not contiguous."""
     from coreflab.learn.base import TrainingData
-    from coreflab.learn.order_control import shuffled_data
+    from coreflab.papers.l3m2014.order_control import shuffled_data
 
     c = _doc()
     store = extract_arc_store(c, ["head_match", "ana_type+ante_type"], window=2, reach=True)

@@ -111,7 +111,7 @@ def test_documents_without_mentions():
 
 def test_on_the_compiled_synthetic_corpus():
     """Integration with the data layer: the real compiled arrays, checked against the reference."""
-    synthetic = pytest.importorskip("coreflab.corpus.synthetic")
+    synthetic = pytest.importorskip("coreflab.corpus.synthetic.generator")
     compile_mod = pytest.importorskip("coreflab.corpus.compile")
     docs = synthetic.generate_corpus("tiny", seed=0)["dev"]
     corpus = compile_mod.compile_documents(docs, "synth", "dev")

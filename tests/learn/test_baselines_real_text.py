@@ -39,7 +39,7 @@ def litbank():
 
 @pytest.fixture(scope="module")
 def synth():
-    from coreflab.corpus.synthetic import generate_corpus
+    from coreflab.corpus.synthetic.generator import generate_corpus
 
     return _data(generate_corpus("tiny", seed=3)["train"], "synth")
 

@@ -204,7 +204,7 @@ def test_maxviolation_updates_at_the_largest_violation():
 def test_delayed_laso_equals_baseline_on_real_features():
     """Real templates give exact score ties and absorbed differences; still identical."""
     from coreflab.corpus.compile import compile_documents
-    from coreflab.corpus.synthetic import generate_corpus
+    from coreflab.corpus.synthetic.generator import generate_corpus
     from coreflab.features.extract import extract_arc_store
 
     docs = generate_corpus("tiny", seed=1)["train"]

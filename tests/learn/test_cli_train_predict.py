@@ -13,8 +13,8 @@ import pytest
 from coreflab.commands import predict as predict_cmd
 from coreflab.commands import train as train_cmd
 from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.conll import read_conll, write_conll
-from coreflab.corpus.synthetic import generate_corpus
+from coreflab.corpus.readers.conll import read_conll, write_conll
+from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.errors import UserError
 from coreflab.features.extract import extract_arc_store
 from coreflab.learn.base import Learner

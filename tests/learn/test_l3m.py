@@ -5,8 +5,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from coreflab.learn.l3m import L3M, kernel_arrays
-from coreflab.learn.leftlink_kernels import l3m_cluster, l3m_objective, l3m_sgd_epoch
+from coreflab.learn.leftlink.l3m import L3M, kernel_arrays
+from coreflab.decode.left_link import l3m_cluster
+from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
 from coreflab.learn.base import TrainingData
 
 NO_WEIGHTS = np.empty(0)  # the kernels read an empty weight array as "every item weighs 1"
@@ -109,7 +110,7 @@ def test_training_lowers_the_objective_and_is_deterministic():
 
 @pytest.mark.parametrize("gamma", [0.4, 1.0])
 def test_batch_gradient_matches_finite_differences_and_cccp_descends(gamma):
-    from coreflab.learn.l3m_cccp import l3m_value_and_grad, train_cccp
+    from coreflab.learn.leftlink.l3m_cccp import l3m_value_and_grad, train_cccp
 
     data = random_data(21, docs=4)
     arrays = kernel_arrays(data)
@@ -133,7 +134,7 @@ def test_batch_gradient_matches_finite_differences_and_cccp_descends(gamma):
 
 
 def test_cccp_and_sgd_share_the_objective_and_its_per_item_lambda():
-    from coreflab.learn.l3m_cccp import train_cccp
+    from coreflab.learn.leftlink.l3m_cccp import train_cccp
 
     data = random_data(4, docs=5)
     arrays = kernel_arrays(data)

@@ -1,4 +1,4 @@
-"""`coreflab l3m-experiment` studies and the L3M tables on the tiny synthetic corpus."""
+"""`coreflab l3m2014` studies and the L3M tables on the tiny synthetic corpus."""
 
 import argparse
 
@@ -6,15 +6,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from coreflab.commands import l3m_experiments
-from coreflab.commands.train import load_split
+from coreflab.cli import main
+from coreflab.learn.io import load_split
 from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.conll import read_conll_path, write_conll
-from coreflab.corpus.synthetic import generate_corpus
+from coreflab.corpus.readers.conll import read_conll_path, write_conll
+from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.features.extract import extract_arc_store
 from coreflab.learn.base import as_training_data
 from coreflab.learn.evaluation import avg_row, score_model
-from coreflab.learn.l3m import L3M
+from coreflab.learn.leftlink.l3m import L3M
 
 FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
 
@@ -43,9 +43,8 @@ def _argv(files, *extra):
 
 
 def _run(argv):
-    p = argparse.ArgumentParser()
-    l3m_experiments.add_arguments(p)
-    return l3m_experiments.run(p.parse_args(argv))
+    """`coreflab l3m2014 <study> ...` (the study is the first word of argv)."""
+    return main(["l3m2014", *argv])
 
 
 def test_robustness_scores_the_training_split_and_reports_test_too(files):
@@ -80,7 +79,7 @@ def _curve_rows(learner, gamma, lam, eta0, dev_avgs, test_avgs, exact=None):
 
 
 def test_table1_tunes_lambda_and_eta0_on_dev_and_reports_the_exact_share():
-    from coreflab.report.l3m2014 import table1
+    from coreflab.papers.l3m2014.report import table1
 
     curves = pd.DataFrame(
         _curve_rows("sumlink", np.nan, 1e-4, 0.1, [50, 52], [40, 41])
@@ -97,7 +96,7 @@ def test_table1_tunes_lambda_and_eta0_on_dev_and_reports_the_exact_share():
 
 
 def test_power_of_ten():
-    from coreflab.report.l3m2014 import power_of_ten
+    from coreflab.papers.l3m2014.report import power_of_ten
 
     assert [power_of_ten(x) for x in (1e-4, 3e-5, 0.1, 1.0)] == ["10^-4", "3×10^-5", "10^-1", "10^0"]
 
@@ -109,5 +108,4 @@ def test_curves_train_every_grid_point(files):
     df = pd.read_csv(out)
     assert sorted(set(zip(df["lam"], df["eta0"]))) == [(1e-4, 0.5), (1e-2, 0.5)]
     assert len(df) == 2 * 2 * 2  # grid points × passes × (dev, test)
-    with pytest.raises(Exception, match="lam and eta0"):
-        _run(_argv(files, "curves", "--learner", "sumlink", "--grid", '{"gamma": [1]}', "--out", str(out)))
+    assert _run(_argv(files, "curves", "--learner", "sumlink", "--grid", '{"gamma": [1]}', "--out", str(out))) == 2

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from coreflab.learn.base import TrainingData
-from coreflab.learn.l3m import L3M
-from coreflab.learn.leftlink_baselines import (
+from coreflab.learn.leftlink.l3m import L3M
+from coreflab.learn.leftlink.baselines import (
     BinLeftLink, SumLink, best_left_link_cluster, gold_representatives, sumlink_cluster,
 )
 
@@ -74,7 +74,8 @@ def test_save_load_round_trip(tmp_path):
 
 
 def test_spanning_forest_learns_separable_task_and_forest_is_maximal():
-    from coreflab.learn.spanning_forest import SpanningForest, max_spanning_forest
+    from coreflab.decode.spanning_forest import max_spanning_forest
+    from coreflab.learn.clustering.spanning_forest import SpanningForest
 
     rng = np.random.default_rng(7)
     train = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(30)], seed=2)
@@ -97,9 +98,9 @@ def test_labels_and_antecedents_round_trip():
 
 
 def test_predict_returns_antecedents_for_every_clustering_learner():
-    from coreflab.learn.corr_clustering import CorrClustering
+    from coreflab.learn.clustering.corr_clustering import CorrClustering
     from coreflab.learn.labels import labels_to_antecedents
-    from coreflab.learn.spanning_forest import SpanningForest
+    from coreflab.learn.clustering.spanning_forest import SpanningForest
 
     data = separable([[0, 1, 0, 1, 2], [0, 0]], seed=1)
     for cls in (SumLink, BinLeftLink, L3M, SpanningForest, CorrClustering):

@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from coreflab.learn.base import TrainingData
-from coreflab.learn.l3m import kernel_arrays
-from coreflab.learn.l3m_cccp import l3m_value_and_grad
-from coreflab.learn.leftlink_kernels import _softmax, l3m_cluster, l3m_objective, l3m_sgd_epoch
+from coreflab.learn.leftlink.l3m import kernel_arrays
+from coreflab.learn.leftlink.l3m_cccp import l3m_value_and_grad
+from coreflab.decode.left_link import l3m_cluster, softmax
+from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
 from tests.learn.test_l3m import random_data
 
 NO_WEIGHTS = np.empty(0)  # the kernels read an empty weight array as "every item weighs 1"
@@ -20,20 +21,20 @@ def test_softmax_probabilities_and_log_partition_by_hand():
     x = np.array([1.0, 1.0 + gamma * math.log(3.0), -np.inf])
     out = np.empty(3)
     # γ log(e^{2} + 3 e^{2}) = 0.5 (2 + log 4) = 1 + log 2
-    assert _softmax(x, 3, gamma, out) == pytest.approx(1.0 + math.log(2.0), rel=1e-14)
+    assert softmax(x, 3, gamma, out) == pytest.approx(1.0 + math.log(2.0), rel=1e-14)
     np.testing.assert_allclose(out, [0.25, 0.75, 0.0], rtol=1e-14)
     assert out[2] == 0.0
     # γ = 0: the max, one-hot on its first occurrence
-    assert _softmax(np.array([1.0, 3.0, 3.0]), 3, 0.0, out) == 3.0
+    assert softmax(np.array([1.0, 3.0, 3.0]), 3, 0.0, out) == 3.0
     assert out.tolist() == [0.0, 1.0, 0.0]
     # only the first n entries count
-    assert _softmax(np.array([2.0, 9.0]), 1, 1.0, out) == 2.0
+    assert softmax(np.array([2.0, 9.0]), 1, 1.0, out) == 2.0
     assert out[0] == 1.0
 
 
 def test_softmax_drops_terms_below_the_cutoff_exactly():
     out = np.empty(3)
-    lse = _softmax(np.array([0.0, -49.0, -51.0]), 3, 1.0, out)
+    lse = softmax(np.array([0.0, -49.0, -51.0]), 3, 1.0, out)
     assert out[2] == 0.0
     assert out[1] == pytest.approx(math.exp(-49.0), rel=1e-12)
     assert lse == 0.0  # log(1 + 5e-22) rounds to log 1: the kept term is already below rounding

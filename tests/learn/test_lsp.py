@@ -11,8 +11,8 @@ from coreflab.decode.best_first import best_first_antecedents
 from coreflab.decode.random_problem import random_problem
 from coreflab.errors import UserError
 from coreflab.learn.base import Learner
-from coreflab.learn.lsp_kernels import arc_losses
-from coreflab.learn.lsp_regressor_data import regressor_table
+from coreflab.learn.trees.lsp_kernels import arc_losses
+from coreflab.papers.hm2017.regressor_data import regressor_table
 from coreflab.learn.registry import make_learner
 from coreflab.mela.features import FEATURE_NAMES
 from coreflab.mela.mode import corpus_key_has_singletons
@@ -121,7 +121,7 @@ def test_lsp_rho_needs_a_regressor():
 
 
 def test_reduce_store_keeps_only_ranked_features():
-    from coreflab.learn.lsp_experiments import keep_ids_for, n_features_grid, rank_features, reduce_store
+    from coreflab.papers.hm2017.experiments import keep_ids_for, n_features_grid, rank_features, reduce_store
 
     corpus, store = random_problem([6, 9, 4, 12, 7], n_bits=10, seed=1)
     ranked, root_only, weight = rank_features(corpus, store)
@@ -142,7 +142,7 @@ def test_reduce_store_keeps_only_ranked_features():
 @pytest.fixture(scope="module")
 def singleton_key(with_singletons):
     from coreflab.corpus.compile import compile_documents
-    from coreflab.corpus.synthetic import generate_corpus
+    from coreflab.corpus.synthetic.generator import generate_corpus
     from coreflab.features.extract import extract_arc_store
 
     plain = generate_corpus("tiny", seed=0)["train"][:6]
@@ -159,7 +159,7 @@ def _score_command_mela(tmp_path, key_doc, response_doc, capsys):
     import json
 
     from coreflab.commands import score
-    from coreflab.corpus.conll import write_conll
+    from coreflab.corpus.readers.conll import write_conll
 
     write_conll([key_doc], tmp_path / "key.conll")
     write_conll([response_doc], tmp_path / "response.conll")
@@ -172,7 +172,7 @@ def _score_command_mela(tmp_path, key_doc, response_doc, capsys):
 
 
 def test_regressor_labels_equal_coreflab_score_with_singletons_kept(tmp_path, singleton_key, capsys):
-    from coreflab.learn.lsp_regressor_data import regressor_examples
+    from coreflab.papers.hm2017.regressor_data import regressor_examples
     from coreflab.learn.output import key_has_singletons, response_documents
 
     key, corpus, store, *_ = singleton_key
@@ -242,7 +242,7 @@ def test_twinless_predicted_mentions_are_off_the_key_of_the_labels(tmp_path, sin
     restricted to the detected key mentions (the labels cannot see undetected ones)."""
     from coreflab.corpus.compile import compile_documents
     from coreflab.features.extract import extract_arc_store
-    from coreflab.learn.lsp_regressor_data import regressor_examples
+    from coreflab.papers.hm2017.regressor_data import regressor_examples
     from coreflab.learn.output import response_documents
     from coreflab.mela.features import clustering_features, key_labels
 

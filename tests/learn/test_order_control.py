@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from coreflab.learn.order_control import shuffled_data
+from coreflab.papers.l3m2014.order_control import shuffled_data
 from tests.learn.test_leftlink_baselines import separable
 
 

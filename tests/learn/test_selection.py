@@ -1,6 +1,6 @@
 """Greedy template selection: forward, backward and non-local steps on a known objective."""
 
-from coreflab.learn.selection import greedy_selection, split_documents
+from coreflab.papers.bk2014.selection import greedy_selection, split_documents
 
 
 def test_greedy_selection_finds_the_best_subset_of_a_known_objective():

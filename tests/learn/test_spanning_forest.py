@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from coreflab.learn.base import TrainingData
-from coreflab.learn.spanning_forest import SpanningForest, hinge, loss_constants, max_spanning_forest
-from coreflab.learn.leftlink_baselines import gold_representatives
+from coreflab.decode.spanning_forest import max_spanning_forest
+from coreflab.learn.clustering.spanning_forest import SpanningForest, hinge, loss_constants
+from coreflab.learn.leftlink.baselines import gold_representatives
 
 
 def chain_store(docs_clusters, arc_features):

@@ -1,6 +1,6 @@
 from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.document import Document
-from coreflab.learn.string_match import StringMatch, antecedents_to_clusters, string_match_antecedents
+from coreflab.learn.trees.string_match import StringMatch, antecedents_to_clusters, string_match_antecedents
 
 NO_COLUMNS = {k: None for k in ("pos", "parse", "lemma", "frameset", "sense", "speaker", "ne")}
 
@@ -64,7 +64,7 @@ def test_antecedents_are_earlier_rows_of_the_same_document():
     import numpy as np
     import pytest
 
-    from coreflab.corpus.conll import read_conll_path
+    from coreflab.corpus.readers.conll import read_conll_path
 
     path = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "litbank" / "conll"
     if not path.exists():

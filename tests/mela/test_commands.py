@@ -10,7 +10,7 @@ import pytest
 from coreflab.commands import hm2017_select, hm2017_table1, mela_data, mela_fit
 from coreflab.decode.random_problem import random_problem
 from coreflab.errors import UserError
-from coreflab.learn.lsp_regressor_data import COLUMNS
+from coreflab.papers.hm2017.regressor_data import COLUMNS
 
 
 def _run(module, argv):

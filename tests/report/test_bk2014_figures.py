@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from coreflab.report import bk2014
+from coreflab.papers.bk2014 import report as bk2014
 
 
 def _curves():

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from coreflab.report.cc2007 import table1, table3
+from coreflab.papers.cc2007.report import table1, table3
 
 MEASURES = ["pairwise_error_rate", "pairwise_precision", "pairwise_recall", "pairwise_f1"]
 
@@ -35,7 +35,7 @@ def runs_frame():
 
 
 def test_iteration_is_chosen_on_training_data_once_for_both_rows():
-    from coreflab.report.cc2007 import chosen_iterations
+    from coreflab.papers.cc2007.report import chosen_iterations
 
     runs = runs_frame()
     t = table1(runs)

@@ -18,8 +18,8 @@ import pytest
 from matplotlib.colors import to_hex
 
 from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.synthetic import generate_corpus
-from coreflab.crossdoc import report as singh
+from coreflab.corpus.synthetic.generator import generate_corpus
+from coreflab.papers.singh2011 import report as singh
 from coreflab.report import bk2014, hm2017, style
 from coreflab.report.io import save_figure
 from coreflab.report.overview import overview_figure

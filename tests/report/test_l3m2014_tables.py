@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from coreflab.report.l3m2014 import order_control
+from coreflab.papers.l3m2014.report import order_control
 
 
 def test_order_control_pairs_each_technique_with_its_own_clustering_run():

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from coreflab.commands import hm2017 as hm2017_cmd
+from coreflab.papers.hm2017.commands import report as hm2017_cmd
 from coreflab.report import cc2007, l3m2014
 from coreflab.report.io import format_p, write_table
 

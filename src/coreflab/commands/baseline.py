@@ -4,15 +4,15 @@
                       [--singletons auto|keep|drop] [--window N]
 
 The response is the key's documents with their clusters replaced by the baseline's
-(`coreflab.learn.string_match`). `--singletons auto` drops one-mention clusters when the key
+(`coreflab.learn.trees.string_match`). `--singletons auto` drops one-mention clusters when the key
 annotates none (CoNLL-2012 style) and keeps them when it does (LitBank, GUM).
 """
 
 from coreflab.corpus.compiled import CompiledCorpus
-from coreflab.corpus.conll import read_conll_path, write_conll
+from coreflab.corpus.readers.conll import read_conll_path, write_conll
 from coreflab.errors import UserError
 from coreflab.learn.output import key_has_singletons
-from coreflab.learn.string_match import antecedents_to_clusters, string_match_antecedents
+from coreflab.learn.trees.string_match import antecedents_to_clusters, string_match_antecedents
 
 
 def add_arguments(parser):

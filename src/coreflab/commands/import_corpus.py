@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from coreflab.corpus.conll import write_conll
+from coreflab.corpus.readers.conll import write_conll
 from coreflab.corpus.sources import SPLITS, available_sources, get_source
 from coreflab.errors import UserError
 

@@ -8,7 +8,7 @@ predicted clusters; singleton clusters are written iff the key annotates singlet
 import sys
 from pathlib import Path
 
-from coreflab.commands.train import load_split
+from coreflab.learn.io import load_split
 
 
 def add_arguments(p):
@@ -25,7 +25,7 @@ def add_arguments(p):
 
 
 def run(args):
-    from coreflab.corpus.conll import read_conll_path, write_conll
+    from coreflab.corpus.readers.conll import read_conll_path, write_conll
     from coreflab.learn.base import Learner, as_training_data
     from coreflab.learn.output import response_documents
     from coreflab.numba_cache import compile_notice

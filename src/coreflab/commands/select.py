@@ -5,10 +5,10 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from coreflab.corpus.conll import read_conll_path
+from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.features.featureset import load_featureset
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
-from coreflab.learn.selection import Evaluator, greedy_selection
+from coreflab.papers.bk2014.selection import Evaluator, greedy_selection
 from coreflab.report.io import atomic_write_text, html_table
 
 
@@ -40,7 +40,7 @@ def run(args):
     t0 = time.perf_counter()
     root_loss = 1.5
     if args.tuned:
-        from coreflab.learn.root_loss import read_tuned_root_loss
+        from coreflab.papers.bk2014.root_loss import read_tuned_root_loss
 
         root_loss = read_tuned_root_loss(args.tuned)
     docs = read_conll_path(args.conll)

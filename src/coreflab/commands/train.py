@@ -6,11 +6,11 @@ every epoch (one job = the whole learning curve, as in B&K 2014 Fig. 3-4).
 `--seed` overrides its `seed`.
 """
 
-import json
 import sys
 from pathlib import Path
 
 from coreflab.errors import UserError
+from coreflab.learn.io import load_split, parse_params
 
 
 def add_arguments(p):
@@ -29,42 +29,6 @@ def add_arguments(p):
     p.add_argument("--out", required=True, help="model file to write (.npz)")
 
 
-def parse_params(text):
-    """JSON object given inline or as a path to a file."""
-    source = "--params"
-    if not text.lstrip().startswith("{"):
-        path = Path(text)
-        if not path.is_file():
-            raise UserError(f"--params {text!r}: neither a JSON object nor an existing file")
-        source, text = str(path), path.read_text(encoding="utf-8")
-    try:
-        params = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise UserError(f"{source}: invalid JSON at line {err.lineno}: {err.msg}") from None
-    if not isinstance(params, dict):
-        raise UserError(f"{source}: expected a JSON object of learner parameters")
-    return params
-
-
-def load_split(compiled, arcs):
-    """(CompiledCorpus, ArcStore) from their files; a missing or wrong file is a one-line UserError."""
-    from coreflab.corpus.compiled import CompiledCorpus
-    from coreflab.features.store import ArcStore
-    from coreflab.learn.base import require_npz
-
-    require_npz(compiled, "compiled corpus", "prepare")
-    require_npz(arcs, "arc store", "features")
-    try:
-        corpus = CompiledCorpus.load(compiled)
-    except (OSError, KeyError, ValueError) as err:
-        raise UserError(f"{compiled}: not a readable compiled corpus ({err})") from None
-    try:
-        store = ArcStore.load(arcs)
-    except (OSError, KeyError, ValueError) as err:
-        raise UserError(f"{arcs}: not a readable arc store ({err})") from None
-    return corpus, store
-
-
 def run(args):
     from coreflab.learn.base import as_training_data, check_param_types
     from coreflab.learn.curve import DevCurve, EpochProgress, expected_epochs
@@ -73,7 +37,7 @@ def run(args):
 
     params = parse_params(args.params)
     if args.tuned:
-        from coreflab.learn.root_loss import read_tuned_root_loss
+        from coreflab.papers.bk2014.root_loss import read_tuned_root_loss
 
         params.setdefault("root_loss", read_tuned_root_loss(args.tuned))
     if args.seed is not None:
@@ -86,7 +50,7 @@ def run(args):
         raise UserError("dev scores need --dev-compiled, --dev-arcs and --dev-conll (and --curve to keep them)")
     total = expected_epochs(model)
     if all(dev_args):
-        from coreflab.corpus.conll import read_conll_path
+        from coreflab.corpus.readers.conll import read_conll_path
 
         dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
         callback = DevCurve(dev.corpus, dev.store, read_conll_path(args.dev_conll), path=args.curve,

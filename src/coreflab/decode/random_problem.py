@@ -1,6 +1,6 @@
 """Random compiled corpora with arc stores, for decoder/learner tests and benchmarks.
 
-Not a corpus generator (that is `coreflab.corpus.synthetic`): it only builds the flat
+Not a corpus generator (that is `coreflab.corpus.synthetic.generator`): it only builds the flat
 arrays the decoders read — mention attributes, gold clusters and a CSR arc store with
 random hashed feature ids — with a controllable shape (documents, mentions per
 document, features per arc, window). With `informative=True` two features per non-root

@@ -16,7 +16,7 @@ stderr is a terminal (a log file gets the plain lines only). `DevCurve` is an
 import sys
 import time
 
-from coreflab.corpus.conll import atomic_write_text
+from coreflab.corpus.readers.conll import atomic_write_text
 from coreflab.learn.evaluation import score_model
 
 CURVE_METRICS = ("muc", "bcub", "ceafm", "ceafe")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coreflab.corpus.conll import atomic_write_text
+from coreflab.corpus.readers.conll import atomic_write_text
 from coreflab.errors import UserError
 from coreflab.mela.features import FEATURE_NAMES
 

@@ -3,7 +3,7 @@
 Why a second reader: the official scorer (v8.01, CorScorer.pm `GetCoreference`) reads only
 the `#begin document (id); part NNN` / `#end document` lines and the last column of each
 token line, so files with 1, 3, 4, 5 (its own test cases), 12 or 13 columns are all valid
-input to it. The project's full reader (`coreflab.corpus.conll`) validates every
+input to it. The project's full reader (`coreflab.corpus.readers.conll`) validates every
 CoNLL-2012 column because corpus import uses them; scoring needs none of that. This reader
 checks exactly what scoring needs, each failure an `InputFormatError` (`FILE:LINE: what
 was expected`, exit status 2 from the CLI):
@@ -112,9 +112,9 @@ def read_coref_path(path):
     """Read a CoNLL file, or every CoNLL file below a directory (sorted), for scoring."""
     path = Path(path)
     if path.is_dir():
-        from coreflab.corpus.conll import _looks_like_conll  # the full reader's file filter
+        from coreflab.corpus.readers.conll import looks_like_conll  # the full reader's file filter
 
-        files = sorted(p for p in path.rglob("*") if p.is_file() and _looks_like_conll(p, None))
+        files = sorted(p for p in path.rglob("*") if p.is_file() and looks_like_conll(p, None))
         if not files:
             raise UserError(f"{path}: directory holds no CoNLL files")
         parts, seen = [], {}
@@ -131,7 +131,7 @@ def read_coref_path(path):
 
 def read_coref_file(path):
     """Read one CoNLL file for scoring (a missing file or a folder is a one-line UserError)."""
-    from coreflab.corpus.conll import read_file_bytes
+    from coreflab.corpus.readers.conll import read_file_bytes
 
     return parse_coref_bytes(read_file_bytes(path), str(path))
 

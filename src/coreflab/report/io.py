@@ -5,7 +5,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from coreflab.corpus.conll import atomic_write_text, new_file_mode
+from coreflab.corpus.readers.conll import atomic_write_text, new_file_mode
 from coreflab.report.style_names import paper_names
 
 __all__ = ["atomic_write_text", "write_table", "html_table", "save_figure", "format_p", "format_p_columns"]

@@ -80,7 +80,7 @@ rule bk2014_report:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab bk-report {params.curves} --beams {params.beams} --corpus {wildcards.corpus} "
+        "coreflab bk2014 report {params.curves} --beams {params.beams} --corpus {wildcards.corpus} "
         "--out-dir {params.out_dir} > {log} 2>&1"
 
 

@@ -29,7 +29,7 @@ rule cc2007_run:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab cc-run {params.args} --em-iterations {params.iterations} --seed {params.seed} "
+        "coreflab cc2007 run {params.args} --em-iterations {params.iterations} --seed {params.seed} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
         "--test-compiled {input.test_compiled} --test-arcs {input.test_arcs} --test-conll {input.test_conll} "
         "--out {output.csv} > {log} 2>&1"
@@ -74,4 +74,4 @@ rule cc2007_tables:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab cc-tables --runs {input.runs} --corpus {wildcards.corpus} --out-dir {params.out_dir} > {log} 2>&1"
+        "coreflab cc2007 tables --runs {input.runs} --corpus {wildcards.corpus} --out-dir {params.out_dir} > {log} 2>&1"

@@ -39,7 +39,7 @@ rule hm2017_mela_data:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab mela-data --compiled {input.compiled} --arcs {input.arcs} --per-sample {params.per_sample} "
+        "coreflab hm2017 mela-data --compiled {input.compiled} --arcs {input.arcs} --per-sample {params.per_sample} "
         "--n-iter {params.n_iter} --C {params.C} --r {params.r} --seed {params.seed} "
         "--conll {input.conll} --keep-singletons {params.singletons} --out {output.csv} > {log} 2>&1"
 
@@ -62,7 +62,7 @@ rule hm2017_mela_fit:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab mela-fit --data {input.csv} --seed {params.seed} --out {output.regressor} > {log} 2>&1"
+        "coreflab hm2017 mela-fit --data {input.csv} --seed {params.seed} --out {output.regressor} > {log} 2>&1"
 
 
 rule hm2017_table1:
@@ -99,7 +99,7 @@ rule hm2017_table1:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab hm2017-table1 --data {input.csv} --seed {params.seed} --out-dir \"$(dirname {output.table1_csv})\" > {log} 2>&1"
+        "coreflab hm2017 table1 --data {input.csv} --seed {params.seed} --out-dir \"$(dirname {output.table1_csv})\" > {log} 2>&1"
 
 
 rule hm2017_select:
@@ -121,7 +121,7 @@ rule hm2017_select:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab hm2017-select --compiled {input.compiled} --arcs {input.arcs} --seed {params.seed} "
+        "coreflab hm2017 select --compiled {input.compiled} --arcs {input.arcs} --seed {params.seed} "
         "--out {output.ranking} > {log} 2>&1"
 
 
@@ -149,7 +149,7 @@ rule hm2017_tune:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab hm2017-tune --learner {wildcards.learner} {params.options} "
+        "coreflab hm2017 tune --learner {wildcards.learner} {params.options} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
         "--sample-docs {params.sample_docs} --n-iter {params.n_iter} --C-grid {params.C_grid} "
@@ -178,7 +178,7 @@ rule hm2017_run:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab hm2017-run {params.options} --params {params.params:q} --seed {params.seed} "
+        "coreflab hm2017 run {params.options} --params {params.params:q} --seed {params.seed} "
         "--singletons {params.singletons} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
@@ -236,5 +236,5 @@ rule hm2017_report:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab hm2017-report --runs {input.runs} --second-runs {input.second_runs} "
+        "coreflab hm2017 report --runs {input.runs} --second-runs {input.second_runs} "
         "--ranking {input.ranking} --tuned {input.tuned} --out-dir \"$(dirname {output.table2_csv})\" > {log} 2>&1"

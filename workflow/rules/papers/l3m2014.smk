@@ -32,7 +32,7 @@ rule l3m2014_curves:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab l3m-experiment curves --learner {params.learner} --params {params.params:q} --grid {params.grid:q} "
+        "coreflab l3m2014 curves --learner {params.learner} --params {params.params:q} --grid {params.grid:q} "
         "--passes {params.passes} --seed {params.seed} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
@@ -63,7 +63,7 @@ rule l3m2014_study:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab l3m-experiment {wildcards.study} --runs {params.runs} --docs {params.docs} "
+        "coreflab l3m2014 {wildcards.study} --runs {params.runs} --docs {params.docs} "
         "--passes {params.passes} --seed {params.seed} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
         "--test-compiled {input.test_compiled} --test-arcs {input.test_arcs} --test-conll {input.test_conll} "
@@ -95,7 +95,7 @@ rule doccluster:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab doccluster --local-dir {params.local_dir:q} --key {wildcards.key} --set-size {params.set_size} "
+        "coreflab l3m2014 doccluster --local-dir {params.local_dir:q} --key {wildcards.key} --set-size {params.set_size} "
         "--max-sets {params.max_sets} --folds {params.folds} --passes {params.passes} {params.shuffle} "
         "--seed {params.seed} --out {output.csv} > {log} 2>&1"
 
@@ -161,5 +161,5 @@ rule l3m2014_tables:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab l3m-tables --corpus {wildcards.corpus} --curves {input.curves} --robustness {input.robustness} "
+        "coreflab l3m2014 tables --corpus {wildcards.corpus} --curves {input.curves} --robustness {input.robustness} "
         "--cccp {input.cccp} --order {input.order} {params.doccluster} --out-dir {params.out_dir} > {log} 2>&1"

@@ -31,7 +31,7 @@ rule crossdoc_personx:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab synth-crossdoc --size {params.size} --seed {params.seed} --person-x "
+        "coreflab singh2011 synth --size {params.size} --seed {params.seed} --person-x "
         "--out {output.corpus} > {log} 2>&1"
 
 
@@ -52,7 +52,7 @@ rule crossdoc_large:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab synth-crossdoc --size {params.size} --seed {params.seed} --out {output.corpus} > {log} 2>&1"
+        "coreflab singh2011 synth --size {params.size} --seed {params.seed} --out {output.corpus} > {log} 2>&1"
 
 
 rule crossdoc_ecbplus:
@@ -71,7 +71,7 @@ rule crossdoc_ecbplus:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab crossdoc-ecbplus --local-dir {params.local_dir:q} --out {output.corpus} > {log} 2>&1"
+        "coreflab singh2011 ecbplus --local-dir {params.local_dir:q} --out {output.corpus} > {log} 2>&1"
 
 
 rule crossdoc_calibrate:
@@ -108,7 +108,7 @@ rule crossdoc_calibrate:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab crossdoc-calibrate --corpus {input.corpus} --model {params.tune[model]} --context {params.tune[context]} "
+        "coreflab singh2011 calibrate --corpus {input.corpus} --model {params.tune[model]} --context {params.tune[context]} "
         "--string-weight {params.tune[start_w]} "
         "--sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--bias-grid {params.bias_grid} --weight-grid {params.tune[weights]} --heldout-frac {params.frac} "
@@ -147,7 +147,7 @@ rule crossdoc_personx_run:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab crossdoc --corpus {input.corpus} --corpus-name personx --model {wildcards.model} "
+        "coreflab singh2011 run --corpus {input.corpus} --corpus-name personx --model {wildcards.model} "
         "--context {params.context} "
         "--prior-from {input.prior} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--string-weight 0 --init singletons --scheduler {params.scheduler} --workers {wildcards.workers} "
@@ -187,7 +187,7 @@ rule crossdoc_string_init_run:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab crossdoc --corpus {input.corpus} --corpus-name {wildcards.corpus} --model {wildcards.model} "
+        "coreflab singh2011 run --corpus {input.corpus} --corpus-name {wildcards.corpus} --model {wildcards.model} "
         "--context {params.context} "
         "--prior-from {input.prior} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--init string {params.within} --scheduler {params.scheduler} "
@@ -218,7 +218,7 @@ rule crossdoc_baselines:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab crossdoc-baselines --corpus {input.corpus} --corpus-name {wildcards.corpus} "
+        "coreflab singh2011 baselines --corpus {input.corpus} --corpus-name {wildcards.corpus} "
         "--prior-from {input.prior} {params.within} --neighbours {params.neighbours} "
         "--seed {params.seed} --out {output.csv} > {log} 2>&1"
 
@@ -275,5 +275,5 @@ rule crossdoc_report:
     conda:
         "../../envs/coreflab.yaml"
     shell:
-        "coreflab crossdoc-report --fig5 {input.fig5} --fig6 {input.fig6} --fig7 {input.fig7} "
+        "coreflab singh2011 report --fig5 {input.fig5} --fig6 {input.fig6} --fig7 {input.fig7} "
         "--baselines {input.baselines} --outdir results/crossdoc/paper/singh2011 > {log} 2>&1"
