@@ -1,4 +1,4 @@
-"""mela-data / mela-fit / hm2017-table1 / hm2017-select commands on a small random problem."""
+"""hm2017 mela-data / hm2017 mela-fit / hm2017 table1 / hm2017 select commands on a small random problem."""
 
 import argparse
 import json
@@ -7,7 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from coreflab.commands import hm2017_select, hm2017_table1, mela_data, mela_fit
+from coreflab.papers.hm2017.commands import mela_data, mela_fit
+from coreflab.papers.hm2017.commands import select as hm2017_select
+from coreflab.papers.hm2017.commands import table1 as hm2017_table1
 from coreflab.decode.random_problem import random_problem
 from coreflab.errors import UserError
 from coreflab.papers.hm2017.regressor_data import COLUMNS

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from coreflab.cli import main
-from coreflab.commands.leaderboard import leaderboard_frame
+from coreflab.report.leaderboard import leaderboard_frame
 from coreflab.report.io import write_table
 from coreflab.report.scores import tidy_table
 

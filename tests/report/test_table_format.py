@@ -100,7 +100,7 @@ def hm_outputs(tmp_path):
     tuned.write_text(json.dumps({"learner": "lsp_rho", "best": {"params": {"C": 100.0, "r": 0.5}}}))
     p = argparse.ArgumentParser()
     hm2017_cmd.add_arguments(p)
-    np.savez(ranking, ranked=np.arange(10), root_only=np.zeros(10, dtype=bool))  # hm2017-select's format
+    np.savez(ranking, ranked=np.arange(10), root_only=np.zeros(10, dtype=bool))  # hm2017 select's format
     args = p.parse_args(["--runs", str(runs), "--second-runs", str(second), "--ranking", str(ranking),
                          "--tuned", str(tuned), "--out-dir", str(out)])
     assert hm2017_cmd.run(args) == 0

@@ -40,7 +40,7 @@ def chosen_iterations(runs):
     (≥ 2 when available) with the lowest training pairwise error after clustering."""
     wide = _wide(runs, SELECT_SPLIT, SELECT_STAGE)
     if wide.empty:
-        raise ValueError("the cc-run rows hold no training-split scores to select an iteration on")
+        raise ValueError("the cc2007 run rows hold no training-split scores to select an iteration on")
     out = []
     for _, g in wide.groupby(KEYS, sort=False):
         cand = g[g.iteration >= 2] if (g.iteration >= 2).any() else g

@@ -196,7 +196,7 @@ def read_data(path):
 
 
 def data_mode(df, path):
-    """The one response-singletons mode of a mela-data table (True: kept)."""
+    """The one response-singletons mode of a hm2017 mela-data table (True: kept)."""
     modes = sorted(set(int(x) for x in df["keep_singletons"]))
     if len(modes) > 1 or (modes and modes[0] not in (0, 1)):
         raise UserError(f"{path}: column keep_singletons must hold one value, 0 or 1 (found {modes})")

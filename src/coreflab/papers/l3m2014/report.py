@@ -116,7 +116,7 @@ def order_control(coref, doc=None):
         vi = author.groupby(["technique", "shuffled"])["vi"].mean().unstack()
         if True in vi.columns and False in vi.columns:
             vi = (vi[True] - vi[False]).rename("author VI increase (shuffled)")
-            # the coreference study's `l3m` runs at γ = 0 (`l3m-experiment --techniques`), so
+            # the coreference study's `l3m` runs at γ = 0 (`l3m2014 order_control --techniques`), so
             # it pairs with the clustering run at γ = 0, not with the tuned-γ one
             vi = vi.drop(index="l3m", errors="ignore").rename(index={"l3m_gamma0": "l3m"})
             wide = wide.merge(vi, left_on="technique", right_index=True, how="left")

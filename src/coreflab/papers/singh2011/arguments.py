@@ -16,12 +16,12 @@ def add_model_arguments(p):
                    help="hierarchy levels as mention-pair models (pairwise) or node-level factors whose "
                         "context is the union of the children's bags (union, Singh et al. §4.3)")
     p.add_argument("--bias", type=float, default=0.05, help="entity-level bias b")
-    p.add_argument("--bias-from", default=None, help="JSON written by crossdoc-calibrate (overrides --bias)")
+    p.add_argument("--bias-from", default=None, help="JSON written by singh2011 calibrate (overrides --bias)")
     p.add_argument("--sub-bias-ratio", type=float, default=3.0, help="sub-entity bias = ratio × b")
     p.add_argument("--super-bias-ratio", type=float, default=0.3, help="super-entity bias = ratio × b")
     p.add_argument("--string-weight", type=float, default=0.0, help="w of w·STREQ (paper: 0.8)")
     p.add_argument("--prior-from", default=None,
-                   help="JSON written by crossdoc-calibrate: its bias and string weight override --bias and "
+                   help="JSON written by singh2011 calibrate: its bias and string weight override --bias and "
                         "--string-weight, and its held-out entities are left out of the run")
     p.add_argument("--p-new", type=float, default=0.1, help="probability of proposing a new group")
 

@@ -140,11 +140,11 @@ def read_prior(path):
 
 
 def load_prior(path):
-    """(b, w, held-out entity ids) of a crossdoc-calibrate JSON, with a user error when unreadable."""
+    """(b, w, held-out entity ids) of a singh2011 calibrate JSON, with a user error when unreadable."""
     try:
         return read_prior(path)
     except (OSError, ValueError, KeyError, TypeError) as err:
-        raise UserError(f"{path}: expected a crossdoc-calibrate JSON with 'bias' and 'string_weight' ({err})") from None
+        raise UserError(f"{path}: expected a singh2011 calibrate JSON with 'bias' and 'string_weight' ({err})") from None
 
 
 def evaluation_corpus(corpus, prior_from):

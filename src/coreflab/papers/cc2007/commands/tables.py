@@ -1,4 +1,4 @@
-"""`coreflab cc2007 tables`: Choi & Cardie (2007) Tables 1–3 from the cc-run CSVs."""
+"""`coreflab cc2007 tables`: Choi & Cardie (2007) Tables 1–3 from the cc2007 run CSVs."""
 
 from pathlib import Path
 
@@ -10,7 +10,7 @@ from coreflab.report.io import write_table
 
 
 def add_arguments(p):
-    p.add_argument("--runs", nargs="+", required=True, help="cc-run CSV files")
+    p.add_argument("--runs", nargs="+", required=True, help="cc2007 run CSV files")
     p.add_argument("--corpus", required=True)
     p.add_argument("--out-dir", required=True, help="writes table1..3 .csv/.md/.tex here")
 

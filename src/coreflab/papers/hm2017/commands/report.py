@@ -14,10 +14,10 @@ from coreflab.errors import UserError
 
 
 def add_arguments(p):
-    p.add_argument("--runs", nargs="+", required=True, help="hm2017-run CSVs of the first corpus")
-    p.add_argument("--second-runs", nargs="*", default=[], help="hm2017-run CSVs of the second corpus")
+    p.add_argument("--runs", nargs="+", required=True, help="hm2017 run CSVs of the first corpus")
+    p.add_argument("--second-runs", nargs="*", default=[], help="hm2017 run CSVs of the second corpus")
     p.add_argument("--ranking", required=True, help="feature ranking of the first corpus")
-    p.add_argument("--tuned", nargs="*", default=[], help="hm2017-tune JSONs (for the table notes)")
+    p.add_argument("--tuned", nargs="*", default=[], help="hm2017 tune JSONs (for the table notes)")
     p.add_argument("--corpus", default=None, help="corpus name for titles and captions "
                    "(default: <corpus> of an out-dir results/<corpus>/paper/hm2017)")
     p.add_argument("--second-corpus", default=None, help="second corpus name (default: from --second-runs paths)")
@@ -30,7 +30,7 @@ def _read(paths):
         try:
             frames.append(pd.read_csv(p))
         except (OSError, ValueError) as err:
-            raise UserError(f"{p}: not a readable hm2017-run CSV ({err})") from None
+            raise UserError(f"{p}: not a readable hm2017 run CSV ({err})") from None
     return pd.concat(frames, ignore_index=True)
 
 

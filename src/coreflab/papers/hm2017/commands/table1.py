@@ -1,4 +1,4 @@
-"""`coreflab hm2017 table1`: H&M 2017 Table 1 and Fig. 2 (regressor accuracy) from mela-data output."""
+"""`coreflab hm2017 table1`: H&M 2017 Table 1 and Fig. 2 (regressor accuracy) from hm2017 mela-data output."""
 
 from pathlib import Path
 

@@ -12,7 +12,7 @@ from coreflab.report.io import write_table
 
 def add_arguments(p):
     p.add_argument("--corpus", required=True)
-    p.add_argument("--curves", nargs="+", required=True, help="l3m-experiment curves CSVs")
+    p.add_argument("--curves", nargs="+", required=True, help="l3m2014 curves CSVs")
     p.add_argument("--robustness", required=True)
     p.add_argument("--cccp", required=True)
     p.add_argument("--order", required=True)

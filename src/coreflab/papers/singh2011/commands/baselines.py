@@ -2,7 +2,7 @@
 
 For a corpus with topics (ECB+) both baselines are also run in the within-topic setting
 (no cluster crosses a topic); the `setting` column tells the rows apart in Table 2.
-With `--prior-from` (a crossdoc-calibrate JSON) the held-out tuning entities are left out, as in
+With `--prior-from` (a singh2011 calibrate JSON) the held-out tuning entities are left out, as in
 the model's runs, and label propagation uses the tuned b and w (`--prior-within-from` for the
 within-topic setting). Every row carries the entity-level log p of its labelling, of the gold
 state and of the string-match state under that setting's prior, so Table 2 can show whether
@@ -28,8 +28,8 @@ def add_arguments(p):
     p.add_argument("--corpus-name", required=True)
     p.add_argument("--bias", type=float, default=0.05)
     p.add_argument("--string-weight", type=float, default=0.8)
-    p.add_argument("--prior-from", default=None, help="crossdoc-calibrate JSON (overrides --bias/--string-weight)")
-    p.add_argument("--prior-within-from", default=None, help="crossdoc-calibrate JSON for the within-topic setting")
+    p.add_argument("--prior-from", default=None, help="singh2011 calibrate JSON (overrides --bias/--string-weight)")
+    p.add_argument("--prior-within-from", default=None, help="singh2011 calibrate JSON for the within-topic setting")
     p.add_argument("--neighbours", type=int, default=10)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True, help="CSV: corpus, system, B3 P/R/F1, entities, seconds, log p")

@@ -13,7 +13,7 @@ def add_arguments(p):
     p.add_argument("--fig5", nargs="+", required=True, help="traces of the flat model with K = 1, 2, ...")
     p.add_argument("--fig6", nargs="+", required=True, help="traces of flat, sub, super, hier models")
     p.add_argument("--fig7", nargs="+", required=True, help="traces on the large corpora (string init)")
-    p.add_argument("--baselines", nargs="+", required=True, help="crossdoc-baselines CSVs")
+    p.add_argument("--baselines", nargs="+", required=True, help="singh2011 baselines CSVs")
     p.add_argument("--outdir", required=True)
 
 

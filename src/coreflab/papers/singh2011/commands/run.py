@@ -28,7 +28,7 @@ from coreflab.report.io import atomic_write_text
 
 
 def add_arguments(p):
-    p.add_argument("--corpus", required=True, help="cross-document corpus .npz (synth-crossdoc, crossdoc-ecbplus)")
+    p.add_argument("--corpus", required=True, help="cross-document corpus .npz (singh2011 synth, singh2011 ecbplus)")
     add_model_arguments(p)
     p.add_argument("--init", choices=["singletons", "string"], default="singletons")
     p.add_argument("--within-topic", action="store_true",
