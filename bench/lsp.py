@@ -29,10 +29,10 @@ def main(argv=None):
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--out", default="bench/results/lsp.json")
     args = p.parse_args(argv)
-    from coreflab.papers.hm2017.regressor_data import regressor_examples, regressor_table
     from coreflab.learn.registry import make_learner
     from coreflab.mela.features import FEATURE_NAMES
     from coreflab.mela.regressor import fit_regressor, save_regressor
+    from coreflab.papers.hm2017.regressor_data import regressor_examples, regressor_table
 
     corpus, store = _load(args.small)
     regressor_examples(corpus, store, [0], n_iter=2)  # compile

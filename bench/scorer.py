@@ -36,8 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-from coreflab.corpus.readers.conll import atomic_write_text, format_conll, read_conll
 from coreflab.corpus.document import Document
+from coreflab.corpus.readers.conll import atomic_write_text, format_conll, read_conll
 from coreflab.metrics.coref_file import read_coref_path
 from coreflab.metrics.scorer import score_clusterings, score_documents, score_files, score_labels
 

@@ -3,11 +3,18 @@ import numpy as np
 from coreflab.corpus.attributes import embedding
 from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.compiled import (
-    GENDER_FEMALE, GENDER_MALE, GENDER_NEUTER, GENDER_UNKNOWN, NUMBER_PLURAL, NUMBER_SINGULAR,
-    TYPE_COMMON, TYPE_NAME, TYPE_PRONOUN,
+    GENDER_FEMALE,
+    GENDER_MALE,
+    GENDER_NEUTER,
+    GENDER_UNKNOWN,
+    NUMBER_PLURAL,
+    NUMBER_SINGULAR,
+    TYPE_COMMON,
+    TYPE_NAME,
+    TYPE_PRONOUN,
 )
-from coreflab.corpus.readers.conll import parse_conll
 from coreflab.corpus.document import Document
+from coreflab.corpus.readers.conll import parse_conll
 
 
 def conll_doc(rows, doc_id="t"):

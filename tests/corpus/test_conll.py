@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.corpus.readers.conll import format_conll, parse_conll, read_conll, read_conll_path, write_conll
 from coreflab.corpus.document import OPTIONAL_COLUMNS, Document
+from coreflab.corpus.readers.conll import format_conll, parse_conll, read_conll, read_conll_path, write_conll
 from coreflab.errors import InputFormatError, UserError
 
 DOC = """#begin document (nw/test/01); part 000

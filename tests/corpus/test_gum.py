@@ -6,9 +6,9 @@ import tarfile
 
 import pytest
 
+from coreflab.corpus.readers import gum
 from coreflab.corpus.readers.conll import format_conll, parse_conll
 from coreflab.corpus.readers.conllu import parse_conllu
-from coreflab.corpus.readers import gum
 from coreflab.corpus.readers.gum import load_gum, read_splits
 from coreflab.corpus.readers.ptb import normalise_label, parse_ptb, unescape_ptb
 from coreflab.errors import InputFormatError, UserError

@@ -1,5 +1,12 @@
 from coreflab.corpus import lexicon
-from coreflab.corpus.compiled import GENDER_FEMALE, GENDER_MALE, GENDER_NEUTER, GENDER_UNKNOWN, NUMBER_PLURAL, NUMBER_SINGULAR
+from coreflab.corpus.compiled import (
+    GENDER_FEMALE,
+    GENDER_MALE,
+    GENDER_NEUTER,
+    GENDER_UNKNOWN,
+    NUMBER_PLURAL,
+    NUMBER_SINGULAR,
+)
 
 
 def test_pronoun_table():

@@ -1,6 +1,6 @@
-from coreflab.corpus.readers.conll import parse_conll
 from coreflab.corpus.document import Document
 from coreflab.corpus.mentions import analyse_document, gold_mentions, mention_detection_scores, predicted_mentions
+from coreflab.corpus.readers.conll import parse_conll
 
 
 def conll_doc(rows, doc_id="t"):

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.corpus.synthetic import lexicon as lex
 from coreflab.corpus.readers.conll import format_conll, parse_conll
+from coreflab.corpus.synthetic import lexicon as lex
 from coreflab.corpus.synthetic.generator import DEFAULT_KNOBS, SIZES, SPLITS, generate_corpus, generate_document
 from coreflab.errors import UserError
 
@@ -162,7 +162,7 @@ def test_every_sentence_ends_with_a_period_and_words_have_no_blanks(tiny):
 def test_ne_column_is_ontonotes_style(default):
     for doc in all_docs(default)[:100]:
         open_label = None
-        for t, cell in enumerate(doc.columns["ne"]):
+        for _t, cell in enumerate(doc.columns["ne"]):
             if cell == "*":
                 continue
             m = re.fullmatch(r"\(([A-Z]+)\)|\(([A-Z]+)\*|\*\)", cell)

@@ -4,13 +4,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from coreflab.errors import UserError
 from coreflab.papers.singh2011.b3 import b3_scores
 from coreflab.papers.singh2011.data import CrossdocCorpus
 from coreflab.papers.singh2011.ecbplus import parse_document, read_ecbplus
 from coreflab.papers.singh2011.synthetic import SynthCrossdocConfig, generate
-from coreflab.errors import UserError
 
 ECBPLUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "ecbplus"
 

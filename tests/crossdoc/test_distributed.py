@@ -2,12 +2,20 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.papers.singh2011.baselines import label_propagation_labels, string_match_labels
 from coreflab.papers.singh2011.data import CrossdocCorpus
-from coreflab.papers.singh2011.distributed import (DaskExecutor, InferenceConfig, SerialExecutor, pack_calls, partition,
-                                           run_inference, shard_calls)
+from coreflab.papers.singh2011.distributed import (
+    DaskExecutor,
+    InferenceConfig,
+    SerialExecutor,
+    pack_calls,
+    partition,
+    run_inference,
+    shard_calls,
+)
 from coreflab.papers.singh2011.shard import ModelParams
 from coreflab.papers.singh2011.synthetic import SynthCrossdocConfig, generate
 

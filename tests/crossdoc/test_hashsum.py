@@ -1,7 +1,8 @@
 """The group-sum hash table with deletion behaves like a dict of non-zero sums."""
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.papers.singh2011.hashsum import capacity, new_table, rehash, table_add, table_get, table_sub
 

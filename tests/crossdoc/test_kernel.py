@@ -3,7 +3,8 @@ every configuration stays a partition, and at temperature → 0 only non-worseni
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.papers.singh2011.distributed import initial_groups
 from coreflab.papers.singh2011.model import model_score

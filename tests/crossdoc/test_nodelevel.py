@@ -8,7 +8,8 @@ from-scratch difference; with every node a single mention the form is the mentio
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.papers.singh2011.data import CrossdocCorpus
 from coreflab.papers.singh2011.distributed import initial_groups

@@ -10,7 +10,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.cli import main
 from coreflab.papers.singh2011 import tuning

@@ -3,12 +3,12 @@
 import itertools
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from coreflab.decode.arcs import gold_arc_mask
+from coreflab.decode.arcs import arc_scores, gold_arc_mask
 from coreflab.decode.beam import beam_antecedents, beam_decode_doc
 from coreflab.decode.best_first import best_first_antecedents
-from coreflab.decode.arcs import arc_scores
 from coreflab.decode.featvec import tree_feature_vector
 from coreflab.decode.random_problem import random_problem
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES, mention_attributes, resolve_nonlocal
@@ -35,7 +35,7 @@ def _exhaustive(w, store, lo, hi, codes, attrs, allowed=None):
 
 def _pos_of(ante, lo, hi, store):
     out = []
-    for i, r in enumerate(range(lo, hi)):
+    for _i, r in enumerate(range(lo, hi)):
         a0, a1 = store.m_arc_offsets[r], store.m_arc_offsets[r + 1]
         out.append(int(np.flatnonzero(store.arc_ante[a0:a1] == ante[r])[0]))
     return out

@@ -3,7 +3,8 @@
 import itertools
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.decode.arcs import antecedents_to_clusters, arc_scores, bk_arc_loss, gold_arc_mask
 from coreflab.decode.best_first import best_first_antecedents

@@ -4,7 +4,12 @@ import numpy as np
 import pytest
 
 from coreflab.papers.l3m2014.newsgroups import (
-    cluster_ids, item_sets, load_posts, normalise_author, normalise_thread, split_post,
+    cluster_ids,
+    item_sets,
+    load_posts,
+    normalise_author,
+    normalise_thread,
+    split_post,
 )
 from coreflab.papers.l3m2014.pair_features import build_store, fit_vectorizer, item_set_arcs
 

@@ -8,7 +8,7 @@ compares acronyms as strings), so the equivalence test checks semantics, not sha
 import hashlib
 
 from coreflab.features.hashing import MASK64, ROOT_MARK, py_hash_values, py_mix64, template_key
-from coreflab.features.templates import REGISTRY, K_ANA, K_CONST, split_entry
+from coreflab.features.templates import K_ANA, K_CONST, REGISTRY, split_entry
 
 
 def bucket(d):

@@ -2,10 +2,11 @@
 
 import numpy as np
 
-from .feature_builders import C, N, P, build_corpus
 from coreflab.decode.arcs import gold_arc_mask
 from coreflab.features import extract_arc_store
 from coreflab.features.candidates import candidate_arcs, reachability
+
+from .feature_builders import C, N, P, build_corpus
 
 
 def _doc():

@@ -2,13 +2,15 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from .feature_builders import EXAMPLE, build_corpus, chain_doc
 from coreflab.errors import UserError
 from coreflab.features import arc_offsets, extract_arc_store, load_featureset
 from coreflab.features.random_corpus import random_compiled_corpus
 from coreflab.features.templates import REGISTRY
+
+from .feature_builders import EXAMPLE, build_corpus, chain_doc
 from .feature_reference import reference_store
 
 ALL = sorted(REGISTRY)

@@ -5,11 +5,11 @@ import subprocess
 import sys
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numba import njit
-from hypothesis import given, settings, strategies as st
 
-from coreflab.features.hashing import (hash_feature, hash_index, hash_start, hash_step,
-                                       py_hash_values, template_key)
+from coreflab.features.hashing import hash_feature, hash_index, hash_start, hash_step, py_hash_values, template_key
 
 # Golden values: if these change, every saved model's weights are silently scrambled.
 GOLDEN = {("ana_type", 0): 1845276, ("ana_type", 5): 142749, ("ana_type", -1): 2862553}

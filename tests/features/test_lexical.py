@@ -3,15 +3,21 @@
 import numpy as np
 import pytest
 
-from .feature_builders import C, N, P, build_corpus
-from .feature_reference import reference_store
 from coreflab.errors import UserError
 from coreflab.features import extract_arc_store, load_featureset
 from coreflab.features.hashing import py_hash_values, string_keys, template_key
 from coreflab.features.mention_table import (
-    C_COORD, C_QUOTE, C_SHORT_FULL, C_STRIPPED, C_VERB, mention_table,
+    C_COORD,
+    C_QUOTE,
+    C_SHORT_FULL,
+    C_STRIPPED,
+    C_VERB,
+    mention_table,
 )
 from coreflab.features.templates import REGISTRY, resolve
+
+from .feature_builders import C, N, P, build_corpus
+from .feature_reference import reference_store
 
 BITS = 20
 

@@ -7,7 +7,14 @@ from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.errors import UserError
 from coreflab.features.hashing import py_hash_values, string_keys, template_key
 from coreflab.features.nonlocal_templates import (
-    F_CLUS, F_SIZE, NF, NONLOCAL_CODE, combine, emit_nonlocal, mention_attributes, resolve_nonlocal,
+    F_CLUS,
+    F_SIZE,
+    NF,
+    NONLOCAL_CODE,
+    combine,
+    emit_nonlocal,
+    mention_attributes,
+    resolve_nonlocal,
     state_push,
 )
 

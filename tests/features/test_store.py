@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from .feature_builders import EXAMPLE, build_corpus
 from coreflab.errors import UserError
 from coreflab.features import ArcStore, extract_arc_store
+
+from .feature_builders import EXAMPLE, build_corpus
 
 
 def test_round_trip(tmp_path):

@@ -3,12 +3,13 @@
 import numpy as np
 import pytest
 
-from .feature_builders import EXAMPLE, build_corpus, chain_doc
 from coreflab.errors import UserError
 from coreflab.features import extract_arc_store
 from coreflab.features.hashing import ROOT_MARK, py_hash_values, string_keys, template_key
 from coreflab.features.mention_table import bucket
 from coreflab.features.templates import REGISTRY, resolve
+
+from .feature_builders import EXAMPLE, build_corpus, chain_doc
 
 BITS = 20
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.learn.clustering.corr_clustering import CorrClustering
 from coreflab.decode.correlation import correlation_partition, exact_partition, greedy_partition, partition_objective
+from coreflab.learn.clustering.corr_clustering import CorrClustering
 from tests.learn.test_leftlink_baselines import local_gold, separable
 
 

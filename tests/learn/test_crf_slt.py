@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import LogisticRegression
 
-from coreflab.learn.pairwise.crf_slt import CCBase, PairwiseCRF, make_cc_learner as make_learner, pair_decision_scores
-from coreflab.learn.pairwise.pair_data import FeatureIndex, arc_feature_rows, build_pairs
 from coreflab.decode.single_link import single_link
+from coreflab.learn.pairwise.crf_slt import CCBase, PairwiseCRF, pair_decision_scores
+from coreflab.learn.pairwise.crf_slt import make_cc_learner as make_learner
+from coreflab.learn.pairwise.pair_data import FeatureIndex, arc_feature_rows, build_pairs
 from coreflab.learn.pairwise.slt_estep import closest_positive_pairs, estep_closest, estep_preserving
 
 

@@ -5,10 +5,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from coreflab.learn.leftlink.l3m import L3M, kernel_arrays
 from coreflab.decode.left_link import l3m_cluster
-from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
 from coreflab.learn.base import TrainingData
+from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
+from coreflab.learn.leftlink.l3m import L3M, kernel_arrays
 
 NO_WEIGHTS = np.empty(0)  # the kernels read an empty weight array as "every item weighs 1"
 
@@ -83,7 +83,6 @@ def test_gamma_zero_is_max_left_link():
 
 def test_certain_links_reproduce_gold_clustering():
     # one feature that fires exactly on same-cluster links with a huge weight
-    rng = np.random.default_rng(3)
     clusters = [0, 1, 0, 2, 1, 1, 0]
     ante, arc_off, feat_off, feats = [], [0], [0], []
     for i in range(len(clusters)):

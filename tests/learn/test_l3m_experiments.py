@@ -1,19 +1,18 @@
 """`coreflab l3m2014` studies and the L3M tables on the tiny synthetic corpus."""
 
-import argparse
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from coreflab.cli import main
-from coreflab.learn.io import load_split
 from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.readers.conll import read_conll_path, write_conll
 from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.features.extract import extract_arc_store
 from coreflab.learn.base import as_training_data
 from coreflab.learn.evaluation import avg_row, score_model
+from coreflab.learn.io import load_split
 from coreflab.learn.leftlink.l3m import L3M
 
 FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]

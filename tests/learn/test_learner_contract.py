@@ -27,10 +27,10 @@ EXPECTED = {"bk_baseline", "bk_early", "bk_maxviolation", "bk_laso", "bk_delayed
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     """The tiny synthetic training split, compiled, with a small arc store, and a MELA regressor."""
-    from coreflab.papers.hm2017.regressor_data import regressor_table
     from coreflab.mela.features import FEATURE_NAMES
     from coreflab.mela.mode import corpus_key_has_singletons
     from coreflab.mela.regressor import fit_regressor, save_regressor
+    from coreflab.papers.hm2017.regressor_data import regressor_table
 
     docs = generate_corpus("tiny", seed=0)["train"][:6]
     corpus = compile_documents(docs, "synth", "train")

@@ -6,10 +6,14 @@ import numpy as np
 import pytest
 
 from coreflab.learn.base import TrainingData
-from coreflab.learn.leftlink.l3m import L3M
 from coreflab.learn.leftlink.baselines import (
-    BinLeftLink, SumLink, best_left_link_cluster, gold_representatives, sumlink_cluster,
+    BinLeftLink,
+    SumLink,
+    best_left_link_cluster,
+    gold_representatives,
+    sumlink_cluster,
 )
+from coreflab.learn.leftlink.l3m import L3M
 
 
 def separable(docs_clusters, seed=0, n_bits=5):
@@ -17,7 +21,6 @@ def separable(docs_clusters, seed=0, n_bits=5):
     rng = np.random.default_rng(seed)
     offsets, clusters, ante, arc_off, foff, feats = [0], [], [], [0], [0], []
     for cl in docs_clusters:
-        base = len(clusters)
         clusters += cl
         offsets.append(len(clusters))
         for i in range(len(cl)):
@@ -99,8 +102,8 @@ def test_labels_and_antecedents_round_trip():
 
 def test_predict_returns_antecedents_for_every_clustering_learner():
     from coreflab.learn.clustering.corr_clustering import CorrClustering
-    from coreflab.learn.labels import labels_to_antecedents
     from coreflab.learn.clustering.spanning_forest import SpanningForest
+    from coreflab.learn.labels import labels_to_antecedents
 
     data = separable([[0, 1, 0, 1, 2], [0, 0]], seed=1)
     for cls in (SumLink, BinLeftLink, L3M, SpanningForest, CorrClustering):

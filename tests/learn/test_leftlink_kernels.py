@@ -6,11 +6,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from coreflab.decode.left_link import l3m_cluster, softmax
 from coreflab.learn.base import TrainingData
+from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
 from coreflab.learn.leftlink.l3m import kernel_arrays
 from coreflab.learn.leftlink.l3m_cccp import l3m_value_and_grad
-from coreflab.decode.left_link import l3m_cluster, softmax
-from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
 from tests.learn.test_l3m import random_data
 
 NO_WEIGHTS = np.empty(0)  # the kernels read an empty weight array as "every item weighs 1"

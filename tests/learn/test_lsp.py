@@ -11,12 +11,12 @@ from coreflab.decode.best_first import best_first_antecedents
 from coreflab.decode.random_problem import random_problem
 from coreflab.errors import UserError
 from coreflab.learn.base import Learner
-from coreflab.learn.trees.lsp_kernels import arc_losses
-from coreflab.papers.hm2017.regressor_data import regressor_table
 from coreflab.learn.registry import make_learner
+from coreflab.learn.trees.lsp_kernels import arc_losses
 from coreflab.mela.features import FEATURE_NAMES
 from coreflab.mela.mode import corpus_key_has_singletons
 from coreflab.mela.regressor import fit_regressor, load_regressor, mse_scc, save_regressor
+from coreflab.papers.hm2017.regressor_data import regressor_table
 
 
 def _delta(kind, ante, mc, r):
@@ -172,8 +172,8 @@ def _score_command_mela(tmp_path, key_doc, response_doc, capsys):
 
 
 def test_regressor_labels_equal_coreflab_score_with_singletons_kept(tmp_path, singleton_key, capsys):
-    from coreflab.papers.hm2017.regressor_data import regressor_examples
     from coreflab.learn.output import key_has_singletons, response_documents
+    from coreflab.papers.hm2017.regressor_data import regressor_examples
 
     key, corpus, store, *_ = singleton_key
     assert key_has_singletons(key) and corpus_key_has_singletons(corpus)
@@ -242,9 +242,9 @@ def test_twinless_predicted_mentions_are_off_the_key_of_the_labels(tmp_path, sin
     restricted to the detected key mentions (the labels cannot see undetected ones)."""
     from coreflab.corpus.compile import compile_documents
     from coreflab.features.extract import extract_arc_store
-    from coreflab.papers.hm2017.regressor_data import regressor_examples
     from coreflab.learn.output import response_documents
     from coreflab.mela.features import clustering_features, key_labels
+    from coreflab.papers.hm2017.regressor_data import regressor_examples
 
     key = singleton_key[0]
     corpus = compile_documents(key, "synth", "train", mentions="predicted")

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from coreflab.learn.base import TrainingData
 from coreflab.decode.spanning_forest import max_spanning_forest
+from coreflab.learn.base import TrainingData
 from coreflab.learn.clustering.spanning_forest import SpanningForest, hinge, loss_constants
 from coreflab.learn.leftlink.baselines import gold_representatives
 

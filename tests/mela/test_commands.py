@@ -7,11 +7,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from coreflab.decode.random_problem import random_problem
+from coreflab.errors import UserError
 from coreflab.papers.hm2017.commands import mela_data, mela_fit
 from coreflab.papers.hm2017.commands import select as hm2017_select
 from coreflab.papers.hm2017.commands import table1 as hm2017_table1
-from coreflab.decode.random_problem import random_problem
-from coreflab.errors import UserError
 from coreflab.papers.hm2017.regressor_data import COLUMNS
 
 

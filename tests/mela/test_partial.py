@@ -1,7 +1,8 @@
 """Alg. 3: the incremental partial loss equals the from-scratch loss; the objective never drops."""
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.decode.arcs import arc_scores
 from coreflab.decode.random_problem import random_problem

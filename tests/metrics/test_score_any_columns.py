@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coreflab.cli import main
-from coreflab.corpus.readers.conll import format_conll, parse_conll, read_conll_path
 from coreflab.corpus.document import Document
+from coreflab.corpus.readers.conll import format_conll, parse_conll, read_conll_path
 from coreflab.errors import InputFormatError
 from coreflab.metrics.coref_file import parse_coref_bytes, read_coref_path
 from coreflab.metrics.scorer import score_documents, score_files

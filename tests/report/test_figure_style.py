@@ -19,8 +19,10 @@ from matplotlib.colors import to_hex
 
 from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.synthetic.generator import generate_corpus
+from coreflab.papers.bk2014 import report as bk2014
+from coreflab.papers.hm2017 import report as hm2017
 from coreflab.papers.singh2011 import report as singh
-from coreflab.report import bk2014, hm2017, style
+from coreflab.report import style
 from coreflab.report.io import save_figure
 from coreflab.report.overview import overview_figure
 

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from coreflab.cli import main
-from coreflab.report.leaderboard import leaderboard_frame
 from coreflab.report.io import write_table
+from coreflab.report.leaderboard import leaderboard_frame
 from coreflab.report.scores import tidy_table
 
 

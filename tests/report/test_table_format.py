@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from coreflab.papers.cc2007 import report as cc2007
 from coreflab.papers.hm2017.commands import report as hm2017_cmd
-from coreflab.report import cc2007, l3m2014
+from coreflab.papers.l3m2014 import report as l3m2014
 from coreflab.report.io import format_p, write_table
 
 

@@ -13,8 +13,8 @@ import json
 import numpy as np
 
 from coreflab.corpus.compile import MENTION_MODES, compile_documents
-from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
 from coreflab.corpus.mentions import gold_mentions
+from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
 from coreflab.errors import UserError
 
 

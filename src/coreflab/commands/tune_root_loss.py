@@ -37,8 +37,8 @@ def _grid(text):
 def run(args):
     from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
     from coreflab.learn.base import as_training_data
-    from coreflab.papers.bk2014.root_loss import tune_root_loss
     from coreflab.learn.io import load_split
+    from coreflab.papers.bk2014.root_loss import tune_root_loss
 
     grid = _grid(args.grid)
     train = as_training_data(load_split(args.compiled, args.arcs))

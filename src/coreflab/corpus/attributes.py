@@ -30,7 +30,7 @@ from coreflab.corpus.compiled import (
     TYPE_NAME,
     TYPE_PRONOUN,
 )
-from coreflab.corpus.parse_tree import LABELS, LABEL_IDS
+from coreflab.corpus.parse_tree import LABEL_IDS, LABELS
 
 _CLAUSE = frozenset(("S", "SINV", "SQ", "SBARQ"))
 

@@ -18,16 +18,16 @@ from numba import njit
 
 from coreflab.corpus.attributes import (
     LexiconTables,
-    covering_nodes,
     SyntaxInterner,
+    covering_nodes,
     embedding,
     types_genders_numbers,
 )
 from coreflab.corpus.compiled import ARRAY_FIELDS, CompiledCorpus
 from coreflab.corpus.lexicon import NEUTER_NE_TYPES, NUMERIC_NE_TYPES
-from coreflab.errors import UserError
 from coreflab.corpus.mentions import analyse_document, gold_mentions, predicted_mentions
 from coreflab.corpus.parse_tree import LABELS, label_id
+from coreflab.errors import UserError
 
 MENTION_MODES = ("gold", "predicted")
 

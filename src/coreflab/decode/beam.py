@@ -23,7 +23,13 @@ import numpy as np
 from numba import njit
 
 from coreflab.features.nonlocal_templates import (
-    A_TYPE, F_CLUS, NF, emit_antecedent, emit_cluster, has_antecedent_templates, state_push,
+    A_TYPE,
+    F_CLUS,
+    NF,
+    emit_antecedent,
+    emit_cluster,
+    has_antecedent_templates,
+    state_push,
 )
 
 

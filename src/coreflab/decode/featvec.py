@@ -12,7 +12,7 @@ list `touched` of ids with a nonzero mark; cleared by `acc_clear` in O(touched).
 import numpy as np
 from numba import njit
 
-from coreflab.features.nonlocal_templates import NF, F_POS, A_TYPE, emit_nonlocal, state_push
+from coreflab.features.nonlocal_templates import A_TYPE, NF, emit_nonlocal, state_push
 
 
 @njit(cache=True, inline="always")

@@ -18,13 +18,39 @@ from numba import njit
 from coreflab.corpus.compiled import TYPE_NAME
 from coreflab.features.hashing import ROOT_MARK, hash_index, hash_step
 from coreflab.features.mention_table import (
-    C_ACRO, C_END, C_FULL, C_GENDER, C_HEAD, C_HEAD_LOWER, C_LAST, C_NUMBER, C_PATH_ROOT,
-    C_SELF_ACRO, C_SENT, C_SPEAKER, C_START, C_STRIPPED, C_TOK_BASE, C_TYPE, bucket,
+    C_ACRO,
+    C_END,
+    C_FULL,
+    C_GENDER,
+    C_HEAD,
+    C_HEAD_LOWER,
+    C_LAST,
+    C_NUMBER,
+    C_PATH_ROOT,
+    C_SELF_ACRO,
+    C_SENT,
+    C_SPEAKER,
+    C_START,
+    C_STRIPPED,
+    C_TOK_BASE,
+    C_TYPE,
+    bucket,
 )
 from coreflab.features.templates import (
-    N_PAIR_OPS, P_ALIAS, P_EXACT, P_GENDER_AGREE, P_HEAD_CONTAINED,
-    P_HEAD_MATCH, P_MATCH_KIND, P_MENT_DIST, P_NESTED, P_NUMBER_AGREE, P_SAME_SPEAKER,
-    P_SENT_DIST, P_SENT_PATHS, P_SUBSTRING,
+    N_PAIR_OPS,
+    P_ALIAS,
+    P_EXACT,
+    P_GENDER_AGREE,
+    P_HEAD_CONTAINED,
+    P_HEAD_MATCH,
+    P_MATCH_KIND,
+    P_MENT_DIST,
+    P_NESTED,
+    P_NUMBER_AGREE,
+    P_SAME_SPEAKER,
+    P_SENT_DIST,
+    P_SENT_PATHS,
+    P_SUBSTRING,
 )
 
 NO_VALUE = -1

@@ -24,6 +24,7 @@ of each mention (-1 = absent from that side), and the document of every cluster.
 """
 
 import numpy as np
+
 from coreflab.metrics.assignment import linear_sum_assignment
 
 ALL_METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")

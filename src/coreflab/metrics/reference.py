@@ -17,6 +17,7 @@ Pradhan et al. (2014), "Scoring coreference partitions of predicted mentions".
 from itertools import combinations
 
 import numpy as np
+
 from coreflab.metrics.assignment import linear_sum_assignment
 
 

@@ -13,14 +13,14 @@ vectorised contingency-table path (`coreflab.metrics.counts`).
 """
 
 import warnings
-from itertools import chain
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
 from coreflab.metrics import reference
-from coreflab.metrics.counts import ALL_METRICS, document_counts
 from coreflab.metrics.coref_file import group_ids
+from coreflab.metrics.counts import ALL_METRICS, document_counts
 
 MELA_METRICS = ("muc", "bcub", "ceafe")
 METRIC_CHOICES = ("all", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mela")

@@ -24,9 +24,9 @@ import sys
 import tarfile
 from pathlib import Path
 
+from coreflab.corpus.document import OPTIONAL_COLUMNS, Document
 from coreflab.corpus.readers.conll import parse_conll
 from coreflab.corpus.readers.conllu import parse_conllu
-from coreflab.corpus.document import OPTIONAL_COLUMNS, Document
 from coreflab.corpus.readers.ptb import parse_ptb, unescape_ptb
 from coreflab.errors import InputFormatError, UserError
 

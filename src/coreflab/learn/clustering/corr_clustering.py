@@ -15,14 +15,14 @@ alone on real text). `exact_` and `fallback_` count how each inference was solve
 import numpy as np
 from numba import njit
 
-from coreflab.learn.base import Learner, as_training_data
 from coreflab.decode.correlation import NODE_LIMIT, correlation_partition
-from coreflab.learn.leftlink.l3m import kernel_arrays
-from coreflab.learn.leftlink.baselines import gold_representatives
-from coreflab.learn.sgd import shrink
-from coreflab.learn.labels import ClusteringLearnerMixin
-from coreflab.learn.registry import register
+from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.clustering.spanning_forest import document_edges, edge_scores
+from coreflab.learn.labels import ClusteringLearnerMixin
+from coreflab.learn.leftlink.baselines import gold_representatives
+from coreflab.learn.leftlink.l3m import kernel_arrays
+from coreflab.learn.registry import register
+from coreflab.learn.sgd import shrink
 
 
 @njit(cache=True)

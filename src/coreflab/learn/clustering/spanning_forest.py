@@ -31,15 +31,15 @@ synth 56.0 / 39.7 / 43.1 and the first 20 LitBank fold-0 documents 54.7 / 68.1 /
 import numpy as np
 from numba import njit
 
-from coreflab.learn.base import Learner, as_training_data
-from coreflab.learn.leftlink.l3m import kernel_arrays
 from coreflab.decode.left_link import arc_score
 from coreflab.decode.single_link import kruskal, single_link
 from coreflab.decode.spanning_forest import max_spanning_forest
-from coreflab.learn.leftlink.baselines import gold_representatives
-from coreflab.learn.sgd import add_arc, shrink
-from coreflab.learn.registry import register
+from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.labels import ClusteringLearnerMixin, local_labels
+from coreflab.learn.leftlink.baselines import gold_representatives
+from coreflab.learn.leftlink.l3m import kernel_arrays
+from coreflab.learn.registry import register
+from coreflab.learn.sgd import add_arc, shrink
 
 
 def edges(data):

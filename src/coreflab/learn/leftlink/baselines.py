@@ -13,12 +13,12 @@ O(1) L2 shrinkage, and cluster online:
 import numpy as np
 from numba import njit
 
-from coreflab.learn.base import Learner, as_training_data
-from coreflab.learn.leftlink.l3m import kernel_arrays
 from coreflab.decode.left_link import arc_score, best_left_link_cluster, sumlink_cluster
-from coreflab.learn.sgd import add_arc, shrink
+from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.labels import ClusteringLearnerMixin
+from coreflab.learn.leftlink.l3m import kernel_arrays
 from coreflab.learn.registry import register
+from coreflab.learn.sgd import add_arc, shrink
 
 
 @njit(cache=True)

@@ -10,10 +10,10 @@ on the loss-augmented latent objective (METHODS.md §4); the kernels are in
 
 import numpy as np
 
-from coreflab.learn.base import Learner, as_training_data
 from coreflab.decode.left_link import l3m_cluster
-from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
+from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.labels import ClusteringLearnerMixin
+from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
 from coreflab.learn.registry import register
 
 

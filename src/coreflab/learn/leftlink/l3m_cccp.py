@@ -15,8 +15,8 @@ from numba import njit
 from scipy.optimize import minimize
 
 from coreflab.learn.base import as_training_data
-from coreflab.learn.leftlink.l3m import item_weights, kernel_arrays, total_items
 from coreflab.learn.leftlink.kernels import item_buffers, item_terms, l3m_objective
+from coreflab.learn.leftlink.l3m import item_weights, kernel_arrays, total_items
 from coreflab.learn.sgd import add_arcs
 
 

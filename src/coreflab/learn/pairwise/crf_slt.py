@@ -23,13 +23,13 @@ tables can report each iteration and the best of 2..T as the paper does.
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
+from coreflab.decode.single_link import single_link
 from coreflab.errors import UserError
 from coreflab.learn.base import Learner
 from coreflab.learn.labels import labels_to_antecedents
 from coreflab.learn.pairwise.pair_data import FeatureIndex, arc_feature_rows, build_pairs
-from coreflab.learn.registry import register
-from coreflab.decode.single_link import single_link
 from coreflab.learn.pairwise.slt_estep import closest_positive_pairs, estep_closest, estep_preserving
+from coreflab.learn.registry import register
 
 VARIANTS = {"cc_base": "none", "cc_slt_closest": "closest", "cc_slt_preserving": "preserving"}
 ESTEPS = {"closest": estep_closest, "preserving": estep_preserving}

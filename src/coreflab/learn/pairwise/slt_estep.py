@@ -27,7 +27,6 @@ some chain pair is predicted negative.
 """
 
 import numpy as np
-from numba import njit
 
 from coreflab.decode.single_link import kruskal
 

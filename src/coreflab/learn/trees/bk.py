@@ -23,15 +23,15 @@ import time
 
 import numpy as np
 
-from coreflab.decode.arcs import bk_arc_loss, gold_arc_mask, arc_scores
+from coreflab.decode.arcs import arc_scores, bk_arc_loss, gold_arc_mask
 from coreflab.decode.beam import beam_antecedents
 from coreflab.decode.best_first import best_first_antecedents
 from coreflab.errors import UserError
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES, mention_attributes, resolve_nonlocal
-from coreflab.learn.trees import bk_kernels as K
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.pa import Accumulator, averaged_weights
 from coreflab.learn.registry import register
+from coreflab.learn.trees import bk_kernels as K
 
 
 class BKLearner(Learner):

@@ -27,10 +27,10 @@ import numpy as np
 from coreflab.decode.arcs import arc_scores, gold_arc_mask
 from coreflab.decode.best_first import best_first_antecedents
 from coreflab.errors import UserError
-from coreflab.learn.trees import lsp_kernels as K
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.pa import Accumulator, averaged_weights
 from coreflab.learn.registry import register
+from coreflab.learn.trees import lsp_kernels as K
 from coreflab.mela.features import key_labels
 
 

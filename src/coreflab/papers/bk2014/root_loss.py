@@ -16,7 +16,6 @@ from pathlib import Path
 import numpy as np
 
 from coreflab.errors import UserError
-
 from coreflab.learn.evaluation import score_model
 from coreflab.learn.output import key_has_singletons
 from coreflab.learn.registry import make_learner

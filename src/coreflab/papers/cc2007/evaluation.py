@@ -8,9 +8,9 @@ clustering from the project's scorer (MUC needs clusters, so it exists after clu
 
 import numpy as np
 
-from coreflab.learn.pairwise.crf_slt import pair_decision_scores
 from coreflab.learn.labels import labels_to_antecedents
 from coreflab.learn.output import response_documents
+from coreflab.learn.pairwise.crf_slt import pair_decision_scores
 
 
 def cc_rows(model, corpus, store, key_docs, iteration, split):

@@ -24,10 +24,16 @@ from coreflab.decode.arcs import gold_arc_mask
 from coreflab.decode.best_first import best_first_doc
 from coreflab.decode.featvec import acc_clear, add_arc_features
 from coreflab.errors import UserError
-from coreflab.learn.trees.lsp_kernels import arc_losses, doc_scores
 from coreflab.learn.pa import Accumulator
-from coreflab.mela.features import (FEATURE_NAMES, clustering_totals, compact_gold, features_from_totals, gold_constants,
-                                    key_labels)
+from coreflab.learn.trees.lsp_kernels import arc_losses, doc_scores
+from coreflab.mela.features import (
+    FEATURE_NAMES,
+    clustering_totals,
+    compact_gold,
+    features_from_totals,
+    gold_constants,
+    key_labels,
+)
 
 COLUMNS = (("sample", "doc", "doc_id", "epoch", "n_mentions") + FEATURE_NAMES
            + ("muc", "bcub", "ceafe", "mela", "keep_singletons"))
@@ -117,8 +123,8 @@ def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0, keep_single
     labels alike). with_labels: also return each example's clustering (a cluster label per
     mention of its document, the label being the index of the cluster's first mention).
     """
-    from coreflab.metrics.scorer import score_labels
     from coreflab.mela.features import min_cluster_size, response_labels_for_scorer
+    from coreflab.metrics.scorer import score_labels
 
     keep = bool(keep_singletons)
 

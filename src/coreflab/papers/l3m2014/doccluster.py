@@ -11,14 +11,14 @@ fold 0's training sets would have seen the test sets of every other fold.
 import numpy as np
 import pandas as pd
 
-from coreflab.papers.l3m2014.newsgroups import cluster_ids
-from coreflab.papers.l3m2014.pair_features import build_store, item_set_arcs
 from coreflab.learn.base import TrainingData
 from coreflab.learn.clustering.corr_clustering import CorrClustering
-from coreflab.learn.leftlink.l3m import L3M
-from coreflab.learn.leftlink.baselines import BinLeftLink, SumLink
 from coreflab.learn.clustering.spanning_forest import SpanningForest
+from coreflab.learn.leftlink.baselines import BinLeftLink, SumLink
+from coreflab.learn.leftlink.l3m import L3M
 from coreflab.metrics import variation_of_information
+from coreflab.papers.l3m2014.newsgroups import cluster_ids
+from coreflab.papers.l3m2014.pair_features import build_store, item_set_arcs
 
 TECHNIQUES = ("corr_clustering", "spanning_forest", "sumlink", "binleftlink", "l3m_gamma0", "l3m")
 

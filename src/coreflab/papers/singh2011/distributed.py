@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from coreflab.errors import UserError
 from coreflab.papers.singh2011.b3 import b3_scores
 from coreflab.papers.singh2011.baselines import string_match_labels
 from coreflab.papers.singh2011.shard import ModelParams, run_batch, run_shard, warm_up
-from coreflab.errors import UserError
 
 
 @dataclass(frozen=True)
@@ -270,7 +270,7 @@ def _local_groups(m_sub_ids, sub_ent, ent_sup):
 def _merge(n, id_lists, results):
     """Global compact groups from the shards' local ones (offset per shard)."""
     m_sub = np.empty(n, dtype=np.int64)
-    sub_parts, ent_parts, sup_parts = [], [], []
+    sub_parts, ent_parts = [], []
     so = eo = ao = 0
     for ids, res in zip(id_lists, results):
         m_sub[ids] = res["m_sub"] + so

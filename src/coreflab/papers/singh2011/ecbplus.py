@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
-from coreflab.papers.singh2011.data import CrossdocCorpus, tfidf_rows
 from coreflab.errors import InputFormatError, UserError
+from coreflab.papers.singh2011.data import CrossdocCorpus, tfidf_rows
 
 ARCHIVE = "ECBplus_xml.tar.xz"
 SENTENCES = "ECBplus_coreference_sentences.csv"

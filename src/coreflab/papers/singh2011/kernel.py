@@ -110,7 +110,7 @@ def _move_sums(kv, used, level, src, dst, m, indptr, indices, data, strf, n, nfe
 
 @njit(cache=True)
 def _alloc(G, cnt, which):
-    perm, pos = SUB_PERM + 2 * which, SUB_POS + 2 * which
+    perm = SUB_PERM + 2 * which
     g = G[perm, cnt[which]]
     cnt[which] += 1
     return g

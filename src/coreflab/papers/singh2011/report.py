@@ -34,7 +34,7 @@ def fig5_workers(traces):
     """B3 F1 vs seconds per K, and proposals/s (measured K and projected larger K)."""
     fig, (ax, ax2) = style.new_figure(1, 2, panel_size=(5.2, 4))
     rates = []
-    for i, (run, t) in enumerate(traces.groupby("run", sort=False)):
+    for i, (_run, t) in enumerate(traces.groupby("run", sort=False)):
         k = int(t["workers"].iloc[0])
         ax.plot(t["seconds"], 100 * t["b3_f1"], label=f"K = {k} worker{'s' if k > 1 else ''}", **style.series_style(i))
         body = t[t["round"] > 0]
@@ -77,7 +77,7 @@ def fig7_large(traces, baselines):
     fig, axes = style.new_figure(1, max(1, len(corpora)), panel_size=(5.5, 4), sharey=True)
     for ax, corpus in zip(axes, corpora):
         i = 0
-        for run, t in traces[traces["corpus"] == corpus].groupby("run", sort=False):
+        for _run, t in traces[traces["corpus"] == corpus].groupby("run", sort=False):
             within = ", within topic" if _setting(t.iloc[0]) != WHOLE else ""
             model = MODEL_NAMES.get(t["model"].iloc[0], t["model"].iloc[0])
             ax.plot(t["seconds"], 100 * t["b3_f1"], label=f"{model} model, K = {t['workers'].iloc[0]}{within}",
@@ -121,7 +121,7 @@ def table2(traces, baselines):
     rows = [{"corpus": b.corpus, "setting": _setting(b), "system": style.system_name(b.system), "B3 P": 100 * b.b3_p,
              "B3 R": 100 * b.b3_r, "B3 F1": 100 * b.b3_f1, "entities": b.entities, LOGP: _logp_gap(b)}
             for b in baselines.itertuples()]
-    for (corpus, run), t in traces.groupby(["corpus", "run"], sort=False):
+    for (corpus, _run), t in traces.groupby(["corpus", "run"], sort=False):
         last = t.iloc[-1]
         name = MODEL_NAMES.get(last["model"], last["model"]) + _context(last)
         rows.append({"corpus": corpus, "setting": _setting(last),

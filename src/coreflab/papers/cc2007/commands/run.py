@@ -7,10 +7,10 @@ SLT's iteration (of 2..5) and Table 3's `*`, the test rows are what the tables r
 
 import pandas as pd
 
-from coreflab.learn.io import load_split
 from coreflab.corpus.readers.conll import read_conll_path
-from coreflab.papers.cc2007.evaluation import cc_rows
+from coreflab.learn.io import load_split
 from coreflab.learn.registry import make_learner
+from coreflab.papers.cc2007.evaluation import cc_rows
 from coreflab.report.io import atomic_write_text
 
 

@@ -32,11 +32,11 @@ def add_arguments(p):
 
 
 def run(args):
-    from coreflab.learn.io import load_split
     from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
     from coreflab.learn.base import as_training_data
-    from coreflab.papers.hm2017.regressor_data import regressor_table
+    from coreflab.learn.io import load_split
     from coreflab.mela.mode import mode_name, resolve_keep_singletons
+    from coreflab.papers.hm2017.regressor_data import regressor_table
 
     if args.per_sample < 1 or args.n_iter < 1:
         raise UserError("--per-sample and --n-iter must be >= 1")

@@ -7,8 +7,6 @@ reads through its `regressor` parameter.
 
 import sys
 
-from coreflab.errors import UserError
-
 
 def add_arguments(p):
     p.add_argument("--data", required=True, help="CSV from `coreflab hm2017 mela-data`")
@@ -19,9 +17,9 @@ def add_arguments(p):
 
 
 def run(args):
-    from coreflab.papers.hm2017.regressor_data import data_mode, read_data
     from coreflab.mela.features import FEATURE_NAMES
     from coreflab.mela.regressor import fit_regressor, mse_scc, save_regressor
+    from coreflab.papers.hm2017.regressor_data import data_mode, read_data
 
     df = read_data(args.data)
     if args.sample != "all":

@@ -41,9 +41,9 @@ def format_params(params):
 
 
 def run(args):
+    from coreflab.papers.hm2017 import report as R
     from coreflab.papers.hm2017.experiments import load_ranking
     from coreflab.papers.hm2017.report import corpus_of
-    from coreflab.papers.hm2017 import report as R
     from coreflab.report.io import save_figure, write_table
 
     out = Path(args.out_dir)

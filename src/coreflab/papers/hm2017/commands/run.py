@@ -45,12 +45,17 @@ def tuned_params(path):
 
 
 def run(args):
-    from coreflab.papers.hm2017.experiments import load_ranking
-    from coreflab.learn.io import load_split, parse_params
     from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
     from coreflab.learn.base import as_training_data
-    from coreflab.papers.hm2017.experiments import (keep_ids_for, learning_run, n_features_grid, reduce_store,
-                                                singletons_params)
+    from coreflab.learn.io import load_split, parse_params
+    from coreflab.papers.hm2017.experiments import (
+        keep_ids_for,
+        learning_run,
+        load_ranking,
+        n_features_grid,
+        reduce_store,
+        singletons_params,
+    )
 
     params = parse_params(args.params)
     params.update(tuned_params(args.tuned))

@@ -18,8 +18,8 @@ def add_arguments(p):
 
 
 def run(args):
-    from coreflab.learn.io import load_split
     from coreflab.learn.base import as_training_data
+    from coreflab.learn.io import load_split
     from coreflab.papers.hm2017.experiments import rank_features
 
     data = as_training_data(load_split(args.compiled, args.arcs))

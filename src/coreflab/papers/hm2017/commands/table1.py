@@ -11,9 +11,9 @@ def add_arguments(p):
 
 
 def run(args):
-    from coreflab.papers.hm2017.report import corpus_of
-    from coreflab.papers.hm2017.regressor_data import read_data
     from coreflab.papers.hm2017 import report as R
+    from coreflab.papers.hm2017.regressor_data import read_data
+    from coreflab.papers.hm2017.report import corpus_of
     from coreflab.report.io import save_figure, write_table
 
     df = read_data(args.data)

@@ -38,10 +38,10 @@ def _floats(text):
 
 
 def run(args):
-    from coreflab.learn.io import load_split
     from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
     from coreflab.errors import UserError
     from coreflab.learn.base import as_training_data
+    from coreflab.learn.io import load_split
     from coreflab.papers.hm2017.experiments import dump_json, singletons_params, subsample_docs, tune
 
     Cs = _floats(args.C_grid)

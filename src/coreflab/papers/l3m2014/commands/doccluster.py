@@ -8,10 +8,10 @@ import sys
 
 from tqdm import tqdm
 
+from coreflab.errors import UserError
 from coreflab.papers.l3m2014.doccluster import TECHNIQUES, cross_validate
 from coreflab.papers.l3m2014.newsgroups import item_sets, load_posts
 from coreflab.papers.l3m2014.pair_features import fit_vectorizer
-from coreflab.errors import UserError
 from coreflab.report.io import atomic_write_text
 
 

@@ -14,12 +14,11 @@ import time
 import numpy as np
 import pandas as pd
 
-from coreflab.papers.singh2011.tuning import evaluation_corpus, load_prior
+from coreflab.errors import UserError
 from coreflab.papers.singh2011.b3 import b3_scores
 from coreflab.papers.singh2011.baselines import label_propagation_labels, string_match_labels
 from coreflab.papers.singh2011.data import CrossdocCorpus
-from coreflab.papers.singh2011.tuning import entity_log_score, state_scores
-from coreflab.errors import UserError
+from coreflab.papers.singh2011.tuning import entity_log_score, evaluation_corpus, load_prior, state_scores
 from coreflab.report.io import atomic_write_text
 
 

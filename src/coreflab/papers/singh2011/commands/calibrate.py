@@ -10,10 +10,10 @@ schedule it is used with.
 
 import numpy as np
 
+from coreflab.errors import UserError
 from coreflab.papers.singh2011.arguments import add_model_arguments, model_params
 from coreflab.papers.singh2011.data import CrossdocCorpus
 from coreflab.papers.singh2011.tuning import heldout_split, split_corpus, tune_prior, write_prior
-from coreflab.errors import UserError
 
 
 def add_arguments(p):

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from coreflab.papers.singh2011 import report
 from coreflab.errors import UserError
+from coreflab.papers.singh2011 import report
 from coreflab.report.io import save_figure, write_table
 
 

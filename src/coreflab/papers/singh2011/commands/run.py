@@ -17,13 +17,17 @@ from pathlib import Path
 
 import numpy as np
 
-from coreflab.papers.singh2011.data import CrossdocCorpus
-from coreflab.papers.singh2011.distributed import (DaskExecutor, InferenceConfig, SerialExecutor, run_inference,
-                                           start_client)
-from coreflab.papers.singh2011.shard import MOVE_TYPES, ModelParams
-from coreflab.papers.singh2011.arguments import add_model_arguments, model_params
-from coreflab.papers.singh2011.tuning import entity_log_score, evaluation_corpus, state_scores
 from coreflab.errors import UserError
+from coreflab.papers.singh2011.arguments import add_model_arguments, model_params
+from coreflab.papers.singh2011.data import CrossdocCorpus
+from coreflab.papers.singh2011.distributed import (
+    DaskExecutor,
+    InferenceConfig,
+    SerialExecutor,
+    run_inference,
+    start_client,
+)
+from coreflab.papers.singh2011.tuning import entity_log_score, evaluation_corpus, state_scores
 from coreflab.report.io import atomic_write_text
 
 
