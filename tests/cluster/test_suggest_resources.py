@@ -113,7 +113,7 @@ def test_profile_parses_and_names_existing_rules():
     assert prof["default-resources"]["mem_mb"] > 0
     assert prof["default-resources"]["runtime"] > 0
     rule_names = set()
-    for smk in (ROOT / "workflow" / "rules").glob("*.smk"):
+    for smk in (ROOT / "workflow" / "rules").rglob("*.smk"):
         rule_names |= set(re.findall(r"^rule\s+(\w+)\s*:", smk.read_text(), re.M))
     if not rule_names:
         pytest.skip("no workflow rules yet")

@@ -112,9 +112,9 @@ def test_sgd_objective_at_rate_zero_is_the_objective(gamma):
     assert obj == pytest.approx(l3m_objective(w, *arrays, cl, NO_WEIGHTS, gamma, 0.0), rel=1e-12)
 
 
-@pytest.mark.parametrize("module, name", [("leftlink_baselines", "sumlink"), ("leftlink_baselines", "binleftlink"),
-                                          ("spanning_forest", "spanning_forest"),
-                                          ("corr_clustering", "corr_clustering")])
+@pytest.mark.parametrize("module, name", [("leftlink.baselines", "sumlink"), ("leftlink.baselines", "binleftlink"),
+                                          ("clustering.spanning_forest", "spanning_forest"),
+                                          ("clustering.corr_clustering", "corr_clustering")])
 def test_baselines_on_lean_binary_arrays_learn_the_same_weights(monkeypatch, module, name):
     import importlib
 

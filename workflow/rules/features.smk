@@ -1,5 +1,5 @@
 # The arc feature store of every split (local features of every candidate arc, computed once).
-# featureset `selected` is the output of template selection (selection.smk): selection → every learner.
+# featureset `selected` is the output of template selection (papers/bk2014.smk): selection → every learner.
 
 
 rule features:

@@ -7,6 +7,7 @@ from numba import njit
 
 @njit(cache=True)
 def shrink(v, scale, eta, lam):
+    """The L2 step w ← (1 − ηλ)·w on w = scale·v in O(1); v absorbs the scale before it underflows."""
     scale *= 1.0 - eta * lam
     if scale < 1e-9:
         for f in range(v.shape[0]):

@@ -13,7 +13,7 @@ O(dimension) (Bottou's trick); `v` and the scale are returned together.
 import numpy as np
 from numba import njit
 
-from coreflab.decode.left_link import EXP_CUTOFF, arc_score, max_candidates, softmax  # noqa: F401
+from coreflab.decode.left_link import arc_score, max_candidates, softmax
 from coreflab.learn.sgd import add_arcs
 
 
