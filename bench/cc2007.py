@@ -35,9 +35,12 @@ def main():
     t0, c0 = time.perf_counter(), time.process_time()
     model = make_learner("cc_slt_closest", {"em_iterations": 5}).fit((corpus, store))
     out["synth_default_slt_5_iterations"] = {
-        "wall_s": round(time.perf_counter() - t0, 2), "cpu_s": round(time.process_time() - c0, 2),
-        "pairs": int(len(build_pairs(corpus, store))), "relabelled_per_iteration": model.relabelled_,
-        "target": "< 180 s on one core"}
+        "wall_s": round(time.perf_counter() - t0, 2),
+        "cpu_s": round(time.process_time() - c0, 2),
+        "pairs": int(len(build_pairs(corpus, store))),
+        "relabelled_per_iteration": model.relabelled_,
+        "target": "< 180 s on one core",
+    }
     lit = Path(args.litbank)
     if lit.is_dir():
         from coreflab.corpus.sources import load_split
@@ -51,9 +54,12 @@ def main():
             indptr, indices = arc_feature_rows(s, pairs.arcs)
             X = FeatureIndex(indices).matrix(indptr, indices)
             out[f"litbank_train_pairs_window_{window}"] = {
-                "pairs": int(len(pairs)), "store_mb": round(s.nbytes / 2**20, 1),
+                "pairs": int(len(pairs)),
+                "store_mb": round(s.nbytes / 2**20, 1),
                 "design_matrix_mb": round((X.data.nbytes + X.indices.nbytes + X.indptr.nbytes) / 2**20, 1),
-                "process_peak_mb": round(peak_mb(), 1), "peak_before_litbank_mb": round(before, 1)}
+                "process_peak_mb": round(peak_mb(), 1),
+                "peak_before_litbank_mb": round(before, 1),
+            }
     path = ROOT / "bench" / "results" / "cc2007.json"
     path.write_text(json.dumps(out, indent=2) + "\n")
     print(json.dumps(out, indent=2))

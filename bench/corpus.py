@@ -67,9 +67,15 @@ def main(argv=None):
 
     result = {"corpus": name, "python": platform.python_version(), "numba_startup_s": round(startup, 3)}
     n_tok = sum(len(d.words) for d in docs)
-    result.update(documents=len(docs), tokens=n_tok, repeat=args.repeat, read_wall_s=round(t_read, 3),
-                  read_cpu_s=round(c_read, 3), read_cpu_tok_per_s=round(n_tok / c_read),
-                  read_cpu_us_per_tok=round(1e6 * c_read / n_tok, 3))
+    result.update(
+        documents=len(docs),
+        tokens=n_tok,
+        repeat=args.repeat,
+        read_wall_s=round(t_read, 3),
+        read_cpu_s=round(c_read, 3),
+        read_cpu_tok_per_s=round(n_tok / c_read),
+        read_cpu_us_per_tok=round(1e6 * c_read / n_tok, 3),
+    )
     for mode in ("gold", "predicted"):
         corpus, t_comp, c_comp = _best(args.repeat, lambda: compile_documents(docs, name, "all", mode))
         result[mode] = {

@@ -44,8 +44,13 @@ def main(argv=None):
     save_regressor(reg, fit_regressor(table[list(FEATURE_NAMES)].to_numpy(), table["mela"].to_numpy()), len(table))
 
     big = _load(args.large)
-    out = {"data_generation_100_docs_seconds": round(data_secs, 2), "data_examples": len(df),
-           "large_docs": big[1].n_docs, "large_mentions": big[1].n_mentions, "epochs": {}}
+    out = {
+        "data_generation_100_docs_seconds": round(data_secs, 2),
+        "data_examples": len(df),
+        "large_docs": big[1].n_docs,
+        "large_mentions": big[1].n_mentions,
+        "epochs": {},
+    }
     for name, params in (("lsp_f", {}), ("lsp_yj", {}), ("lsp_rho", {"regressor": str(reg)})):
         make_learner(name, dict(params, n_iter=1)).fit(_load(args.small))  # compile
         m = make_learner(name, dict(params, n_iter=args.epochs, C=100.0)).fit(big)

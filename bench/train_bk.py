@@ -34,8 +34,17 @@ import numpy as np
 from coreflab.decode.random_problem import random_problem
 from coreflab.learn.registry import make_learner
 
-NONLOCAL = ["cluster_size", "cluster_shape", "syntactic_context", "cluster_start_distance", "ante_ante_type",
-            "ante_ante_head", "cluster_first_head", "cluster_first_name_head", "cluster_bag_head"]
+NONLOCAL = [
+    "cluster_size",
+    "cluster_shape",
+    "syntactic_context",
+    "cluster_start_distance",
+    "ante_ante_type",
+    "ante_ante_head",
+    "cluster_first_head",
+    "cluster_first_name_head",
+    "cluster_bag_head",
+]
 
 
 def synth_train(quick):
@@ -57,9 +66,10 @@ def epochs(data, beam, prefix, res, n_iter):
     (steady state), wall clock, plus the process CPU time of the whole fit.
     """
     n_arcs = int(data[1].arc_ante.shape[0])
-    for key, name, params in (("baseline", "bk_baseline", dict(n_iter=n_iter)),
-                              ("delayed_laso", "bk_delayed_laso",
-                               dict(n_iter=n_iter, beam=beam, nonlocal_templates=NONLOCAL))):
+    for key, name, params in (
+        ("baseline", "bk_baseline", dict(n_iter=n_iter)),
+        ("delayed_laso", "bk_delayed_laso", dict(n_iter=n_iter, beam=beam, nonlocal_templates=NONLOCAL)),
+    ):
         cpu = time.process_time()
         m = make_learner(name, params).fit(data)
         cpu = time.process_time() - cpu
@@ -97,9 +107,14 @@ def main():
     t0 = time.perf_counter()
     corpus = synth_train(args.quick)
     sizes = np.diff(corpus.doc_mention_offsets)
-    res = {"documents": int(len(sizes)), "mentions": int(sizes.sum()), "n_bits": args.n_bits,
-           "beam": args.beam, "nonlocal_templates": NONLOCAL,
-           "seconds_corpus": round(time.perf_counter() - t0, 1)}
+    res = {
+        "documents": int(len(sizes)),
+        "mentions": int(sizes.sum()),
+        "n_bits": args.n_bits,
+        "beam": args.beam,
+        "nonlocal_templates": NONLOCAL,
+        "seconds_corpus": round(time.perf_counter() - t0, 1),
+    }
     t0 = time.perf_counter()
     store = extract_arc_store(corpus, root / "config" / "featuresets" / "local.yaml", n_bits=args.n_bits)
     res["seconds_extract"] = round(time.perf_counter() - t0, 1)
@@ -109,15 +124,20 @@ def main():
     epochs((corpus, store), args.beam, "synth", res, args.epochs)
     del store
     if not args.skip_random:
-        data = random_problem(sizes, n_bits=args.n_bits, feats_per_arc=(args.feats, args.feats),
-                              informative=False, seed=0)
+        data = random_problem(
+            sizes, n_bits=args.n_bits, feats_per_arc=(args.feats, args.feats), informative=False, seed=0
+        )
         res["random_feats_per_arc"] = args.feats
         res["random_store_mb"] = round(data[1].nbytes / 2**20, 1)
         epochs(data, args.beam, "random", res, args.epochs)
         del data
     res["peak_rss_mb"] = round(peak_rss_mb(), 1)
-    res["targets"] = {"baseline_epoch_seconds": 10, "baseline_us_per_arc": 0.2,
-                      "delayed_laso_epoch_seconds": 120, "peak_rss_mb": 4096}
+    res["targets"] = {
+        "baseline_epoch_seconds": 10,
+        "baseline_us_per_arc": 0.2,
+        "delayed_laso_epoch_seconds": 120,
+        "peak_rss_mb": 4096,
+    }
     res["load_average_1min"] = round(os.getloadavg()[0], 2)
     res["machine"] = {"python": platform.python_version(), "processor": platform.processor() or platform.machine()}
     out = Path(args.out)

@@ -86,8 +86,7 @@ def render(worst: dict[str, tuple[float, float]], factor: float) -> str:
     for name in sorted(worst):
         s, r = worst[name]
         mem, runtime = suggest(s, r, factor)
-        lines += [f"  {name}:  # measured {s:.1f} s, {r:.0f} MB",
-                  f"    mem_mb: {mem}", f"    runtime: {runtime}"]
+        lines += [f"  {name}:  # measured {s:.1f} s, {r:.0f} MB", f"    mem_mb: {mem}", f"    runtime: {runtime}"]
     return "\n".join(lines) + "\n"
 
 

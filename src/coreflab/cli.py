@@ -24,17 +24,29 @@ VERBS = {
     "import": ("coreflab.commands.import_corpus", "load one split of a corpus source and write it as CoNLL-2012"),
     "prepare": ("coreflab.commands.prepare", "read, validate and compile a corpus split"),
     "baseline": ("coreflab.commands.baseline", "string-match baseline predictions"),
-    "features": ("coreflab.commands.features", "compute the arc feature store (local features of every candidate arc) of a compiled split"),
+    "features": (
+        "coreflab.commands.features",
+        "compute the arc feature store (local features of every candidate arc) of a compiled split",
+    ),
     "train": ("coreflab.commands.train", "fit a registered learner on a compiled split and its arc store"),
     "predict": ("coreflab.commands.predict", "predict a split with a trained model and write CoNLL-2012"),
     "scores-table": ("coreflab.commands.scores_table", "collect score files into tidy CSV"),
     "leaderboard": ("coreflab.commands.leaderboard", "leaderboard table from tidy scores"),
     "overview": ("coreflab.commands.overview", "corpus overview figure"),
     "select": ("coreflab.commands.select", "greedy forward/backward feature-template selection (B&K 2014)"),
-    "tune-root-loss": ("coreflab.commands.tune_root_loss", "choose B&K's root-attachment loss on dev (keys with singletons)"),
-    "skipped": ("coreflab.commands.skipped", "table of the experiments skipped for missing data, with how to enable each"),
+    "tune-root-loss": (
+        "coreflab.commands.tune_root_loss",
+        "choose B&K's root-attachment loss on dev (keys with singletons)",
+    ),
+    "skipped": (
+        "coreflab.commands.skipped",
+        "table of the experiments skipped for missing data, with how to enable each",
+    ),
     "docs": ("coreflab.commands.docs", "render docs/ pages whose numbers come from result files"),
-    "manifest": ("coreflab.commands.manifest", "record config hash, seed, package versions and git commit of a results directory"),
+    "manifest": (
+        "coreflab.commands.manifest",
+        "record config hash, seed, package versions and git commit of a results directory",
+    ),
 }
 
 

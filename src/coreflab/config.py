@@ -62,8 +62,10 @@ def check_systems(config):
     valid = ["string_match", *sorted(config.get("learners", {}))]
     for name in config.get("systems", []):
         if name not in valid:
-            raise UserError(f"config key systems: {name!r} is neither string_match nor a configured learner; "
-                            f"expected one of {', '.join(valid)}")
+            raise UserError(
+                f"config key systems: {name!r} is neither string_match nor a configured learner; "
+                f"expected one of {', '.join(valid)}"
+            )
 
 
 def check_corpus_folders(config):

@@ -51,10 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     cols = [c for c in serial_trace.columns if c.startswith("b3") or c in ("entities", "accepted", "proposals")]
     same = np.array_equal(labels, serial_labels) and serial_trace[cols].equals(trace[cols])
     f1 = [c for c in cols if "f" in c.lower()]
-    print(f"crossdoc on SLURM workers (jobs {where}): {len(corpus)} mentions, 2 shards, "
-          f"{cfg.rounds} rounds; final {f1[0] if f1 else 'b3'} = "
-          f"{float(trace[f1[0]].iloc[-1]) if f1 else float('nan'):.4f}; "
-          f"identical to the serial run: {same}")
+    print(
+        f"crossdoc on SLURM workers (jobs {where}): {len(corpus)} mentions, 2 shards, "
+        f"{cfg.rounds} rounds; final {f1[0] if f1 else 'b3'} = "
+        f"{float(trace[f1[0]].iloc[-1]) if f1 else float('nan'):.4f}; "
+        f"identical to the serial run: {same}"
+    )
     if None in where or not where:
         print("crossdoc_on_slurm: a worker runs outside SLURM", file=sys.stderr)
         return 1

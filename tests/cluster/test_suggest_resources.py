@@ -29,7 +29,7 @@ def _load_module():
 
 sr = _load_module()
 
-RULES = '''
+RULES = """
 rule string_match:
     input:
         x="a",
@@ -58,7 +58,7 @@ rule leaderboard:
 rule nobench:
     shell:
         "true"
-'''
+"""
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
@@ -120,5 +120,6 @@ def test_profile_parses_and_names_existing_rules():
     unknown = set(prof.get("set-resources", {})) - rule_names
     assert not unknown, f"profiles/slurm names rules that do not exist: {sorted(unknown)}"
     for name, res in prof.get("set-resources", {}).items():
-        assert set(res) <= {"mem_mb", "runtime", "cpus_per_task", "slurm_partition",
-                            "slurm_extra", "nodes", "tasks"}, name
+        assert set(res) <= {"mem_mb", "runtime", "cpus_per_task", "slurm_partition", "slurm_extra", "nodes", "tasks"}, (
+            name
+        )

@@ -90,5 +90,6 @@ def test_cache_folder_name_matches_numbas_own(tmp_path):
     assert here.parent == tmp_path and here.name.startswith("learn_")
     import os
 
-    assert numba_cache.source_cache_dir("", os.path.dirname(module.__file__)).name == \
-        _CacheLocator.get_suitable_cache_subpath(module.__file__)
+    assert numba_cache.source_cache_dir(
+        "", os.path.dirname(module.__file__)
+    ).name == _CacheLocator.get_suitable_cache_subpath(module.__file__)

@@ -55,10 +55,16 @@ def test_local_dir_is_used_without_network(tmp_path):
 def test_download_unpacks_into_reader_layout_once(tmp_path):
     lit, splits = ARCHIVES["litbank"]
     tarballs = {
-        lit.url: _codeload_tarball(tmp_path / "a.tgz", f"litbank-{lit.commit}", {
-            "coref/conll/1_a_brat.conll": "A", "coref/conll/2_b_brat.conll": "B", "README.md": "skip"}),
-        splits.url: _codeload_tarball(tmp_path / "b.tgz", f"lrec2020-coref-{splits.commit}", {
-            "data/litbank_tenfold_splits/0/train.ids": "1_a_brat.tsv\n", "code/x.py": "skip"}),
+        lit.url: _codeload_tarball(
+            tmp_path / "a.tgz",
+            f"litbank-{lit.commit}",
+            {"coref/conll/1_a_brat.conll": "A", "coref/conll/2_b_brat.conll": "B", "README.md": "skip"},
+        ),
+        splits.url: _codeload_tarball(
+            tmp_path / "b.tgz",
+            f"lrec2020-coref-{splits.commit}",
+            {"data/litbank_tenfold_splits/0/train.ids": "1_a_brat.tsv\n", "code/x.py": "skip"},
+        ),
     }
     calls = []
 

@@ -30,5 +30,6 @@ def test_names_and_honorifics():
 
 
 def test_plural_heuristic():
-    assert [lexicon.looks_plural(w) for w in ["dogs", "glass", "bus", "news", "children", "cats", "analysis", "is"]] == [
-        True, False, False, False, True, True, False, False]
+    assert [
+        lexicon.looks_plural(w) for w in ["dogs", "glass", "bus", "news", "children", "cats", "analysis", "is"]
+    ] == [True, False, False, False, True, True, False, False]

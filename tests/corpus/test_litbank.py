@@ -21,7 +21,10 @@ def make_litbank(root):
     conll = root / "conll"
     conll.mkdir(parents=True)
     conll.joinpath("1_alpha_brat.conll").write_text(
-        _doc("1_alpha_brat", [[("Emma", "(0)"), ("saw", ""), ("her", "(1"), ("host", "1)")], [("She", "(0)"), ("left", ""), (".", "")]])
+        _doc(
+            "1_alpha_brat",
+            [[("Emma", "(0)"), ("saw", ""), ("her", "(1"), ("host", "1)")], [("She", "(0)"), ("left", ""), (".", "")]],
+        )
     )
     conll.joinpath("2_beta_brat.conll").write_text(_doc("2_beta_brat", [[("The", "(3"), ("old", ""), ("man", "3)")]]))
     conll.joinpath("3_gamma_brat.conll").write_text(_doc("3_gamma_brat", [[("Rain", "")]]))

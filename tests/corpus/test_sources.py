@@ -38,7 +38,9 @@ def test_synth_delegates_to_generator(monkeypatch):
         calls.append((size, seed, knobs))
         return {"train": [doc], "dev": [], "test": []}
 
-    monkeypatch.setitem(sys.modules, "coreflab.corpus.synthetic.generator", types.SimpleNamespace(generate_corpus=generate_corpus))
+    monkeypatch.setitem(
+        sys.modules, "coreflab.corpus.synthetic.generator", types.SimpleNamespace(generate_corpus=generate_corpus)
+    )
     assert load_split("synth", "train", {"size": 5, "seed": 7, "knobs": {"noise": 0.1}}) == [doc]
     assert load_split("synth", "dev", {"seed": 3}) == []
     assert calls == [(5, 7, {"noise": 0.1}), (None, 3, None)]

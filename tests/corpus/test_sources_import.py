@@ -46,7 +46,11 @@ def test_configfile_options_and_override(tmp_path, capsys):
 
 def test_parse_options():
     assert import_corpus.parse_options(["fold=3", "local_dir=../x", "include_reddit=true", "url="], {"fold": 0}) == {
-        "fold": 3, "local_dir": "../x", "include_reddit": True, "url": None}
+        "fold": 3,
+        "local_dir": "../x",
+        "include_reddit": True,
+        "url": None,
+    }
     with pytest.raises(UserError, match="KEY=VALUE"):
         import_corpus.parse_options(["fold"])
 
@@ -56,8 +60,17 @@ def test_cli_offline_error_is_one_line_exit_2(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setitem(cli.VERBS, "import", ("coreflab.commands.import_corpus", "import a corpus split as CoNLL-2012"))
     monkeypatch.setattr("coreflab.corpus.download.fetch_url", _offline)
-    argv = ["import", "--corpus", "litbank", "--split", "train", "--out", str(tmp_path / "t.conll"),
-            "--resources", str(tmp_path / "resources")]
+    argv = [
+        "import",
+        "--corpus",
+        "litbank",
+        "--split",
+        "train",
+        "--out",
+        str(tmp_path / "t.conll"),
+        "--resources",
+        str(tmp_path / "resources"),
+    ]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("coreflab import: error: corpus 'litbank' is not available")

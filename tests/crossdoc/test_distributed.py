@@ -23,8 +23,9 @@ from coreflab.papers.singh2011.synthetic import SynthCrossdocConfig, generate
 @pytest.fixture(scope="module")
 def client():
     distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", memory_limit=0)
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", memory_limit=0
+    )
     c = distributed.Client(cluster)
     yield c
     c.close()
@@ -36,14 +37,20 @@ def corpus():
     return generate(SynthCrossdocConfig(n_mentions=400, n_entities=10, vocab=500, context_len=15, seed=4))
 
 
-@pytest.mark.parametrize("model,shards,init,context", [("flat", 1, "singletons", "pairwise"),
-                                                        ("hier", 2, "string", "pairwise"),
-                                                        ("hier", 2, "string", "union")])
+@pytest.mark.parametrize(
+    "model,shards,init,context",
+    [("flat", 1, "singletons", "pairwise"), ("hier", 2, "string", "pairwise"), ("hier", 2, "string", "union")],
+)
 def test_dask_run_equals_serial_chain(client, corpus, model, shards, init, context):
     """K = 1 on Dask is the single-machine chain; K = 2 equals the serial run of the same shards
     (also with node-level factors: they only involve a shard's own nodes)."""
-    cfg = InferenceConfig(params=ModelParams(model=model, context=context, bias=0.04, string_weight=0.3), rounds=3,
-                          samples_per_round=3000, init=init, seed=11)
+    cfg = InferenceConfig(
+        params=ModelParams(model=model, context=context, bias=0.04, string_weight=0.3),
+        rounds=3,
+        samples_per_round=3000,
+        init=init,
+        seed=11,
+    )
     data = corpus.features()
     serial_labels, serial_trace = run_inference(corpus, cfg, SerialExecutor(data), shards=shards)
     dask_labels, dask_trace = run_inference(corpus, cfg, DaskExecutor(client, data), shards=shards)
@@ -60,8 +67,9 @@ def test_dask_k1_round_is_the_plain_single_machine_chain(client, corpus):
     from coreflab.papers.singh2011.shard import ShardChain
 
     params = ModelParams(model="flat", bias=0.04, string_weight=0.3)
-    cfg = InferenceConfig(params=params, rounds=1, samples_per_round=5000, init="string", seed=5,
-                          t_start=0.05, t_stop=0.001)
+    cfg = InferenceConfig(
+        params=params, rounds=1, samples_per_round=5000, init="string", seed=5, t_start=0.05, t_stop=0.001
+    )
     labels, trace = run_inference(corpus, cfg, DaskExecutor(client, corpus.features()), shards=1)
     X, strf, nfeat = corpus.features()
     chain = ShardChain(X, strf, nfeat, *initial_groups(corpus, "string"), params)
@@ -81,8 +89,14 @@ def test_dask_within_topic_equals_serial_and_pins_one_task_per_worker(client, co
     """Within-topic on Dask (topic chains packed onto the 2 workers) equals the serial run; and
     a round's shards run on distinct workers (pinned), never queued behind each other."""
     c = with_topics(corpus, 5, 1)
-    cfg = InferenceConfig(params=ModelParams(model="sub", bias=0.02, string_weight=0.3), rounds=2,
-                          samples_per_round=2000, init="string", seed=3, within_topic=True)
+    cfg = InferenceConfig(
+        params=ModelParams(model="sub", bias=0.02, string_weight=0.3),
+        rounds=2,
+        samples_per_round=2000,
+        init="string",
+        seed=3,
+        within_topic=True,
+    )
     data = c.features()
     serial_labels, serial_trace = run_inference(c, cfg, SerialExecutor(data), shards=2)
     ex = DaskExecutor(client, data)
@@ -100,8 +114,13 @@ def test_dask_within_topic_equals_serial_and_pins_one_task_per_worker(client, co
 
 
 @settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 1000), shards=st.integers(1, 3), n_topics=st.integers(2, 6),
-       model=st.sampled_from(["flat", "sub", "super", "hier"]), init=st.sampled_from(["singletons", "string"]))
+@given(
+    seed=st.integers(0, 1000),
+    shards=st.integers(1, 3),
+    n_topics=st.integers(2, 6),
+    model=st.sampled_from(["flat", "sub", "super", "hier"]),
+    init=st.sampled_from(["singletons", "string"]),
+)
 def test_within_topic_never_merges_across_topics(seed, shards, n_topics, model, init):
     """Within-topic: after every round no entity (nor sub-/super-entity) holds two topics, at a
     bias low enough that the whole-corpus chain does merge across topics."""
@@ -115,8 +134,12 @@ def test_within_topic_never_merges_across_topics(seed, shards, n_topics, model, 
     assert max(topics_per_entity) == 1
     assert [r["proposals"] for r in rows] == [shards * 600] * 3
     assert len(np.unique(labels)) < len(c)  # it did merge, within topics
-    whole, _ = run_inference(c, InferenceConfig(params=params, rounds=3, samples_per_round=600, init=init,
-                                                seed=seed), SerialExecutor(c.features()), shards=1)
+    whole, _ = run_inference(
+        c,
+        InferenceConfig(params=params, rounds=3, samples_per_round=600, init=init, seed=seed),
+        SerialExecutor(c.features()),
+        shards=1,
+    )
     assert max(len(np.unique(c.topic[whole == e])) for e in np.unique(whole)) > 1
 
 
@@ -140,8 +163,10 @@ def test_pack_calls_one_per_worker_and_balanced():
 def test_baselines_within_topic_respect_topics():
     base = generate(SynthCrossdocConfig(n_mentions=120, n_entities=5, vocab=150, context_len=10, seed=2))
     c = with_topics(base, 3, 0)
-    for labels in (string_match_labels(c, blocks=c.topic),
-                   label_propagation_labels(c, 0.01, 0.8, k=5, seed=1, blocks=c.topic)):
+    for labels in (
+        string_match_labels(c, blocks=c.topic),
+        label_propagation_labels(c, 0.01, 0.8, k=5, seed=1, blocks=c.topic),
+    ):
         assert max(len(np.unique(c.topic[labels == e])) for e in np.unique(labels)) == 1
     whole = string_match_labels(c)
     assert max(len(np.unique(c.topic[whole == e])) for e in np.unique(whole)) > 1
@@ -153,8 +178,9 @@ def test_baselines_within_topic_respect_topics():
 @given(seed=st.integers(0, 1000), shards=st.integers(1, 4), model=st.sampled_from(["flat", "sub", "super", "hier"]))
 def test_rounds_keep_every_mention_in_one_entity(seed, shards, model):
     corpus = generate(SynthCrossdocConfig(n_mentions=80, n_entities=5, vocab=200, context_len=10, seed=seed % 5 + 1))
-    cfg = InferenceConfig(params=ModelParams(model=model, bias=0.03, p_new=0.2), rounds=3, samples_per_round=400,
-                          seed=seed)
+    cfg = InferenceConfig(
+        params=ModelParams(model=model, bias=0.03, p_new=0.2), rounds=3, samples_per_round=400, seed=seed
+    )
     rows = []
     labels, trace = run_inference(corpus, cfg, SerialExecutor(corpus.features()), shards=shards, callback=rows.append)
     assert labels.shape == (len(corpus),)

@@ -8,8 +8,10 @@ from coreflab.papers.singh2011.hashsum import capacity, new_table, rehash, table
 
 
 @settings(max_examples=40, deadline=None)
-@given(ops=st.lists(st.tuples(st.integers(0, 60), st.sampled_from([0.25, 0.5, 1.0, 3.0])), max_size=300),
-       seed=st.integers(0, 1000))
+@given(
+    ops=st.lists(st.tuples(st.integers(0, 60), st.sampled_from([0.25, 0.5, 1.0, 3.0])), max_size=300),
+    seed=st.integers(0, 1000),
+)
 def test_add_then_remove_keeps_exactly_the_live_cells(ops, seed):
     """Adding weights and later removing some of them: the table holds exactly the keys whose
     sum is non-zero (deletion is exact, no tombstones), every lookup is right, and `used` counts them."""

@@ -13,8 +13,11 @@ from coreflab.papers.singh2011.synthetic import SynthCrossdocConfig, generate
 
 
 def small_corpus(seed=3, n=60, entities=6):
-    return generate(SynthCrossdocConfig(n_mentions=n, n_entities=entities, vocab=300, context_len=12,
-                                        topic_words=10, topic_rate=0.5, seed=seed))
+    return generate(
+        SynthCrossdocConfig(
+            n_mentions=n, n_entities=entities, vocab=300, context_len=12, topic_words=10, topic_rate=0.5, seed=seed
+        )
+    )
 
 
 def state_score(chain, corpus, params):
@@ -68,8 +71,7 @@ def test_zero_temperature_accepts_only_non_worsening_moves():
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 10_000), model=st.sampled_from(["flat", "sub", "super", "hier"]),
-       n=st.integers(2, 40))
+@given(seed=st.integers(0, 10_000), model=st.sampled_from(["flat", "sub", "super", "hier"]), n=st.integers(2, 40))
 def test_every_mention_in_exactly_one_entity(seed, model, n):
     corpus = small_corpus(seed=seed % 7 + 1, n=max(n, 6), entities=3)
     params = ModelParams(model=model, bias=0.02, p_new=0.3)
@@ -90,8 +92,7 @@ def test_table_is_sized_for_the_live_cells_and_grows(model):
     chain = ShardChain(X, strf, nfeat, m_sub, sub_ent, ent_sup, params)
     ent = sub_ent[m_sub]
     levels = [ent, m_sub, ent_sup[ent]] if model == "hier" else [ent]
-    expected = sum(len({(g, f) for m, g in enumerate(grp) for f in list(X[m].indices) + [strf[m]]})
-                   for grp in levels)
+    expected = sum(len({(g, f) for m, g in enumerate(grp) for f in list(X[m].indices) + [strf[m]]}) for grp in levels)
     assert chain.used[0] == expected
     chain.run(4000, 1.0, 0.1, seed=3)
     check_partition(chain, len(corpus))

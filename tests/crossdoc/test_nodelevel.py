@@ -35,7 +35,8 @@ def test_union_entity_level_hand_computed():
     pair = ModelParams(model="sub", context="pairwise", bias=b, sub_bias=bs, string_weight=w)
     sub_level = (0 + w * 0 - bs) - (1 + w - bs) - (0 - bs)  # (0,1) together; (0,2), (1,2) apart
     assert model_score(c.X, c.strings, m_sub, sub_ent, ent_sup, union) == pytest.approx(
-        2 * (1 / np.sqrt(2) + w / np.sqrt(2) - b) + sub_level)
+        2 * (1 / np.sqrt(2) + w / np.sqrt(2) - b) + sub_level
+    )
     entity_pairs = (0 - b) + (1 + w - b) + (0 - b)
     assert model_score(c.X, c.strings, m_sub, sub_ent, ent_sup, pair) == pytest.approx(entity_pairs + sub_level)
 
@@ -50,10 +51,14 @@ def chain_score(chain, corpus, params):
 def test_every_move_type_delta_equals_the_full_score_difference(context, model, init):
     """Each step is forced to one move type in turn (a one-step run always plays the schedule's
     first type), so block moves of sub-entities and entities are checked too."""
-    corpus = generate(SynthCrossdocConfig(n_mentions=50, n_entities=5, vocab=200, context_len=10, topic_words=8,
-                                          topic_rate=0.5, seed=7))
-    params = ModelParams(model=model, context=context, bias=0.05, sub_bias=0.15, super_bias=0.01,
-                         string_weight=0.3, p_new=0.2)
+    corpus = generate(
+        SynthCrossdocConfig(
+            n_mentions=50, n_entities=5, vocab=200, context_len=10, topic_words=8, topic_rate=0.5, seed=7
+        )
+    )
+    params = ModelParams(
+        model=model, context=context, bias=0.05, sub_bias=0.15, super_bias=0.01, string_weight=0.3, p_new=0.2
+    )
     X, strf, nfeat = corpus.features()
     chain = ShardChain(X, strf, nfeat, *initial_groups(corpus, init, model), params)
     types = sorted(set(params.move_types().tolist()))
@@ -89,8 +94,9 @@ def test_union_with_singleton_nodes_is_the_mention_pair_model(seed, k):
         ent = rng.integers(0, k, n)
         _, ent = np.unique(ent, return_inverse=True)
         args = (np.arange(n), ent, np.zeros(ent.max() + 1, dtype=np.int64))
-        gaps.append(model_score(corpus.X, corpus.strings, *args, union) - model_score(corpus.X, corpus.strings,
-                                                                                        *args, pair))
+        gaps.append(
+            model_score(corpus.X, corpus.strings, *args, union) - model_score(corpus.X, corpus.strings, *args, pair)
+        )
     assert np.ptp(gaps) == pytest.approx(0.0, abs=1e-8)
 
 

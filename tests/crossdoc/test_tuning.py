@@ -24,9 +24,19 @@ from coreflab.papers.singh2011.synthetic import SynthCrossdocConfig, generate
 
 def ambiguous_corpus(seed=2, n=800, entities=40):
     """Shared names (name_ratio 0.3) but telling contexts: string match is wrong, context is right."""
-    return generate(SynthCrossdocConfig(n_mentions=n, n_entities=entities, vocab=2000, context_len=20,
-                                        topic_words=12, topic_rate=0.6, name_ratio=0.3, alias_rate=0.2,
-                                        seed=seed))
+    return generate(
+        SynthCrossdocConfig(
+            n_mentions=n,
+            n_entities=entities,
+            vocab=2000,
+            context_len=20,
+            topic_words=12,
+            topic_rate=0.6,
+            name_ratio=0.3,
+            alias_rate=0.2,
+            seed=seed,
+        )
+    )
 
 
 @settings(max_examples=25, deadline=None)
@@ -87,9 +97,31 @@ def test_tuning_only_ever_runs_on_heldout_entities(tmp_path, monkeypatch):
 
     monkeypatch.setattr(tuning, "run_inference", spy)
     out = tmp_path / "prior.json"
-    assert main(["singh2011", "calibrate", "--corpus", str(path), "--bias-grid", "0.05", "0.2", "--weight-grid", "0",
-                 "0.8", "--init", "string", "--rounds", "2", "--eval-samples-per-round", "2000",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "singh2011",
+                "calibrate",
+                "--corpus",
+                str(path),
+                "--bias-grid",
+                "0.05",
+                "0.2",
+                "--weight-grid",
+                "0",
+                "0.8",
+                "--init",
+                "string",
+                "--rounds",
+                "2",
+                "--eval-samples-per-round",
+                "2000",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     prior = json.loads(out.read_text())
     dev = set(prior["dev_entities"])
     assert seen and all(set(g.tolist()) <= dev for g in seen)
@@ -107,14 +139,70 @@ def test_tuned_run_improves_on_string_match_and_scores_the_truth_higher(tmp_path
     path = tmp_path / "c.npz"
     corpus.save(path)
     prior = tmp_path / "prior.json"
-    assert main(["singh2011", "calibrate", "--corpus", str(path), "--model", "flat", "--string-weight", "0.8",
-                 "--bias-grid", "0.02", "0.05", "0.1", "0.2", "--weight-grid", "0", "0.1", "0.2", "0.4", "0.8",
-                 "--heldout-frac", "0.2", "--init", "string", "--rounds", "4", "--eval-samples-per-round", "20000",
-                 "--sweeps", "2", "--out", str(prior)]) == 0
+    assert (
+        main(
+            [
+                "singh2011",
+                "calibrate",
+                "--corpus",
+                str(path),
+                "--model",
+                "flat",
+                "--string-weight",
+                "0.8",
+                "--bias-grid",
+                "0.02",
+                "0.05",
+                "0.1",
+                "0.2",
+                "--weight-grid",
+                "0",
+                "0.1",
+                "0.2",
+                "0.4",
+                "0.8",
+                "--heldout-frac",
+                "0.2",
+                "--init",
+                "string",
+                "--rounds",
+                "4",
+                "--eval-samples-per-round",
+                "20000",
+                "--sweeps",
+                "2",
+                "--out",
+                str(prior),
+            ]
+        )
+        == 0
+    )
     trace_path = tmp_path / "t.csv"
-    assert main(["singh2011", "run", "--corpus", str(path), "--prior-from", str(prior), "--init", "string",
-                 "--scheduler", "serial", "--workers", "1", "--rounds", "4", "--samples-per-round", "20000",
-                 "--trace", str(trace_path)]) == 0
+    assert (
+        main(
+            [
+                "singh2011",
+                "run",
+                "--corpus",
+                str(path),
+                "--prior-from",
+                str(prior),
+                "--init",
+                "string",
+                "--scheduler",
+                "serial",
+                "--workers",
+                "1",
+                "--rounds",
+                "4",
+                "--samples-per-round",
+                "20000",
+                "--trace",
+                str(trace_path),
+            ]
+        )
+        == 0
+    )
     trace = pd.read_csv(trace_path)
     dev = json.loads(prior.read_text())["dev_entities"]
     test = tuning.split_corpus(corpus, dev)[1]
@@ -125,8 +213,23 @@ def test_tuned_run_improves_on_string_match_and_scores_the_truth_higher(tmp_path
     last = trace.iloc[-1]
     assert last["log_p_gold"] > last["log_p_string"]
     base = tmp_path / "b.csv"
-    assert main(["singh2011", "baselines", "--corpus", str(path), "--corpus-name", "c", "--prior-from", str(prior),
-                 "--out", str(base)]) == 0
+    assert (
+        main(
+            [
+                "singh2011",
+                "baselines",
+                "--corpus",
+                str(path),
+                "--corpus-name",
+                "c",
+                "--prior-from",
+                str(prior),
+                "--out",
+                str(base),
+            ]
+        )
+        == 0
+    )
     rows = pd.read_csv(base)
     assert (rows["mentions"] == len(test)).all()
     sm = rows[rows["system"] == "string_match"].iloc[0]

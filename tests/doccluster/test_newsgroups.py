@@ -26,10 +26,12 @@ def write_fake_corpus(root, groups=2, per_group=12, seed=0):
                 number = 1000 + 2 * k + (part.endswith("test"))
                 author = int(rng.integers(0, 3))
                 thread = int(rng.integers(0, 3))
-                body = " ".join(rng.choice(WORDS[thread * 4:(thread + 1) * 4], size=12)) + f" sig{author}"
+                body = " ".join(rng.choice(WORDS[thread * 4 : (thread + 1) * 4], size=12)) + f" sig{author}"
                 (folder / str(number)).write_text(
                     f"From: User {author} <USER{author}@Example.org>\nSubject: {'Re: ' * (k % 2)}Topic {thread}\n"
-                    f"Lines: 3\n\n{body}\n", encoding="latin-1")
+                    f"Lines: 3\n\n{body}\n",
+                    encoding="latin-1",
+                )
     return root
 
 
@@ -105,8 +107,9 @@ def test_gamma_is_tuned_per_fold_on_that_folds_training_sets_only(tmp_path, monk
 
     monkeypatch.setattr(experiment, "_data", spy)
     folds = 3
-    df = experiment.cross_validate(sets, fit_vectorizer(sets), "author", folds=folds, passes=1, gammas=(0.0, 0.5),
-                                   seed=1, techniques=("l3m",))
+    df = experiment.cross_validate(
+        sets, fit_vectorizer(sets), "author", folds=folds, passes=1, gammas=(0.0, 0.5), seed=1, techniques=("l3m",)
+    )
     fold_of = np.random.default_rng(1).permutation(len(sets)) % folds
     train = [frozenset(np.flatnonzero(fold_of != f).tolist()) for f in range(folds)]
     test = [frozenset(np.flatnonzero(fold_of == f).tolist()) for f in range(folds)]

@@ -84,9 +84,19 @@ def test_overview_writes_reachability(tmp_path):
 
     c = _doc()
     rows = overview.reach_rows([c], 2)
-    assert rows == [{"split": "dev", "window": 2, "nonfirst": 5, "reachable_before": 3, "reachable_after": 5,
-                     "share_before": 0.6, "share_after": 1.0,
-                     "arcs_before": rows[0]["arcs_before"], "arcs_after": rows[0]["arcs_before"] + 2}]
+    assert rows == [
+        {
+            "split": "dev",
+            "window": 2,
+            "nonfirst": 5,
+            "reachable_before": 3,
+            "reachable_after": 5,
+            "share_before": 0.6,
+            "share_after": 1.0,
+            "arcs_before": rows[0]["arcs_before"],
+            "arcs_after": rows[0]["arcs_before"] + 2,
+        }
+    ]
 
 
 def test_order_control_accepts_string_matched_candidates():
@@ -105,7 +115,8 @@ def test_order_control_accepts_string_matched_candidates():
                 i = int(s.arc_ante[a])
                 key = (rows[j], None if i < 0 else rows[i])
                 out[key if key[1] is None or key[1] < key[0] else (key[1], key[0])] = sorted(
-                    s.arc_feats[s.arc_feat_offsets[a]:s.arc_feat_offsets[a + 1]].tolist())
+                    s.arc_feats[s.arc_feat_offsets[a] : s.arc_feat_offsets[a + 1]].tolist()
+                )
         return out
 
     assert pairs(shuffled.store, new_to_old.tolist()) == pairs(store, list(range(c.n_mentions)))

@@ -18,8 +18,13 @@ from coreflab.learn.base import TrainingData
 from coreflab.learn.registry import make_learner
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-TECHNIQUES = [("l3m", {"gamma": 0.0}), ("l3m", {"gamma": 1.0}), ("sumlink", {}), ("binleftlink", {}),
-              ("corr_clustering", {"max_items": 15, "time_limit": 5.0})]
+TECHNIQUES = [
+    ("l3m", {"gamma": 0.0}),
+    ("l3m", {"gamma": 1.0}),
+    ("sumlink", {}),
+    ("binleftlink", {}),
+    ("corr_clustering", {"max_items": 15, "time_limit": 5.0}),
+]
 
 
 def _data(docs, name):

@@ -9,8 +9,16 @@ from coreflab.errors import UserError
 from coreflab.learn.base import Learner
 from coreflab.learn.registry import make_learner
 
-NL = ["cluster_size", "cluster_shape", "syntactic_context", "cluster_start_distance", "ante_ante_head",
-      "cluster_first_name_head", "cluster_bag_head", "cluster_bag_ne"]
+NL = [
+    "cluster_size",
+    "cluster_shape",
+    "syntactic_context",
+    "cluster_start_distance",
+    "ante_ante_head",
+    "cluster_first_name_head",
+    "cluster_bag_head",
+    "cluster_bag_ne",
+]
 
 
 def _data(seed=0, sizes=(6, 9, 4, 12, 7, 3, 10), **kw):
@@ -33,7 +41,7 @@ def test_delayed_laso_with_local_features_equals_baseline(update, beam, seed):
 def _phi(store, arcs):
     out = {}
     for a in arcs:
-        for f in store.arc_feats[store.arc_feat_offsets[a]:store.arc_feat_offsets[a + 1]]:
+        for f in store.arc_feats[store.arc_feat_offsets[a] : store.arc_feat_offsets[a + 1]]:
             out[int(f)] = out.get(int(f), 0.0) + 1.0
     return out
 
@@ -138,9 +146,11 @@ def test_learning_separates_the_informative_feature():
     pred = m.predict(*data)
     gold = gold_arc_mask(*data)
     store = data[1]
-    chosen = [store.m_arc_offsets[r] + np.flatnonzero(
-        store.arc_ante[store.m_arc_offsets[r]:store.m_arc_offsets[r + 1]] == pred[r])[0]
-        for r in range(len(pred))]
+    chosen = [
+        store.m_arc_offsets[r]
+        + np.flatnonzero(store.arc_ante[store.m_arc_offsets[r] : store.m_arc_offsets[r + 1]] == pred[r])[0]
+        for r in range(len(pred))
+    ]
     assert gold[chosen].mean() > 0.95
 
 
@@ -172,8 +182,9 @@ def _maxviolation_reference(corpus, store, order_seed, n_iter):
             lo, hi = doffs[d], doffs[d + 1]
             sc = arc_scores(w, store)
             p = [max(range(off[r], off[r + 1]), key=lambda a: (sc[a], -a)) for r in range(lo, hi)]
-            g = [max((a for a in range(off[r], off[r + 1]) if gold[a]), key=lambda a: (sc[a], -a))
-                 for r in range(lo, hi)]
+            g = [
+                max((a for a in range(off[r], off[r + 1]) if gold[a]), key=lambda a: (sc[a], -a)) for r in range(lo, hi)
+            ]
             best, best_j, wrong = -np.inf, None, False
             for j in range(hi - lo):
                 wrong = wrong or not gold[p[j]]
@@ -209,8 +220,20 @@ def test_delayed_laso_equals_baseline_on_real_features():
 
     docs = generate_corpus("tiny", seed=1)["train"]
     corpus = compile_documents(docs, "synth", "train")
-    store = extract_arc_store(corpus, ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "ment_dist",
-                                       "exact_match", "head_match", "gender_agree"], n_bits=14)
+    store = extract_arc_store(
+        corpus,
+        [
+            "bias",
+            "ana_type",
+            "ana_type+ante_type",
+            "sent_dist",
+            "ment_dist",
+            "exact_match",
+            "head_match",
+            "gender_agree",
+        ],
+        n_bits=14,
+    )
     base = make_learner("bk_baseline", dict(n_iter=3, seed=3)).fit((corpus, store))
     for beam in (1, 5):
         delayed = make_learner("bk_delayed_laso", dict(n_iter=3, beam=beam, seed=3)).fit((corpus, store))
@@ -239,8 +262,9 @@ def test_selected_nonlocal_templates_come_from_the_arc_store():
 
     corpus, store = _data(2)
     store.meta["nonlocal"] = ["cluster_size", "cluster_shape"]  # what `coreflab features` records
-    params = check_param_types(get_learner("bk_delayed_laso"), {"nonlocal_templates": "selected", "n_iter": 1,
-                                                                 "beam": 2})
+    params = check_param_types(
+        get_learner("bk_delayed_laso"), {"nonlocal_templates": "selected", "n_iter": 1, "beam": 2}
+    )
     m = make_learner("bk_delayed_laso", params).fit((corpus, store))
     assert m.nonlocal_used_ == ["cluster_size", "cluster_shape"]
     explicit = make_learner("bk_delayed_laso", dict(params, nonlocal_templates=["cluster_size", "cluster_shape"]))

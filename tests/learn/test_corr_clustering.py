@@ -70,7 +70,7 @@ def _block_weights(seed, sizes):
     W = np.triu(-rng.uniform(0.1, 2.0, size=(n, n)), 1)
     lo = 0
     for k in sizes:
-        W[lo:lo + k, lo:lo + k] = np.triu(rng.normal(size=(k, k)), 1)
+        W[lo : lo + k, lo : lo + k] = np.triu(rng.normal(size=(k, k)), 1)
         lo += k
     perm = rng.permutation(n)  # blocks scattered over the document, as mentions of entities are
     W = (W + W.T)[np.ix_(perm, perm)]
@@ -87,7 +87,7 @@ def test_documents_above_max_items_are_exact_when_their_positive_components_are_
     inv = np.argsort(perm)
     lo, best = 0, 0.0
     for k in sizes:  # the optimum is the sum of the blocks' optima (brute force per block)
-        idx = inv[lo:lo + k]
+        idx = inv[lo : lo + k]
         best += _brute_force(W[np.ix_(idx, idx)])
         lo += k
     assert partition_objective(W, labels) == pytest.approx(best)

@@ -25,8 +25,12 @@ def make_data(clusters_per_doc, seed=0, noise=0.2, n_bits=10):
         offsets.append(offsets[-1] + len(clusters))
     m_cluster = np.array(m_cluster, dtype=np.int32)
     corpus = SimpleNamespace(
-        name="t", split="train", m_doc=np.array(m_doc, dtype=np.int32), m_cluster=m_cluster,
-        doc_mention_offsets=np.array(offsets, dtype=np.int64), n_mentions=len(m_doc),
+        name="t",
+        split="train",
+        m_doc=np.array(m_doc, dtype=np.int32),
+        m_cluster=m_cluster,
+        doc_mention_offsets=np.array(offsets, dtype=np.int64),
+        n_mentions=len(m_doc),
     )
     arc_off, ante, feat_off, feats = [0], [], [0], []
     for j in range(len(m_doc)):
@@ -43,8 +47,11 @@ def make_data(clusters_per_doc, seed=0, noise=0.2, n_bits=10):
             feat_off.append(len(feats))
         arc_off.append(len(ante))
     store = SimpleNamespace(
-        n_bits=n_bits, m_arc_offsets=np.array(arc_off, np.int64), arc_ante=np.array(ante, np.int32),
-        arc_feat_offsets=np.array(feat_off, np.int64), arc_feats=np.array(feats, np.int32),
+        n_bits=n_bits,
+        m_arc_offsets=np.array(arc_off, np.int64),
+        arc_ante=np.array(ante, np.int32),
+        arc_feat_offsets=np.array(feat_off, np.int64),
+        arc_feats=np.array(feats, np.int32),
     )
     return corpus, store
 
@@ -198,7 +205,9 @@ def _slt_design(seed=11):
 @pytest.mark.parametrize("bias", ["pa", "p1"])
 def test_biased_potentials_under_slt_read_gold_not_h(bias):
     data, pairs, X = _slt_design()
-    model = make_learner("cc_slt_closest", bias=bias, bias_weight=3.0, em_iterations=2, tol=1e-10, max_iter=5000).fit(data)
+    model = make_learner("cc_slt_closest", bias=bias, bias_weight=3.0, em_iterations=2, tol=1e-10, max_iter=5000).fit(
+        data
+    )
     h = model.train_labels_
     assert (h != pairs.gold).any()  # the E-step dropped some gold pairs: h and y* disagree
     if bias == "pa":
@@ -211,5 +220,6 @@ def test_biased_potentials_under_slt_read_gold_not_h(bias):
     ref = LogisticRegression(C=1.0, tol=1e-10, max_iter=5000).fit(X, h, sample_weight=w)
     np.testing.assert_allclose(model.iterations_[1][0], ref.coef_.ravel(), atol=1e-4)
     wrong = LogisticRegression(C=1.0, tol=1e-10, max_iter=5000).fit(
-        X, h, sample_weight=np.where(h if bias == "pa" else closest_positive_pairs(pairs, h), 3.0, 1.0))
+        X, h, sample_weight=np.where(h if bias == "pa" else closest_positive_pairs(pairs, h), 3.0, 1.0)
+    )
     assert np.abs(model.iterations_[1][0] - wrong.coef_.ravel()).max() > 1e-3

@@ -28,9 +28,15 @@ def random_data(seed, docs=3, max_items=7, n_bits=6, valued=True):
                 vals += list(rng.normal(size=k) if valued else np.ones(k))
                 feat_off.append(len(feats))
             arc_off.append(len(ante))
-    store = SimpleNamespace(n_bits=n_bits, doc_mention_offsets=np.array(offsets), m_arc_offsets=np.array(arc_off),
-                            arc_ante=np.array(ante, np.int32), arc_feat_offsets=np.array(feat_off),
-                            arc_feats=np.array(feats, np.int32), arc_vals=np.array(vals))
+    store = SimpleNamespace(
+        n_bits=n_bits,
+        doc_mention_offsets=np.array(offsets),
+        m_arc_offsets=np.array(arc_off),
+        arc_ante=np.array(ante, np.int32),
+        arc_feat_offsets=np.array(feat_off),
+        arc_feats=np.array(feats, np.int32),
+        arc_vals=np.array(vals),
+    )
     corpus = SimpleNamespace(m_cluster=np.array(clusters, np.int32), arrays={"doc_mention_offsets": np.array(offsets)})
     return TrainingData(corpus, store)
 
@@ -74,8 +80,10 @@ def test_gamma_zero_is_max_left_link():
     for d in range(len(offs) - 1):
         lo, hi = offs[d], offs[d + 1]
         for i in range(lo, hi):
-            scores = [0.0 if ante[a] < 0 else float(np.dot(w[feats[foff[a]:foff[a + 1]]], vals[foff[a]:foff[a + 1]]))
-                      for a in range(arc_off[i], arc_off[i + 1])]
+            scores = [
+                0.0 if ante[a] < 0 else float(np.dot(w[feats[foff[a] : foff[a + 1]]], vals[foff[a] : foff[a + 1]]))
+                for a in range(arc_off[i], arc_off[i + 1])
+            ]
             best = int(np.argmax(scores))
             j = ante[arc_off[i] + best]
             assert zero[i] == ((i - lo) if j < 0 else zero[lo + j])
@@ -93,8 +101,16 @@ def test_certain_links_reproduce_gold_clustering():
         arc_off.append(len(ante))
     w = np.zeros(4)
     w[1], w[2] = 50.0, -50.0
-    labels = l3m_cluster(w, np.array([0, len(clusters)]), np.array(arc_off), np.array(ante, np.int32),
-                         np.array(feat_off), np.array(feats), np.ones(len(feats)), 0.5)
+    labels = l3m_cluster(
+        w,
+        np.array([0, len(clusters)]),
+        np.array(arc_off),
+        np.array(ante, np.int32),
+        np.array(feat_off),
+        np.array(feats),
+        np.ones(len(feats)),
+        0.5,
+    )
     assert labels.tolist() == [0, 1, 0, 3, 1, 1, 0]
 
 
@@ -120,8 +136,16 @@ def test_batch_gradient_matches_finite_differences_and_cccp_descends(gamma):
     value, grad, q = l3m_value_and_grad(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)
     assert value == pytest.approx(l3m_objective(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01))
     eps = 1e-6
-    num = np.array([(l3m_value_and_grad(w + eps * e, *arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)[0]
-                     - l3m_value_and_grad(w - eps * e, *arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)[0]) / (2 * eps) for e in np.eye(dim)])
+    num = np.array(
+        [
+            (
+                l3m_value_and_grad(w + eps * e, *arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)[0]
+                - l3m_value_and_grad(w - eps * e, *arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)[0]
+            )
+            / (2 * eps)
+            for e in np.eye(dim)
+        ]
+    )
     np.testing.assert_allclose(grad, num, rtol=1e-4, atol=1e-5)
     # the linearised (convex) objective is tangent to the true one at w: same gradient there
     _, lin_grad, _ = l3m_value_and_grad(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01, q, True)
@@ -143,7 +167,9 @@ def test_cccp_and_sgd_share_the_objective_and_its_per_item_lambda():
     model = L3M(gamma=0.5, lam=0.02, weighting="item")
     w = np.random.default_rng(1).normal(size=1 << data.store.n_bits)
     # SGD's steps use ∇f_i + λw for each of the N items: the regulariser counts N times
-    assert model.objective(data, w) == pytest.approx(l3m_objective(w, *arrays, cl, NO_WEIGHTS, 0.5, 0.02 * n_items), rel=1e-12)
+    assert model.objective(data, w) == pytest.approx(
+        l3m_objective(w, *arrays, cl, NO_WEIGHTS, 0.5, 0.02 * n_items), rel=1e-12
+    )
     for weighting in ("item", "document"):
         model = L3M(gamma=0.5, lam=0.02, weighting=weighting)
         w_cccp, history = train_cccp(data, gamma=0.5, lam=0.02, outer=3, weighting=weighting)
@@ -159,8 +185,12 @@ def _item_terms_by_hand(w, data, gamma):
         lo = offs[d]
         for i in range(lo, offs[d + 1]):
             arcs = range(arc_off[i], arc_off[i + 1])
-            s = np.array([0.0 if ante[a] < 0 else float(w[feats[foff[a]:foff[a + 1]]] @ vals[foff[a]:foff[a + 1]])
-                          for a in arcs])
+            s = np.array(
+                [
+                    0.0 if ante[a] < 0 else float(w[feats[foff[a] : foff[a + 1]]] @ vals[foff[a] : foff[a + 1]])
+                    for a in arcs
+                ]
+            )
             ok = np.array([ante[a] >= 0 and cl[lo + ante[a]] == cl[i] for a in arcs])
             if not ok.any():
                 ok = np.array([ante[a] < 0 for a in arcs])
@@ -182,7 +212,8 @@ def test_objective_is_n_times_the_papers_ll_with_documents_weighted_alike(seed):
     ll = lam / 2 * float(w @ w) + sum(f[doc_of == d].sum() / sizes[d] for d in range(docs)) / docs
     assert L3M(gamma=0.7, lam=lam).objective(data, w) == pytest.approx(n * ll, rel=1e-10)
     assert L3M(gamma=0.7, lam=lam, weighting="item").objective(data, w) == pytest.approx(
-        f.sum() + n * lam / 2 * float(w @ w), rel=1e-10)
+        f.sum() + n * lam / 2 * float(w @ w), rel=1e-10
+    )
 
 
 @pytest.mark.parametrize("gamma", [0.3, 1.0])
@@ -194,8 +225,16 @@ def test_weighted_sgd_step_is_the_gradient_of_the_weighted_objective(gamma):
     weight = np.random.default_rng(3).uniform(0.2, 3.0, size=int(arrays[0][-1]))
     w0 = np.random.default_rng(8).normal(size=dim)
     eps, eta = 1e-6, 1e-7
-    num = np.array([(l3m_objective(w0 + eps * e, *arrays, cl, weight, gamma, 0.0)
-                     - l3m_objective(w0 - eps * e, *arrays, cl, weight, gamma, 0.0)) / (2 * eps) for e in np.eye(dim)])
+    num = np.array(
+        [
+            (
+                l3m_objective(w0 + eps * e, *arrays, cl, weight, gamma, 0.0)
+                - l3m_objective(w0 - eps * e, *arrays, cl, weight, gamma, 0.0)
+            )
+            / (2 * eps)
+            for e in np.eye(dim)
+        ]
+    )
     v = w0.copy()
     scale, _, _ = l3m_sgd_epoch(v, 1.0, np.array([0]), *arrays, cl, weight, gamma, 0.0, eta, 0)
     np.testing.assert_allclose((w0 - v * scale) / eta, num, rtol=1e-3, atol=1e-3)

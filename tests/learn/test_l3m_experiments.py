@@ -1,6 +1,5 @@
 """`coreflab l3m2014` studies and the L3M tables on the tiny synthetic corpus."""
 
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -36,8 +35,14 @@ def files(tmp_path_factory):
 def _argv(files, *extra):
     argv = list(extra)
     for split in ("train", "dev", "test"):
-        argv += [f"--{split}-compiled", files[split][0], f"--{split}-arcs", files[split][1],
-                 f"--{split}-conll", files[split][2]]
+        argv += [
+            f"--{split}-compiled",
+            files[split][0],
+            f"--{split}-arcs",
+            files[split][1],
+            f"--{split}-conll",
+            files[split][2],
+        ]
     return argv
 
 
@@ -69,8 +74,18 @@ def _curve_rows(learner, gamma, lam, eta0, dev_avgs, test_avgs, exact=None):
     rows = []
     for epoch, (d, t) in enumerate(zip(dev_avgs, test_avgs), start=1):
         for split, avg in (("dev", d), ("test", t)):
-            row = {"learner": learner, "gamma": gamma, "lam": lam, "eta0": eta0, "epoch": epoch, "split": split,
-                   "MUC": avg, "B3": avg, "CEAFe": avg, "AVG": avg}
+            row = {
+                "learner": learner,
+                "gamma": gamma,
+                "lam": lam,
+                "eta0": eta0,
+                "epoch": epoch,
+                "split": split,
+                "MUC": avg,
+                "B3": avg,
+                "CEAFe": avg,
+                "AVG": avg,
+            }
             if exact is not None:
                 row["exact"], row["fallback"] = exact
             rows.append(row)
@@ -85,7 +100,9 @@ def test_table1_tunes_lambda_and_eta0_on_dev_and_reports_the_exact_share():
         + _curve_rows("sumlink", np.nan, 1e-3, 0.1, [51, 49], [45, 30])  # best 1-pass dev: λ = 1e-3
         + _curve_rows("sumlink", np.nan, 1e-3, 0.3, [20, 53], [10, 20])  # best dev overall: 2 passes, η0 = 0.3
         + _curve_rows("corr_clustering", np.nan, 1e-4, 0.1, [30], [31], exact=(3, 1))
-        + _curve_rows("l3m", 0.0, 1e-4, 0.1, [60], [61]) + _curve_rows("l3m", 0.5, 1e-3, 0.1, [62], [58]))
+        + _curve_rows("l3m", 0.0, 1e-4, 0.1, [60], [61])
+        + _curve_rows("l3m", 0.5, 1e-3, 0.1, [62], [58])
+    )
     t = table1(curves).set_index(["technique", "setting"])
     assert t.loc[("Sum-Link", "1 pass"), ["λ", "η0", "AVG", "passes"]].tolist() == ["10^-3", 0.1, 45, 1]
     assert t.loc[("Sum-Link", "tuned"), ["λ", "η0", "AVG", "passes"]].tolist() == ["10^-3", 0.3, 20, 2]
@@ -102,8 +119,23 @@ def test_power_of_ten():
 
 def test_curves_train_every_grid_point(files):
     out = files["tmp"] / "curves.csv"
-    assert _run(_argv(files, "curves", "--learner", "sumlink", "--passes", "2", "--grid",
-                      '{"lam": [1e-4, 1e-2], "eta0": [0.5]}', "--out", str(out))) == 0
+    assert (
+        _run(
+            _argv(
+                files,
+                "curves",
+                "--learner",
+                "sumlink",
+                "--passes",
+                "2",
+                "--grid",
+                '{"lam": [1e-4, 1e-2], "eta0": [0.5]}',
+                "--out",
+                str(out),
+            )
+        )
+        == 0
+    )
     df = pd.read_csv(out)
     assert sorted(set(zip(df["lam"], df["eta0"]))) == [(1e-4, 0.5), (1e-2, 0.5)]
     assert len(df) == 2 * 2 * 2  # grid points × passes × (dev, test)

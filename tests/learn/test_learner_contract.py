@@ -15,13 +15,28 @@ from coreflab.learn.registry import available_learners, make_learner
 
 FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
 # parameters that bound the work of a fit: one pass each keeps the whole contract run fast
-FAST = {"n_iter": 1, "epochs": 1, "em_iterations": 1, "max_passes": 1, "max_items": 8,
-        "time_limit": 0.2, "beam": 2}
+FAST = {"n_iter": 1, "epochs": 1, "em_iterations": 1, "max_passes": 1, "max_items": 8, "time_limit": 0.2, "beam": 2}
 # every learner the default configuration and the papers use (a learner missing here means the
 # registry no longer finds a sub-package)
-EXPECTED = {"bk_baseline", "bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso", "lsp_f", "lsp_yj", "lsp_rho",
-            "cc_base", "cc_slt_closest", "cc_slt_preserving", "l3m", "sumlink", "binleftlink", "spanning_forest",
-            "corr_clustering", "string_match"}
+EXPECTED = {
+    "bk_baseline",
+    "bk_early",
+    "bk_maxviolation",
+    "bk_laso",
+    "bk_delayed_laso",
+    "lsp_f",
+    "lsp_yj",
+    "lsp_rho",
+    "cc_base",
+    "cc_slt_closest",
+    "cc_slt_preserving",
+    "l3m",
+    "sumlink",
+    "binleftlink",
+    "spanning_forest",
+    "corr_clustering",
+    "string_match",
+}
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +53,12 @@ def tiny(tmp_path_factory):
     keep = corpus_key_has_singletons(corpus)
     df = regressor_table(corpus, store, per_sample=2, n_iter=2, seed=3, keep_singletons=keep)
     regressor = tmp_path_factory.mktemp("contract") / "regressor.json"
-    save_regressor(regressor, fit_regressor(df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()), len(df),
-                   keep_singletons=keep)
+    save_regressor(
+        regressor,
+        fit_regressor(df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()),
+        len(df),
+        keep_singletons=keep,
+    )
     return corpus, store, str(regressor)
 
 

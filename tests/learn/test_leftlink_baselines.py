@@ -31,9 +31,14 @@ def separable(docs_clusters, seed=0, n_bits=5):
                 feats += list(rng.integers(3, 9, size=2))
                 foff.append(len(feats))
             arc_off.append(len(ante))
-    store = SimpleNamespace(n_bits=n_bits, doc_mention_offsets=np.array(offsets), m_arc_offsets=np.array(arc_off),
-                            arc_ante=np.array(ante, np.int32), arc_feat_offsets=np.array(foff),
-                            arc_feats=np.array(feats, np.int32))
+    store = SimpleNamespace(
+        n_bits=n_bits,
+        doc_mention_offsets=np.array(offsets),
+        m_arc_offsets=np.array(arc_off),
+        arc_ante=np.array(ante, np.int32),
+        arc_feat_offsets=np.array(foff),
+        arc_feats=np.array(feats, np.int32),
+    )
     corpus = SimpleNamespace(m_cluster=np.array(clusters, np.int32), arrays={"doc_mention_offsets": np.array(offsets)})
     return TrainingData(corpus, store)
 
@@ -51,14 +56,22 @@ def test_certain_weights_reproduce_gold():
     data = separable([[0, 1, 0, 2, 1, 1, 0], [0, 0, 1]])
     w = np.zeros(32)
     w[1], w[2] = 10.0, -10.0
-    args = (np.asarray(data.store.doc_mention_offsets), data.store.m_arc_offsets, data.store.arc_ante,
-            data.store.arc_feat_offsets, data.store.arc_feats, np.ones(len(data.store.arc_feats)))
+    args = (
+        np.asarray(data.store.doc_mention_offsets),
+        data.store.m_arc_offsets,
+        data.store.arc_ante,
+        data.store.arc_feat_offsets,
+        data.store.arc_feats,
+        np.ones(len(data.store.arc_feats)),
+    )
     gold = local_gold(data)
     assert (sumlink_cluster(w, *args) == gold).all()
     assert (best_left_link_cluster(w, *args) == gold).all()
 
 
-@pytest.mark.parametrize("cls, params", [(SumLink, {}), (BinLeftLink, {}), (L3M, {"gamma": 0.0}), (L3M, {"gamma": 0.6})])
+@pytest.mark.parametrize(
+    "cls, params", [(SumLink, {}), (BinLeftLink, {}), (L3M, {"gamma": 0.0}), (L3M, {"gamma": 0.6})]
+)
 def test_learners_solve_a_separable_task(cls, params):
     rng = np.random.default_rng(1)
     train = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(30)], seed=2)

@@ -44,8 +44,14 @@ def test_far_off_candidates_write_no_subnormal_weights():
     # item 1 (other cluster than item 0): the dummy is the only correct link; the antecedent
     # scores −720 (aug −719) so p_ante = e^{-719} would be subnormal; its second feature
     # (weight 0) must stay exactly 0
-    arrays = (np.array([0, 2]), np.array([0, 1, 3]), np.array([-1, -1, 0], np.int32), np.array([0, 0, 0, 2]),
-              np.array([0, 1]), np.array([1.0, 1.0]))
+    arrays = (
+        np.array([0, 2]),
+        np.array([0, 1, 3]),
+        np.array([-1, -1, 0], np.int32),
+        np.array([0, 0, 0, 2]),
+        np.array([0, 1]),
+        np.array([1.0, 1.0]),
+    )
     cluster = np.array([0, 1])
     v = np.array([-720.0, 0.0])
     scale, steps, obj = l3m_sgd_epoch(v, 1.0, np.array([0]), *arrays, cluster, NO_WEIGHTS, 1.0, 0.0, 0.5, 0)
@@ -58,8 +64,14 @@ def test_far_off_candidates_write_no_subnormal_weights():
 def binary_store_data(seed):
     data = random_data(seed, docs=4, valued=False)
     s = data.store
-    store = SimpleNamespace(n_bits=s.n_bits, doc_mention_offsets=s.doc_mention_offsets, m_arc_offsets=s.m_arc_offsets,
-                            arc_ante=s.arc_ante, arc_feat_offsets=s.arc_feat_offsets, arc_feats=s.arc_feats)
+    store = SimpleNamespace(
+        n_bits=s.n_bits,
+        doc_mention_offsets=s.doc_mention_offsets,
+        m_arc_offsets=s.m_arc_offsets,
+        arc_ante=s.arc_ante,
+        arc_feat_offsets=s.arc_feat_offsets,
+        arc_feats=s.arc_feats,
+    )
     return TrainingData(data.corpus, store)
 
 
@@ -87,9 +99,17 @@ def test_binary_store_without_values_is_bit_identical(seed, gamma):
     for arrays in (lean, full):
         v = w.copy()
         scale, steps, obj = l3m_sgd_epoch(v, 1.0, order, *arrays, cl, NO_WEIGHTS, gamma, 0.01, 0.3, 0)
-        runs.append((v, scale, steps, obj, l3m_objective(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01),
-                     l3m_cluster(w, *arrays, gamma),
-                     l3m_value_and_grad(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01, np.zeros(arrays[2].shape[0]), False)))
+        runs.append(
+            (
+                v,
+                scale,
+                steps,
+                obj,
+                l3m_objective(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01),
+                l3m_cluster(w, *arrays, gamma),
+                l3m_value_and_grad(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01, np.zeros(arrays[2].shape[0]), False),
+            )
+        )
     (v1, *r1), (v2, *r2) = runs
     assert np.array_equal(v1, v2)
     assert r1[:4] == r2[:4]
@@ -112,9 +132,15 @@ def test_sgd_objective_at_rate_zero_is_the_objective(gamma):
     assert obj == pytest.approx(l3m_objective(w, *arrays, cl, NO_WEIGHTS, gamma, 0.0), rel=1e-12)
 
 
-@pytest.mark.parametrize("module, name", [("leftlink.baselines", "sumlink"), ("leftlink.baselines", "binleftlink"),
-                                          ("clustering.spanning_forest", "spanning_forest"),
-                                          ("clustering.corr_clustering", "corr_clustering")])
+@pytest.mark.parametrize(
+    "module, name",
+    [
+        ("leftlink.baselines", "sumlink"),
+        ("leftlink.baselines", "binleftlink"),
+        ("clustering.spanning_forest", "spanning_forest"),
+        ("clustering.corr_clustering", "corr_clustering"),
+    ],
+)
 def test_baselines_on_lean_binary_arrays_learn_the_same_weights(monkeypatch, module, name):
     import importlib
 

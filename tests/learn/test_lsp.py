@@ -63,8 +63,9 @@ def _regressor(tmp_path, corpus, store, keep=None):
     keep = corpus_key_has_singletons(corpus) if keep is None else keep
     df = regressor_table(corpus, store, per_sample=4, n_iter=10, seed=3, keep_singletons=keep)
     path = tmp_path / f"reg-{int(keep)}.json"
-    save_regressor(path, fit_regressor(df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()), len(df),
-                   keep_singletons=keep)
+    save_regressor(
+        path, fit_regressor(df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()), len(df), keep_singletons=keep
+    )
     return path, df
 
 
@@ -166,8 +167,10 @@ def _score_command_mela(tmp_path, key_doc, response_doc, capsys):
     p = argparse.ArgumentParser()
     score.add_arguments(p)
     capsys.readouterr()
-    assert score.run(p.parse_args([str(tmp_path / "key.conll"), str(tmp_path / "response.conll"),
-                                   "--format", "json"])) == 0
+    assert (
+        score.run(p.parse_args([str(tmp_path / "key.conll"), str(tmp_path / "response.conll"), "--format", "json"]))
+        == 0
+    )
     return json.loads(capsys.readouterr().out)["mela"]
 
 
@@ -177,8 +180,9 @@ def test_regressor_labels_equal_coreflab_score_with_singletons_kept(tmp_path, si
 
     key, corpus, store, *_ = singleton_key
     assert key_has_singletons(key) and corpus_key_has_singletons(corpus)
-    df, labels = regressor_examples(corpus, store, range(corpus.n_docs), n_iter=4, keep_singletons=True,
-                                    with_labels=True)
+    df, labels = regressor_examples(
+        corpus, store, range(corpus.n_docs), n_iter=4, keep_singletons=True, with_labels=True
+    )
     dropped = regressor_examples(corpus, store, range(corpus.n_docs), n_iter=4, keep_singletons=False)
     assert len(df) >= 6 and (df["keep_singletons"] == 1).all()
     offs = corpus.doc_mention_offsets
@@ -229,11 +233,14 @@ def test_lsp_rho_refuses_a_regressor_of_the_other_mode(tmp_path, singleton_key):
     with pytest.raises(UserError):
         make_learner("lsp_rho", {"n_iter": 1, "regressor": str(legacy)}).fit((corpus, store))
     # explicit choices: the regressor's own mode, or transfer to this run's mode
-    m = make_learner("lsp_rho", {"n_iter": 1, "regressor": str(dropped), "keep_singletons": "false"}).fit((corpus, store))
+    m = make_learner("lsp_rho", {"n_iter": 1, "regressor": str(dropped), "keep_singletons": "false"}).fit(
+        (corpus, store)
+    )
     assert m.keep_singletons_ is False
-    m = make_learner("lsp_rho", {"n_iter": 1, "regressor": str(dropped), "transfer_regressor": True}).fit((corpus, store))
+    m = make_learner("lsp_rho", {"n_iter": 1, "regressor": str(dropped), "transfer_regressor": True}).fit(
+        (corpus, store)
+    )
     assert m.keep_singletons_ is True and m.rho_fitted_singletons_ is False
-
 
 
 def test_twinless_predicted_mentions_are_off_the_key_of_the_labels(tmp_path, singleton_key, capsys):
@@ -250,17 +257,19 @@ def test_twinless_predicted_mentions_are_off_the_key_of_the_labels(tmp_path, sin
     corpus = compile_documents(key, "synth", "train", mentions="predicted")
     assert 0 < corpus.arrays["m_in_key"].mean() < 1
     store = extract_arc_store(corpus, ["bias", "ana_type", "sent_dist", "exact_match"], n_bits=12)
-    df, labels = regressor_examples(corpus, store, range(corpus.n_docs), n_iter=3, keep_singletons=True,
-                                    with_labels=True)
+    df, labels = regressor_examples(
+        corpus, store, range(corpus.n_docs), n_iter=3, keep_singletons=True, with_labels=True
+    )
     assert len(df) >= 3
     offs = corpus.doc_mention_offsets
     spans = list(zip(corpus.arrays["m_start"].tolist(), corpus.arrays["m_end"].tolist()))
     gold = key_labels(corpus)
     for e in range(len(df)):
         d = int(df["doc"].iloc[e])
-        detected = set(spans[offs[d]:offs[d + 1]])
-        restricted = key[d].with_clusters([c for c in ([s for s in c if tuple(s) in detected]
-                                                       for c in key[d].clusters) if c])
+        detected = set(spans[offs[d] : offs[d + 1]])
+        restricted = key[d].with_clusters(
+            [c for c in ([s for s in c if tuple(s) in detected] for c in key[d].clusters) if c]
+        )
         lab = labels[e]
         ante = np.full(corpus.n_mentions, -1, dtype=np.int64)
         for i in range(len(lab)):
@@ -268,5 +277,5 @@ def test_twinless_predicted_mentions_are_off_the_key_of_the_labels(tmp_path, sin
             ante[offs[d] + i] = earlier[-1] if earlier else -1
         response = response_documents(key, corpus, ante, keep_singletons=True)[d]
         assert np.isclose(df["mela"].iloc[e], _score_command_mela(tmp_path, restricted, response, capsys), atol=1e-9)
-        f = clustering_features(gold[offs[d]:offs[d + 1]], lab, keep_singletons=True)
+        f = clustering_features(gold[offs[d] : offs[d + 1]], lab, keep_singletons=True)
         assert np.allclose(df[list(FEATURE_NAMES)].iloc[e].to_numpy(), f)

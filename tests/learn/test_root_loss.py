@@ -27,7 +27,7 @@ def splits():
 def test_key_root_share_counts_the_first_mention_of_every_cluster(splits):
     corpus = splits["dev"][0]
     cluster, offs = corpus.arrays["m_cluster"], corpus.doc_mention_offsets
-    firsts = sum(len(set(cluster[offs[d]:offs[d + 1]].tolist())) for d in range(len(offs) - 1))
+    firsts = sum(len(set(cluster[offs[d] : offs[d + 1]].tolist())) for d in range(len(offs) - 1))
     assert key_root_share(corpus) == pytest.approx(firsts / offs[-1])
     assert 0 < key_root_share(corpus) < 1
 

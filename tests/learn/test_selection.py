@@ -9,8 +9,9 @@ def test_greedy_selection_finds_the_best_subset_of_a_known_objective():
     def evaluate(local, nonlocal_=()):
         return sum(value[t] for t in local) + sum(value[t] for t in nonlocal_)
 
-    local, nonlocal_, rows = greedy_selection(evaluate, ["c"], ["a", "b", "c", "d"], ["n1", "n2"], min_gain=0.05,
-                                              max_steps=10, log=lambda *_: None)
+    local, nonlocal_, rows = greedy_selection(
+        evaluate, ["c"], ["a", "b", "c", "d"], ["n1", "n2"], min_gain=0.05, max_steps=10, log=lambda *_: None
+    )
     assert sorted(local) == ["a", "b"]  # c removed by a backward step, d's gain is below min_gain
     assert nonlocal_ == ["n1"]
     kept = [(r[1], r[2], r[3]) for r in rows if r[5] and r[0] > 0]
@@ -34,7 +35,8 @@ def test_nonlocal_candidates_are_judged_against_the_beam_learner_with_local_feat
             return score + 10.0  # exact search scores higher than the beam learner on the same features
         return score + sum(value[t] for t in nonlocal_)
 
-    local, nonlocal_, rows = greedy_selection(evaluate, ["a"], ["a"], ["n1", "n2"], min_gain=0.05, max_steps=5,
-                                              log=lambda *_: None)
+    local, nonlocal_, rows = greedy_selection(
+        evaluate, ["a"], ["a"], ["n1", "n2"], min_gain=0.05, max_steps=5, log=lambda *_: None
+    )
     assert nonlocal_ == ["n1"]
     assert ("nonlocal", "start", 3.0) in [(r[1], r[2], r[4]) for r in rows]

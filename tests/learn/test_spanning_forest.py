@@ -25,15 +25,20 @@ def chain_store(docs_clusters, arc_features):
         clusters += cl
         offsets.append(len(clusters))
         for i in range(len(cl)):
-            for a in ([-1] if i == 0 else [-1, i - 1]):
+            for a in [-1] if i == 0 else [-1, i - 1]:
                 ante.append(a)
                 if a >= 0:
                     feats += list(next(it))
                 foff.append(len(feats))
             arc_off.append(len(ante))
-    store = SimpleNamespace(n_bits=4, doc_mention_offsets=np.array(offsets), m_arc_offsets=np.array(arc_off),
-                            arc_ante=np.array(ante, np.int32), arc_feat_offsets=np.array(foff),
-                            arc_feats=np.array(feats, np.int32))
+    store = SimpleNamespace(
+        n_bits=4,
+        doc_mention_offsets=np.array(offsets),
+        m_arc_offsets=np.array(arc_off),
+        arc_ante=np.array(ante, np.int32),
+        arc_feat_offsets=np.array(foff),
+        arc_feats=np.array(feats, np.int32),
+    )
     corpus = SimpleNamespace(m_cluster=np.array(clusters, np.int32), arrays={"doc_mention_offsets": np.array(offsets)})
     return TrainingData(corpus, store)
 
@@ -96,7 +101,7 @@ def test_one_pass_on_litbank_links_some_but_not_all_mentions():
     off = np.asarray(data["test"].store.doc_mention_offsets)
     gold = np.asarray(data["test"].corpus.m_cluster)
     for d in range(len(off) - 1):
-        lab, g = labels[off[d]:off[d + 1]], gold[off[d]:off[d + 1]]
+        lab, g = labels[off[d] : off[d + 1]], gold[off[d] : off[d + 1]]
         n_clusters = np.unique(lab).size
         assert 1 < n_clusters < lab.size  # links some, not all
         # no cluster far beyond the largest gold one (a collapse puts most mentions together)

@@ -13,26 +13,40 @@ def doc_from(text, phrases):
     spans = []
     for phrase, k in phrases:
         p = phrase.split()
-        hits = [i for i in range(len(words)) if words[i: i + len(p)] == p]
+        hits = [i for i in range(len(words)) if words[i : i + len(p)] == p]
         spans.append((hits[k], hits[k] + len(p) - 1))
     doc = Document("d", 0, words, ends, columns=dict(NO_COLUMNS), clusters=[[s] for s in spans])
     return doc, compile_documents([doc], "toy", "test")
 
 
 def spans_text(doc, clusters):
-    return [[" ".join(doc.words[s: e + 1]) for s, e in c] for c in clusters]
+    return [[" ".join(doc.words[s : e + 1]) for s, e in c] for c in clusters]
 
 
 def test_small_document_exact_clusters():
     text = "John Smith met Mary . He gave her a book . Smith liked the book . The red book was new ."
-    doc, c = doc_from(text, [("John Smith", 0), ("Mary", 0), ("He", 0), ("her", 0), ("a book", 0),
-                             ("Smith", 1), ("the book", 0), ("The red book", 0)])
+    doc, c = doc_from(
+        text,
+        [
+            ("John Smith", 0),
+            ("Mary", 0),
+            ("He", 0),
+            ("her", 0),
+            ("a book", 0),
+            ("Smith", 1),
+            ("the book", 0),
+            ("The red book", 0),
+        ],
+    )
     ante = string_match_antecedents(c).tolist()
     # rows in text order: 0 John Smith, 1 Mary, 2 He, 3 her, 4 a book, 5 Smith, 6 the book, 7 The red book
     # He skips Mary (female by the name list); Smith: head match; the book / The red book: head 'book'
     assert ante == [-1, -1, 0, 1, -1, 0, 4, 6]
     assert spans_text(doc, antecedents_to_clusters(c, ante)[0]) == [
-        ["John Smith", "He", "Smith"], ["Mary", "her"], ["a book", "the book", "The red book"]]
+        ["John Smith", "He", "Smith"],
+        ["Mary", "her"],
+        ["a book", "the book", "The red book"],
+    ]
 
 
 def test_full_string_beats_head_and_window_limits_pronouns():
@@ -75,7 +89,8 @@ def test_antecedents_are_earlier_rows_of_the_same_document():
     i = ante[j]
     assert (i < j).all() and (c.m_doc[i] == c.m_doc[j]).all()
     nested = ((c.m_start[i] <= c.m_start[j]) & (c.m_end[j] <= c.m_end[i])) | (
-        (c.m_start[j] <= c.m_start[i]) & (c.m_end[i] <= c.m_end[j]))
+        (c.m_start[j] <= c.m_start[i]) & (c.m_end[i] <= c.m_end[j])
+    )
     assert not nested.any()
     clusters = antecedents_to_clusters(c, ante)
     assert sum(len(m) for doc in clusters for m in doc) == c.n_mentions

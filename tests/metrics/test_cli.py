@@ -98,8 +98,12 @@ def test_cell_read_like_v801_opens_before_closes():
     # and the mention opened on token 0 closes on token 4 (CorScorer.pm GetCoreference)
     from coreflab.corpus.readers.conll import parse_conll
 
-    text = "#begin document (x); part 000\n" + "".join(
-        f"x\t0\t{t}\tw\tNN\t*\t-\t-\t-\t-\t*\t{cell}\n" for t, cell in enumerate(["(0", "-", "0)|(0", "-", "0)"])
-    ) + "#end document\n"
+    text = (
+        "#begin document (x); part 000\n"
+        + "".join(
+            f"x\t0\t{t}\tw\tNN\t*\t-\t-\t-\t-\t*\t{cell}\n" for t, cell in enumerate(["(0", "-", "0)|(0", "-", "0)"])
+        )
+        + "#end document\n"
+    )
     (doc,) = parse_conll(text)
     assert sorted(doc.clusters[0]) == [(0, 4), (2, 2)]

@@ -9,11 +9,12 @@ MEASURES = ["pairwise_error_rate", "pairwise_precision", "pairwise_recall", "pai
 
 
 def _rows(learner, bias, weight, iteration, split, stage, err, f1=50.0, muc=None):
-    out = [(learner, bias, weight, iteration, split, stage, m, v)
-           for m, v in zip(MEASURES, (err, 60.0, 40.0, f1))]
+    out = [(learner, bias, weight, iteration, split, stage, m, v) for m, v in zip(MEASURES, (err, 60.0, 40.0, f1))]
     if stage == "after":
-        out += [(learner, bias, weight, iteration, split, stage, m, muc if muc is not None else 50.0 + iteration)
-                for m in ("muc_recall", "muc_precision", "muc_f1")]
+        out += [
+            (learner, bias, weight, iteration, split, stage, m, muc if muc is not None else 50.0 + iteration)
+            for m in ("muc_recall", "muc_precision", "muc_f1")
+        ]
     return out
 
 
@@ -25,13 +26,19 @@ def runs_frame():
         for stage in ("before", "after"):
             rows += _rows("cc_base", "none", 1.0, 1, split, stage, 20.0)
     # train after: iteration 3 best (lowest error); test after: iteration 2 best; test before: iteration 3 worst
-    err = {("train", "after"): {2: 15.0, 3: 10.0}, ("train", "before"): {2: 12.0, 3: 14.0},
-           ("test", "after"): {2: 11.0, 3: 13.0}, ("test", "before"): {2: 9.0, 3: 16.0}}
+    err = {
+        ("train", "after"): {2: 15.0, 3: 10.0},
+        ("train", "before"): {2: 12.0, 3: 14.0},
+        ("test", "after"): {2: 11.0, 3: 13.0},
+        ("test", "before"): {2: 9.0, 3: 16.0},
+    }
     for (split, stage), by_it in err.items():
         rows += _rows("cc_slt_closest", "none", 1.0, 1, split, stage, 30.0)
         for it, e in by_it.items():
             rows += _rows("cc_slt_closest", "none", 1.0, it, split, stage, e)
-    return pd.DataFrame(rows, columns=["learner", "bias", "bias_weight", "iteration", "split", "stage", "measure", "value"])
+    return pd.DataFrame(
+        rows, columns=["learner", "bias", "bias_weight", "iteration", "split", "stage", "measure", "value"]
+    )
 
 
 def test_iteration_is_chosen_on_training_data_once_for_both_rows():

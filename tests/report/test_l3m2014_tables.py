@@ -6,8 +6,13 @@ from coreflab.papers.l3m2014.report import order_control
 
 
 def test_order_control_pairs_each_technique_with_its_own_clustering_run():
-    coref = pd.DataFrame({"technique": ["l3m", "l3m", "sumlink", "sumlink"],
-                          "order": ["natural", "shuffled"] * 2, "AVG": [60.0, 55.0, 50.0, 51.0]})
+    coref = pd.DataFrame(
+        {
+            "technique": ["l3m", "l3m", "sumlink", "sumlink"],
+            "order": ["natural", "shuffled"] * 2,
+            "AVG": [60.0, 55.0, 50.0, 51.0],
+        }
+    )
     rows = []
     for technique, natural, shuffled in (("l3m_gamma0", 40.0, 43.0), ("l3m", 30.0, 70.0), ("sumlink", 20.0, 21.5)):
         for flag, vi in ((False, natural), (True, shuffled)):

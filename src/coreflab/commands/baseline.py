@@ -19,8 +19,12 @@ def add_arguments(parser):
     parser.add_argument("--compiled", required=True, help="compiled split (.npz from coreflab prepare)")
     parser.add_argument("--conll", required=True, help="the split's key (CoNLL-2012 file or directory)")
     parser.add_argument("--out", required=True, help="response CoNLL-2012 file to write")
-    parser.add_argument("--singletons", default="auto", choices=("auto", "keep", "drop"),
-                        help="keep one-mention clusters (default auto: as the key does)")
+    parser.add_argument(
+        "--singletons",
+        default="auto",
+        choices=("auto", "keep", "drop"),
+        help="keep one-mention clusters (default auto: as the key does)",
+    )
     parser.add_argument("--window", type=int, default=3, help="pronoun antecedent window in sentences (default 3)")
 
 
@@ -32,7 +36,9 @@ def response_documents(corpus, key_docs, clusters_per_doc, singletons="auto"):
     for doc in key_docs:
         d = index.get(doc.key)
         if d is None:
-            raise UserError(f"{doc.source or 'key'}: document {doc.name!r} is not in the compiled split {corpus.name}/{corpus.split}")
+            raise UserError(
+                f"{doc.source or 'key'}: document {doc.name!r} is not in the compiled split {corpus.name}/{corpus.split}"
+            )
         clusters = [c for c in clusters_per_doc[d] if keep or len(c) > 1]
         out.append(doc.with_clusters(clusters))
     return out

@@ -10,10 +10,20 @@ from coreflab.report.leaderboard import add_costs, add_significance, leaderboard
 def add_arguments(p):
     p.add_argument("--scores", required=True, help="tidy scores CSV (scores-table output)")
     p.add_argument("--split", default="test")
-    p.add_argument("--score-json", action="append", default=[], metavar="SYSTEM=JSON",
-                   help="per-document score JSON of a system (enables significance against the best)")
-    p.add_argument("--benchmark", action="append", default=[], metavar="SYSTEM=TSV",
-                   help="Snakemake benchmark file of a system's training job (time, peak memory)")
+    p.add_argument(
+        "--score-json",
+        action="append",
+        default=[],
+        metavar="SYSTEM=JSON",
+        help="per-document score JSON of a system (enables significance against the best)",
+    )
+    p.add_argument(
+        "--benchmark",
+        action="append",
+        default=[],
+        metavar="SYSTEM=TSV",
+        help="Snakemake benchmark file of a system's training job (time, peak memory)",
+    )
     p.add_argument("--reference", default=None, help="test every system against this one instead of the best")
     p.add_argument("--caption", default=None, help="caption of the table (default: the leaderboard's)")
     p.add_argument("--samples", type=int, default=10000)
@@ -37,15 +47,21 @@ def run(args):
     board = leaderboard_frame(df, args.split)
     board = add_significance(board, _pairs(args.score_json, "--score-json"), args.samples, args.seed, args.reference)
     against = "the best system" if args.reference is None else args.reference
-    caption = args.caption or (f"Leaderboard: {corpus}, {args.split} split (F1 in %, MELA = CoNLL average; "
-                               f"† = significantly different from {against}, paired bootstrap over documents, p < 0.05)")
+    caption = args.caption or (
+        f"Leaderboard: {corpus}, {args.split} split (F1 in %, MELA = CoNLL average; "
+        f"† = significantly different from {against}, paired bootstrap over documents, p < 0.05)"
+    )
     write_table(board, args.out_prefix, caption=caption)
     if args.reference is not None:
         return 0
     # measured costs vary between runs, so they live beside the (bit-reproducible) leaderboard
     costs = add_costs(board[["rank", "system", "MELA"]], _pairs(args.benchmark, "--benchmark"))
-    write_table(costs, f"{args.out_prefix}_costs", formats=("csv", "md", "html"),
-                caption=f"Training cost of each system on {corpus} (Snakemake benchmark files: wall seconds, peak resident memory)")
+    write_table(
+        costs,
+        f"{args.out_prefix}_costs",
+        formats=("csv", "md", "html"),
+        caption=f"Training cost of each system on {corpus} (Snakemake benchmark files: wall seconds, peak resident memory)",
+    )
     from coreflab.report.io import format_p_columns
     from coreflab.report.style_names import paper_names
 

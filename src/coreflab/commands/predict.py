@@ -17,10 +17,16 @@ def add_arguments(p):
     p.add_argument("--arcs", required=True, help="arc store of the split (.npz)")
     p.add_argument("--conll", required=True, help="key of the split (CoNLL-2012 file or directory)")
     keep = p.add_mutually_exclusive_group()
-    keep.add_argument("--keep-singletons", dest="singletons", action="store_const", const=True,
-                      help="write singleton clusters (default: iff the key annotates singletons)")
-    keep.add_argument("--drop-singletons", dest="singletons", action="store_const", const=False,
-                      help="never write singleton clusters")
+    keep.add_argument(
+        "--keep-singletons",
+        dest="singletons",
+        action="store_const",
+        const=True,
+        help="write singleton clusters (default: iff the key annotates singletons)",
+    )
+    keep.add_argument(
+        "--drop-singletons", dest="singletons", action="store_const", const=False, help="never write singleton clusters"
+    )
     p.add_argument("--out", required=True, help="CoNLL-2012 response file to write")
 
 

@@ -18,7 +18,10 @@ def add_arguments(parser):
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     parser.add_argument("--out", required=True, help="output folder for train/dev/test.conll")
     parser.add_argument(
-        "--knob", action="append", default=[], metavar="NAME=VALUE",
+        "--knob",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
         help=f"override a difficulty knob (repeatable); knobs: {', '.join(DEFAULT_KNOBS)}",
     )
 

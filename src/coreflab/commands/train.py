@@ -23,9 +23,15 @@ def add_arguments(p):
     p.add_argument("--curve", help="CSV of dev scores after every epoch")
     p.add_argument("--params", default="{}", help="learner parameters: JSON object or a .json file")
     p.add_argument("--seed", type=int, default=None, help="random seed (overrides params)")
-    p.add_argument("--tuned", help="JSON of values tuned on dev (`coreflab tune-root-loss`): its root_loss "
-                                   "is used unless --params sets one")
-    p.add_argument("--keep-singletons", action="store_true", help="keep singleton clusters in dev responses (default: iff the dev key annotates singletons)")
+    p.add_argument(
+        "--tuned",
+        help="JSON of values tuned on dev (`coreflab tune-root-loss`): its root_loss is used unless --params sets one",
+    )
+    p.add_argument(
+        "--keep-singletons",
+        action="store_true",
+        help="keep singleton clusters in dev responses (default: iff the dev key annotates singletons)",
+    )
     p.add_argument("--out", required=True, help="model file to write (.npz)")
 
 
@@ -53,9 +59,16 @@ def run(args):
         from coreflab.corpus.readers.conll import read_conll_path
 
         dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
-        callback = DevCurve(dev.corpus, dev.store, read_conll_path(args.dev_conll), path=args.curve,
-                            learner=args.learner, seed=params.get("seed", 0),
-                            keep_singletons=True if args.keep_singletons else None, total=total)
+        callback = DevCurve(
+            dev.corpus,
+            dev.store,
+            read_conll_path(args.dev_conll),
+            path=args.curve,
+            learner=args.learner,
+            seed=params.get("seed", 0),
+            keep_singletons=True if args.keep_singletons else None,
+            total=total,
+        )
     elif args.curve:
         raise UserError("a dev curve needs --dev-compiled, --dev-arcs, --dev-conll and --curve")
     else:

@@ -91,30 +91,44 @@ SOURCES = {
     "litbank": Source(
         "litbank",
         "LitBank coreference, 10-fold splits of Bamman et al. 2020",
-        {"local_dir": _LOCAL, "fold": (0, "cross-validation fold 0-9"), **_PINS,
-         "splits_commit": (None, "override the pinned commit of dbamman/lrec2020-coref")},
+        {
+            "local_dir": _LOCAL,
+            "fold": (0, "cross-validation fold 0-9"),
+            **_PINS,
+            "splits_commit": (None, "override the pinned commit of dbamman/lrec2020-coref"),
+        },
         _litbank,
     ),
     "gum": Source(
         "gum",
         "GUM coreference, native scheme (singletons included), official split",
-        {"local_dir": _LOCAL, "include_reddit": (False, "include GUM_reddit_* (needs restored text)"),
-         "apply_errata": (False, "repair the known errors of the pinned release (gum.ERRATA)"), **_PINS},
+        {
+            "local_dir": _LOCAL,
+            "include_reddit": (False, "include GUM_reddit_* (needs restored text)"),
+            "apply_errata": (False, "repair the known errors of the pinned release (gum.ERRATA)"),
+            **_PINS,
+        },
         _gum,
     ),
     "ontogum": Source(
         "ontogum",
         "OntoGUM coreference, OntoNotes scheme, official split",
-        {"local_dir": _LOCAL, "include_reddit": (False, "include GUM_reddit_* (needs restored text)"),
-         "apply_errata": (False, "repair the known errors of the pinned release (gum.ERRATA)"), **_PINS},
+        {
+            "local_dir": _LOCAL,
+            "include_reddit": (False, "include GUM_reddit_* (needs restored text)"),
+            "apply_errata": (False, "repair the known errors of the pinned release (gum.ERRATA)"),
+            **_PINS,
+        },
         _gum,
     ),
     "conll2012": Source(
         "conll2012",
         "a user's own CoNLL-2012 release (official directory layout)",
-        {"local_dir": (None, "release root holding data/{train,development,test}"),
-         "language": ("english", "english, chinese or arabic"),
-         "annotation": ("gold", "gold or auto columns")},
+        {
+            "local_dir": (None, "release root holding data/{train,development,test}"),
+            "language": ("english", "english, chinese or arabic"),
+            "annotation": ("gold", "gold or auto columns"),
+        },
         _conll2012,
     ),
 }

@@ -101,8 +101,9 @@ def _violated_triangles(x, iu, ju, index, n, tol, cap):
 def _triangle_matrix(rows, n_vars):
     """Sparse matrix of the triangle rows: +1, +1, −1 on their three pair variables."""
     k = rows.shape[0]
-    return coo_matrix((np.tile([1.0, 1.0, -1.0], k), (np.repeat(np.arange(k), 3), rows.ravel())),
-                      shape=(k, n_vars)).tocsr()
+    return coo_matrix(
+        (np.tile([1.0, 1.0, -1.0], k), (np.repeat(np.arange(k), 3), rows.ravel())), shape=(k, n_vars)
+    ).tocsr()
 
 
 def _constraint(rows, n_vars, extra=None):
@@ -148,9 +149,14 @@ def _solve_component(W, incumbent, deadline, node_limit):
     while True:
         if time.monotonic() >= deadline:
             return None
-        res = linprog(c, A_ub=_triangle_matrix(rows, iu.size) if rows.size else None,
-                      b_ub=np.ones(rows.shape[0]) if rows.size else None, bounds=(0, 1), method="highs",
-                      options={"time_limit": max(deadline - time.monotonic(), 1e-3)})
+        res = linprog(
+            c,
+            A_ub=_triangle_matrix(rows, iu.size) if rows.size else None,
+            b_ub=np.ones(rows.shape[0]) if rows.size else None,
+            bounds=(0, 1),
+            method="highs",
+            options={"time_limit": max(deadline - time.monotonic(), 1e-3)},
+        )
         if res.status != 0:
             return None
         new = _violated_triangles(res.x, iu, ju, index, n, 1e-7, cap)
@@ -170,8 +176,13 @@ def _solve_component(W, incumbent, deadline, node_limit):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return None
-        res = milp(c, integrality=np.ones(iu.size), bounds=Bounds(0, 1), constraints=_constraint(rows, iu.size, cutoff),
-                   options={"time_limit": remaining, "node_limit": node_limit, "disp": False})
+        res = milp(
+            c,
+            integrality=np.ones(iu.size),
+            bounds=Bounds(0, 1),
+            constraints=_constraint(rows, iu.size, cutoff),
+            options={"time_limit": remaining, "node_limit": node_limit, "disp": False},
+        )
         if res.status != 0 or res.x is None:  # 1: node or time limit reached without a proof
             return None
         x = np.round(res.x)

@@ -92,8 +92,20 @@ class EpochProgress:
 class DevCurve(EpochProgress):
     """EpochProgress that scores the dev split after every epoch and keeps the curve CSV."""
 
-    def __init__(self, corpus, store, key_docs, path=None, learner="", seed=0, keep_singletons=None,
-                 stream=None, total=None, bar=None, quiet=False):
+    def __init__(
+        self,
+        corpus,
+        store,
+        key_docs,
+        path=None,
+        learner="",
+        seed=0,
+        keep_singletons=None,
+        stream=None,
+        total=None,
+        bar=None,
+        quiet=False,
+    ):
         super().__init__(learner=learner, stream=stream, total=total, bar=bar)
         self.corpus, self.store, self.key_docs = corpus, store, key_docs
         self.path, self.seed = path, seed

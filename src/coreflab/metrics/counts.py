@@ -94,10 +94,7 @@ def document_counts(n_docs, key_cluster_doc, response_cluster_doc, key_of, respo
         m_k = np.bincount(cell_k, weights=n, minlength=nk)
         m_r = np.bincount(cell_r, weights=n, minlength=nr)
         right_non = (
-            _pairs(common)
-            - per_doc(key_cluster_doc, _pairs(m_k))
-            - per_doc(response_cluster_doc, _pairs(m_r))
-            + right
+            _pairs(common) - per_doc(key_cluster_doc, _pairs(m_k)) - per_doc(response_cluster_doc, _pairs(m_r)) + right
         )
         key_non = _pairs(n_key) - key_links
         resp_non = _pairs(n_resp) - resp_links

@@ -137,7 +137,10 @@ def ceaf(keys, response, mention_based):
         if mention_based:
             sim = inter
         else:
-            sizes = np.array([len(a) for a in keys], dtype=float)[:, None] + np.array([len(b) for b in response], dtype=float)[None, :]
+            sizes = (
+                np.array([len(a) for a in keys], dtype=float)[:, None]
+                + np.array([len(b) for b in response], dtype=float)[None, :]
+            )
             sim = 2 * inter / sizes
         rows, cols = linear_sum_assignment(sim, maximize=True)
         total = float(sim[rows, cols].sum())

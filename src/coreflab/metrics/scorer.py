@@ -280,7 +280,9 @@ def score_labels(key_labels, response_labels, doc_index=None, metrics="all"):
     """
     key_labels = np.asarray(key_labels, dtype=np.int64)
     response_labels = np.asarray(response_labels, dtype=np.int64)
-    doc_index = np.zeros(len(key_labels), dtype=np.int64) if doc_index is None else np.asarray(doc_index, dtype=np.int64)
+    doc_index = (
+        np.zeros(len(key_labels), dtype=np.int64) if doc_index is None else np.asarray(doc_index, dtype=np.int64)
+    )
     n_docs = int(doc_index.max(initial=-1)) + 1
     key_of, key_cl_doc = _compact(doc_index, key_labels)
     response_of, resp_cl_doc = _compact(doc_index, response_labels)

@@ -22,8 +22,10 @@ def per_doc_scores(path):
         raise UserError(f"{path}: no per-document scores (score with --per-doc)")
     per_doc = {}
     for metric in ("muc", "bcub", "ceafe"):
-        per_doc[metric] = np.array([[d[metric][k] for k in ("recall_num", "recall_den", "precision_num", "precision_den")]
-                                    for d in docs], dtype=np.float64).reshape(len(docs), 4)
+        per_doc[metric] = np.array(
+            [[d[metric][k] for k in ("recall_num", "recall_den", "precision_num", "precision_den")] for d in docs],
+            dtype=np.float64,
+        ).reshape(len(docs), 4)
     return SimpleNamespace(per_doc=per_doc, doc_keys=[(d["doc_id"], d["part"]) for d in docs])
 
 
@@ -43,8 +45,9 @@ def add_significance(board, jsons, samples, seed, reference=None):
             deltas.append(0.0 if system == best else float("nan"))
             pvalues.append(float("nan"))
             continue
-        res = paired_test(per_doc_scores(jsons[system]), best_scores, metric="mela", test="bootstrap",
-                          samples=samples, seed=seed)
+        res = paired_test(
+            per_doc_scores(jsons[system]), best_scores, metric="mela", test="bootstrap", samples=samples, seed=seed
+        )
         deltas.append(res.difference)
         pvalues.append(res.p_value)
     board = board.copy()

@@ -8,8 +8,10 @@ import pytest
 from coreflab.papers.bk2014 import runs
 
 
-@pytest.mark.parametrize("learner,features,beam", [("bk_early", "local", 5), ("bk_delayed_laso", "nonlocal", 20),
-                                                   ("bk_baseline", "local", 1)])
+@pytest.mark.parametrize(
+    "learner,features,beam",
+    [("bk_early", "local", 5), ("bk_delayed_laso", "nonlocal", 20), ("bk_baseline", "local", 1)],
+)
 def test_run_name_round_trips(learner, features, beam):
     assert runs.parse_run(runs.run_name(learner, features, beam)) == (learner, features, beam)
 

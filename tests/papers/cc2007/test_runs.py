@@ -7,8 +7,9 @@ import pytest
 from coreflab.papers.cc2007 import runs
 
 
-@pytest.mark.parametrize("learner,bias,weight", [("cc_base", "none", "1"), ("cc_slt_closest", "p1", 1.5),
-                                                 ("cc_slt_preserving", "pa", 3.0)])
+@pytest.mark.parametrize(
+    "learner,bias,weight", [("cc_base", "none", "1"), ("cc_slt_closest", "p1", 1.5), ("cc_slt_preserving", "pa", 3.0)]
+)
 def test_run_name_round_trips(learner, bias, weight):
     name = runs.run_name(learner, bias, weight)
     parsed = runs.parse_run(name)

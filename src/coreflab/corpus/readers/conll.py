@@ -94,7 +94,9 @@ def _parse_conll(text, source, layout):
     for start in _special_line_starts(text):
         if start > run:  # token lines text[run:start - 1]
             if builder is None:
-                raise InputFormatError(source, run_line, "token line outside a document; expected '#begin document (id); part N' first")
+                raise InputFormatError(
+                    source, run_line, "token line outside a document; expected '#begin document (id); part N' first"
+                )
             chunk = text[run : start - 1]
             builder.add_run(chunk, run_line, split_runs)
             run_line += chunk.count("\n") + 1
@@ -108,7 +110,9 @@ def _parse_conll(text, source, layout):
             if m:
                 if builder is not None:
                     raise InputFormatError(
-                        source, lineno, f"'#begin document' while {builder.name!r} (line {builder.begin_line}) is still open; expected '#end document' first"
+                        source,
+                        lineno,
+                        f"'#begin document' while {builder.name!r} (line {builder.begin_line}) is still open; expected '#end document' first",
                     )
                 doc_id = (m.group(1) if m.group(1) is not None else m.group(2) or "").strip()
                 part = int(m.group(3)) if m.group(3) else 0
@@ -135,15 +139,21 @@ def _parse_conll(text, source, layout):
                 builder.end_sentence()
             continue
         if builder is None:
-            raise InputFormatError(source, lineno, "token line outside a document; expected '#begin document (id); part N' first")
+            raise InputFormatError(
+                source, lineno, "token line outside a document; expected '#begin document (id); part N' first"
+            )
         builder.add_run(line, lineno, split_runs)
     if run < len(text):
         if builder is None:
-            raise InputFormatError(source, run_line, "token line outside a document; expected '#begin document (id); part N' first")
+            raise InputFormatError(
+                source, run_line, "token line outside a document; expected '#begin document (id); part N' first"
+            )
         builder.add_run(text[run:], run_line, split_runs)
     if builder is not None:
         raise InputFormatError(
-            source, builder.begin_line, f"document {builder.name!r} is never closed; expected '#end document' before end of file"
+            source,
+            builder.begin_line,
+            f"document {builder.name!r} is never closed; expected '#end document' before end of file",
         )
     return docs
 
@@ -229,7 +239,9 @@ class _DocBuilder:
         if self.layout == "conll2012":
             if n < 12:
                 raise InputFormatError(
-                    self.source, lineno, f"found {n} columns; expected at least 12 (CoNLL-2012: doc part word# word pos parse lemma frameset sense speaker ne [args] coref)"
+                    self.source,
+                    lineno,
+                    f"found {n} columns; expected at least 12 (CoNLL-2012: doc part word# word pos parse lemma frameset sense speaker ne [args] coref)",
                 )
             word, coref = fields[3], fields[-1]
             for k in range(7):
@@ -286,7 +298,9 @@ class _DocBuilder:
         else:
             stack = self.open.get(label)
             if not stack:
-                raise InputFormatError(self.source, lineno, f"closing bracket '{label})' for id {label!r} that was never opened")
+                raise InputFormatError(
+                    self.source, lineno, f"closing bracket '{label})' for id {label!r} that was never opened"
+                )
             spans.append((stack.pop()[0], tok))
 
     def end_sentence(self):
@@ -294,7 +308,9 @@ class _DocBuilder:
             return
         if self.parse_depth != 0:
             raise InputFormatError(
-                self.source, self.sentence_first_line, f"unbalanced parse brackets in the sentence starting here ({self.parse_depth:+d}); expected a complete tree"
+                self.source,
+                self.sentence_first_line,
+                f"unbalanced parse brackets in the sentence starting here ({self.parse_depth:+d}); expected a complete tree",
             )
         self.sentence_ends.append(len(self.words))
         self.sentence_first_line = None
@@ -304,7 +320,11 @@ class _DocBuilder:
         for label, stack in self.open.items():
             if stack:
                 tok, line = stack[-1]
-                raise InputFormatError(self.source, line, f"coreference bracket '({label}' is never closed; expected '{label})' before '#end document' (line {end_line})")
+                raise InputFormatError(
+                    self.source,
+                    line,
+                    f"coreference bracket '({label}' is never closed; expected '{label})' before '#end document' (line {end_line})",
+                )
         columns = {}
         if self.layout == "conll2012":
             for name, values in zip(OPTIONAL_COLUMNS, self.cols):
@@ -351,7 +371,9 @@ def looks_like_conll(path, pattern):
     if pattern:
         return True
     name = path.name
-    return name.endswith(("conll", ".conll", "_conll", ".txt", ".v4_gold_conll", ".v4_auto_conll")) or name.endswith("conll")
+    return name.endswith(("conll", ".conll", "_conll", ".txt", ".v4_gold_conll", ".v4_auto_conll")) or name.endswith(
+        "conll"
+    )
 
 
 def coref_column(doc):

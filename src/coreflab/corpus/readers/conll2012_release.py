@@ -65,8 +65,10 @@ def load_conll2012_release(root, split, language="english", annotation="gold"):
 
 def annotations_dir(root, split, language):
     """`<root>[/data]/<split dir>/data/<language>/annotations`, or a UserError naming both tries."""
-    tries = [root / "data" / SPLIT_DIRS[split] / "data" / language / "annotations",
-             root / SPLIT_DIRS[split] / "data" / language / "annotations"]
+    tries = [
+        root / "data" / SPLIT_DIRS[split] / "data" / language / "annotations",
+        root / SPLIT_DIRS[split] / "data" / language / "annotations",
+    ]
     for path in tries:
         if path.is_dir():
             return path

@@ -51,9 +51,13 @@ def parse_conllu(text, source="<string>"):
         if "-" in tid or "." in tid:
             continue  # multiword range or empty node: not a token of the coreference layer
         if not tid.isdigit():
-            raise InputFormatError(source, lineno, f"token id {tid!r}; expected an integer, a range 'N-M' or an empty node 'N.M'")
+            raise InputFormatError(
+                source, lineno, f"token id {tid!r}; expected an integer, a range 'N-M' or an empty node 'N.M'"
+            )
         if int(tid) != len(current.words) + 1:
-            raise InputFormatError(source, lineno, f"token id {tid}; expected {len(current.words) + 1} (ids count from 1 in each sentence)")
+            raise InputFormatError(
+                source, lineno, f"token id {tid}; expected {len(current.words) + 1} (ids count from 1 in each sentence)"
+            )
         if not current.words:
             current.line = lineno
             current.speaker = pending_speaker

@@ -38,8 +38,14 @@ _NATIVE_LABEL = re.compile(r"^[A-Za-z]+-(\d+)(?:-.*)?$")
 # asks (`apply_errata`), each repair announced on stderr:
 # (scheme, document, line, line as released, line repaired, why)
 ERRATA = (
-    ("ontogum", "GUM_news_iodine", 381, "379\t\t_", "379\t|\t_",
-     "empty word cell; the native coreference file and the CoNLL-U have '|' there"),
+    (
+        "ontogum",
+        "GUM_news_iodine",
+        381,
+        "379\t\t_",
+        "379\t|\t_",
+        "empty word cell; the native coreference file and the CoNLL-U have '|' there",
+    ),
 )
 
 
@@ -60,7 +66,9 @@ def load_gum(root, splits, scheme="gum", include_reddit=False, apply_errata=Fals
     for split in splits:
         ids = [d for d, s in membership if s == split]
         if not ids:
-            raise UserError(f"{root}: split {split!r} has no documents; splits are {sorted({s for _, s in membership})}")
+            raise UserError(
+                f"{root}: split {split!r} has no documents; splits are {sorted({s for _, s in membership})}"
+            )
         if not include_reddit:
             ids = [d for d in ids if not d.startswith("GUM_reddit_")]
         wanted[split] = ids
@@ -85,7 +93,12 @@ def load_gum(root, splits, scheme="gum", include_reddit=False, apply_errata=Fals
             dep_source, dep_text = dep[doc_id]
             const_source, const_text = const[doc_id]
             doc = merge_layers(
-                coref, parse_conllu(dep_text, dep_source), parse_ptb(const_text, const_source), path, dep_source, const_source
+                coref,
+                parse_conllu(dep_text, dep_source),
+                parse_ptb(const_text, const_source),
+                path,
+                dep_source,
+                const_source,
             )
             doc.doc_id = doc_id
             if include_reddit and doc_id.startswith("GUM_reddit_") and all(set(w) == {"_"} for w in doc.words):
@@ -115,7 +128,9 @@ def _read_coref(path, scheme, doc_id, apply_errata):
     except InputFormatError as err:
         if errata and not apply_errata and err.line in {e[2] for e in errata}:
             raise InputFormatError(
-                err.path, err.line, f"{err.message} [known erratum of the release: set corpora.{scheme}.apply_errata: true to repair it]"
+                err.path,
+                err.line,
+                f"{err.message} [known erratum of the release: set corpora.{scheme}.apply_errata: true to repair it]",
             ) from None
         raise
 
@@ -159,13 +174,17 @@ def merge_layers(coref_doc, sentences, trees, coref_source, dep_source, const_so
     if n_dep != len(words):
         raise InputFormatError(dep_source, None, f"{n_dep} words; expected {len(words)} as in {coref_source}")
     if len(trees) != len(sentences):
-        raise InputFormatError(const_source, None, f"{len(trees)} trees; expected one per sentence of {dep_source} ({len(sentences)})")
+        raise InputFormatError(
+            const_source, None, f"{len(trees)} trees; expected one per sentence of {dep_source} ({len(sentences)})"
+        )
     pos, lemma, parse, speaker, ends = [], [], [], [], []
     t = 0
     for sent, tree in zip(sentences, trees):
         if len(tree.leaves) != len(sent.words):
             raise InputFormatError(
-                const_source, tree.line, f"tree has {len(tree.leaves)} leaves; expected {len(sent.words)} as the sentence at {dep_source}:{sent.line}"
+                const_source,
+                tree.line,
+                f"tree has {len(tree.leaves)} leaves; expected {len(sent.words)} as the sentence at {dep_source}:{sent.line}",
             )
         spk = "-" if not sent.speaker else "_".join(sent.speaker.split())
         for k, (form, leaf) in enumerate(zip(sent.words, tree.leaves)):
@@ -174,7 +193,9 @@ def merge_layers(coref_doc, sentences, trees, coref_source, dep_source, const_so
                     dep_source, sent.lines[k], f"word {form!r}; expected {words[t]!r} (token {t} of {coref_source})"
                 )
             if unescape_ptb(leaf) != form:
-                raise InputFormatError(const_source, tree.line, f"leaf {leaf!r} (word {k + 1} of this tree); expected {form!r}")
+                raise InputFormatError(
+                    const_source, tree.line, f"leaf {leaf!r} (word {k + 1} of this tree); expected {form!r}"
+                )
             t += 1
         pos += [x if x and " " not in x else _cell(x) for x in sent.xpos]
         lemma += [x if x and " " not in x else _cell(x) for x in sent.lemmas]

@@ -71,7 +71,9 @@ def parse_ptb(text, source="<string>"):
         tag, word, tok = m.group(1, 2, 3)
         if tag is not None:  # a preterminal (TAG word)
             if not stack:
-                raise InputFormatError(source, line_of(m.start()), "a bare (TAG word) outside a tree; expected '(ROOT ...' first")
+                raise InputFormatError(
+                    source, line_of(m.start()), "a bare (TAG word) outside a tree; expected '(ROOT ...' first"
+                )
             if expect_label:  # "( (TAG word)": an unlabelled constituent
                 pending += "(TOP"
                 expect_label = False
@@ -88,12 +90,16 @@ def parse_ptb(text, source="<string>"):
             expect_label = True
         elif tok == ")":
             if expect_label:
-                raise InputFormatError(source, line_of(m.start()), "empty brackets '()'; expected a constituent label or a (TAG word) leaf")
+                raise InputFormatError(
+                    source, line_of(m.start()), "empty brackets '()'; expected a constituent label or a (TAG word) leaf"
+                )
             if not stack:
                 raise InputFormatError(source, line_of(m.start()), "')' without an open bracket")
             stack.pop()
             if not bits or pending:
-                raise InputFormatError(source, line_of(m.start()), "constituent without words; expected at least one (TAG word) leaf")
+                raise InputFormatError(
+                    source, line_of(m.start()), "constituent without words; expected at least one (TAG word) leaf"
+                )
             bits[-1] += ")"
             if not stack:
                 trees.append(ParsedTree(leaves, tags, bits, line_of(tree_start)))
@@ -107,5 +113,7 @@ def parse_ptb(text, source="<string>"):
         else:
             raise InputFormatError(source, line_of(m.start()), f"word {tok!r} outside a (TAG word) leaf; expected '('")
     if stack:
-        raise InputFormatError(source, line_of(tree_start), f"tree never closed ({len(stack)} open brackets at end of file)")
+        raise InputFormatError(
+            source, line_of(tree_start), f"tree never closed ({len(stack)} open brackets at end of file)"
+        )
     return trees

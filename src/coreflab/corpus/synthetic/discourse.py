@@ -96,7 +96,10 @@ class DocumentGenerator:
             for e in (a, b):
                 e.number = "sg"
                 if e.first is None:  # a group drawn as speaker: make it a named person
-                    e.first, e.last = rnd.pick(lex.FEMALE_FIRST if e.gender == "f" else lex.MALE_FIRST), rnd.pick(lex.SURNAMES)
+                    e.first, e.last = (
+                        rnd.pick(lex.FEMALE_FIRST if e.gender == "f" else lex.MALE_FIRST),
+                        rnd.pick(lex.SURNAMES),
+                    )
                     e.name, e.short, e.ne = (e.first, e.last), e.last, "PERSON"
             self.speakers = [a, b]
         while self.sent < self.n_sent:
@@ -190,8 +193,10 @@ class DocumentGenerator:
             if r < 0.55:
                 obj = self.rival(subj) or self.pick(exclude=(subj,))
                 verbs = {
-                    "person": lex.VERBS_PERSON_OBJ, "org": lex.VERBS_ORG_OBJ,
-                    "place": lex.VERBS_PLACE_OBJ, "object": lex.VERBS_OBJECT_OBJ,
+                    "person": lex.VERBS_PERSON_OBJ,
+                    "org": lex.VERBS_ORG_OBJ,
+                    "place": lex.VERBS_PLACE_OBJ,
+                    "object": lex.VERBS_OBJECT_OBJ,
                 }[obj.kind]
                 verb = rnd.pick(tuple(verbs))
                 control = rnd.chance(0.25)
@@ -252,8 +257,17 @@ class DocumentGenerator:
         object: "Smith met Jones. He ..." -- the nearest "he" candidate is not the topic."""
         if subj.kind != "person" or subj.number != "sg" or not self.rnd.chance(self.k["same_gender_rate"]):
             return None
-        cands = [e for e in self.entities if e is not subj and e.kind == "person" and e.number == "sg"
-                 and e.gender == subj.gender and not e.once and e is not self.R.speaker and e is not self.R.addressee]
+        cands = [
+            e
+            for e in self.entities
+            if e is not subj
+            and e.kind == "person"
+            and e.number == "sg"
+            and e.gender == subj.gender
+            and not e.once
+            and e is not self.R.speaker
+            and e is not self.R.addressee
+        ]
         return self.rnd.weighted(cands, [e.sal + 0.1 for e in cands]) if cands else None
 
     def object_np(self, obj, subj):
@@ -281,9 +295,12 @@ class DocumentGenerator:
         else:
             r = rnd.u()
             kinds, prep = (
-                (("place",), rnd.pick(("in", "at", "near"))) if r < 0.15
-                else (("person",), "with") if r < 0.6
-                else (("object",), "about") if r < 0.85
+                (("place",), rnd.pick(("in", "at", "near")))
+                if r < 0.15
+                else (("person",), "with")
+                if r < 0.6
+                else (("object",), "about")
+                if r < 0.85
                 else (("org",), "for")
             )
             sb.tok(prep, "IN", prep)

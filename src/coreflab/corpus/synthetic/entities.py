@@ -14,8 +14,23 @@ from coreflab.corpus.synthetic import lexicon as lex
 
 class Entity:
     __slots__ = (
-        "id", "kind", "gender", "number", "first", "last", "name", "short", "desc", "desc_ambiguous",
-        "modifier", "ne", "mentions", "last_sent", "sal", "named", "once",
+        "id",
+        "kind",
+        "gender",
+        "number",
+        "first",
+        "last",
+        "name",
+        "short",
+        "desc",
+        "desc_ambiguous",
+        "modifier",
+        "ne",
+        "mentions",
+        "last_sent",
+        "sal",
+        "named",
+        "once",
     )
 
     def __init__(self, eid, kind, gender, number):
@@ -150,7 +165,10 @@ class Realiser:
             forms = lex.FIRST_PERSON if e is self.speaker else lex.SECOND_PERSON
             self._pronoun(e, forms, case)
         elif force == "pronoun" or (
-            force is None and e.mentions and self.sent - e.last_sent <= self.pronoun_reach and rnd.chance(k["pronoun_rate"])
+            force is None
+            and e.mentions
+            and self.sent - e.last_sent <= self.pronoun_reach
+            and rnd.chance(k["pronoun_rate"])
         ):
             forms = pronoun_forms(e)
             if e.kind == "org" and rnd.chance(k["org_they_rate"]):  # "Acme said they ...": notional plural

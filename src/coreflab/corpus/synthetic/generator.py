@@ -85,7 +85,9 @@ def resolve_knobs(knobs=None):
     out = dict(DEFAULT_KNOBS)
     for name, value in (knobs or {}).items():
         if name not in DEFAULT_KNOBS:
-            raise UserError(f"unknown synthetic corpus knob {name!r}; expected one of {', '.join(sorted(DEFAULT_KNOBS))}")
+            raise UserError(
+                f"unknown synthetic corpus knob {name!r}; expected one of {', '.join(sorted(DEFAULT_KNOBS))}"
+            )
         try:
             value = float(value)
         except (TypeError, ValueError):

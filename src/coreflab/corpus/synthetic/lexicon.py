@@ -41,11 +41,38 @@ AMBIGUOUS_DESCRIPTORS = tuple(
         "spokesperson chairman treasurer pianist chemist researcher consultant"
     ).split()
 )
-MALE_DESCRIPTORS = (("man", "men"), ("actor", "actors"), ("father", "fathers"), ("businessman", "businessmen"), ("king", "kings"), ("husband", "husbands"))
-FEMALE_DESCRIPTORS = (("woman", "women"), ("actress", "actresses"), ("mother", "mothers"), ("businesswoman", "businesswomen"), ("queen", "queens"), ("wife", "wives"))
+MALE_DESCRIPTORS = (
+    ("man", "men"),
+    ("actor", "actors"),
+    ("father", "fathers"),
+    ("businessman", "businessmen"),
+    ("king", "kings"),
+    ("husband", "husbands"),
+)
+FEMALE_DESCRIPTORS = (
+    ("woman", "women"),
+    ("actress", "actresses"),
+    ("mother", "mothers"),
+    ("businesswoman", "businesswomen"),
+    ("queen", "queens"),
+    ("wife", "wives"),
+)
 
 # Groups of people (plural person entities without names).
-GROUP_DESCRIPTORS = ("workers", "engineers", "residents", "students", "officials", "investors", "voters", "doctors", "farmers", "protesters", "players", "researchers")
+GROUP_DESCRIPTORS = (
+    "workers",
+    "engineers",
+    "residents",
+    "students",
+    "officials",
+    "investors",
+    "voters",
+    "doctors",
+    "farmers",
+    "protesters",
+    "players",
+    "researchers",
+)
 
 ORG_FIRST = (
     "Acme Northwind Bluewater Pinecrest Summit Redwood Harbor Silverline Granite Meridian "
@@ -55,8 +82,16 @@ ORG_FIRST = (
 ORG_SECOND = ("Corp.", "Inc.", "Group", "Bank", "Airlines", "Motors", "Holdings", "Partners", "Energy", "Systems")
 # org second word -> nominal descriptor head (singular)
 ORG_DESCRIPTOR = {
-    "Corp.": "company", "Inc.": "company", "Group": "group", "Bank": "bank", "Airlines": "airline",
-    "Motors": "automaker", "Holdings": "company", "Partners": "firm", "Energy": "company", "Systems": "firm",
+    "Corp.": "company",
+    "Inc.": "company",
+    "Group": "group",
+    "Bank": "bank",
+    "Airlines": "airline",
+    "Motors": "automaker",
+    "Holdings": "company",
+    "Partners": "firm",
+    "Energy": "company",
+    "Systems": "firm",
 }
 
 CITIES = (
@@ -67,43 +102,120 @@ COUNTRIES = "France Germany Japan Brazil Canada Mexico Italy Spain Kenya Egypt I
 
 # Inanimate objects: (singular, plural) heads; optional modifiers.
 OBJECTS = (
-    ("contract", "contracts"), ("report", "reports"), ("plan", "plans"), ("letter", "letters"),
-    ("proposal", "proposals"), ("agreement", "agreements"), ("bill", "bills"), ("car", "cars"),
-    ("book", "books"), ("painting", "paintings"), ("house", "houses"), ("deal", "deals"),
-    ("budget", "budgets"), ("study", "studies"), ("statement", "statements"), ("loan", "loans"),
-    ("project", "projects"), ("policy", "policies"), ("document", "documents"), ("film", "films"),
+    ("contract", "contracts"),
+    ("report", "reports"),
+    ("plan", "plans"),
+    ("letter", "letters"),
+    ("proposal", "proposals"),
+    ("agreement", "agreements"),
+    ("bill", "bills"),
+    ("car", "cars"),
+    ("book", "books"),
+    ("painting", "paintings"),
+    ("house", "houses"),
+    ("deal", "deals"),
+    ("budget", "budgets"),
+    ("study", "studies"),
+    ("statement", "statements"),
+    ("loan", "loans"),
+    ("project", "projects"),
+    ("policy", "policies"),
+    ("document", "documents"),
+    ("film", "films"),
 )
 OBJECT_MODIFIERS = "new old annual final secret first controversial original second draft".split()
 PERSON_MODIFIERS = "young senior local former veteran famous retired new chief".split()
 
 # Verbs: past tense -> lemma, grouped by the kind of object they take.
 VERBS_PERSON_OBJ = {
-    "met": "meet", "called": "call", "praised": "praise", "criticized": "criticize", "hired": "hire",
-    "thanked": "thank", "interviewed": "interview", "warned": "warn", "supported": "support",
-    "visited": "visit", "contacted": "contact", "blamed": "blame", "invited": "invite", "joined": "join",
+    "met": "meet",
+    "called": "call",
+    "praised": "praise",
+    "criticized": "criticize",
+    "hired": "hire",
+    "thanked": "thank",
+    "interviewed": "interview",
+    "warned": "warn",
+    "supported": "support",
+    "visited": "visit",
+    "contacted": "contact",
+    "blamed": "blame",
+    "invited": "invite",
+    "joined": "join",
 }
 VERBS_ORG_OBJ = {
-    "joined": "join", "left": "leave", "sued": "sue", "contacted": "contact", "praised": "praise",
-    "criticized": "criticize", "visited": "visit", "supported": "support", "advised": "advise",
+    "joined": "join",
+    "left": "leave",
+    "sued": "sue",
+    "contacted": "contact",
+    "praised": "praise",
+    "criticized": "criticize",
+    "visited": "visit",
+    "supported": "support",
+    "advised": "advise",
 }
 VERBS_PLACE_OBJ = {"visited": "visit", "left": "leave", "toured": "tour", "reached": "reach", "described": "describe"}
 VERBS_OBJECT_OBJ = {
-    "signed": "sign", "read": "read", "reviewed": "review", "rejected": "reject", "released": "release",
-    "approved": "approve", "prepared": "prepare", "discussed": "discuss", "sent": "send", "defended": "defend",
-    "bought": "buy", "sold": "sell", "revised": "revise", "published": "publish",
+    "signed": "sign",
+    "read": "read",
+    "reviewed": "review",
+    "rejected": "reject",
+    "released": "release",
+    "approved": "approve",
+    "prepared": "prepare",
+    "discussed": "discuss",
+    "sent": "send",
+    "defended": "defend",
+    "bought": "buy",
+    "sold": "sell",
+    "revised": "revise",
+    "published": "publish",
 }
-VERBS_INANIMATE_SUBJ = {"mentioned": "mention", "described": "describe", "affected": "affect", "surprised": "surprise", "worried": "worry"}
+VERBS_INANIMATE_SUBJ = {
+    "mentioned": "mention",
+    "described": "describe",
+    "affected": "affect",
+    "surprised": "surprise",
+    "worried": "worry",
+}
 VERBS_INTRANS = {
-    "arrived": "arrive", "resigned": "resign", "spoke": "speak", "waited": "wait", "returned": "return",
-    "agreed": "agree", "declined": "decline", "complained": "complain", "testified": "testify", "succeeded": "succeed",
+    "arrived": "arrive",
+    "resigned": "resign",
+    "spoke": "speak",
+    "waited": "wait",
+    "returned": "return",
+    "agreed": "agree",
+    "declined": "decline",
+    "complained": "complain",
+    "testified": "testify",
+    "succeeded": "succeed",
 }
-VERBS_INTRANS_INANIMATE = {"changed": "change", "failed": "fail", "remained": "remain", "collapsed": "collapse", "improved": "improve"}
-VERBS_SAY = {"said": "say", "added": "add", "explained": "explain", "insisted": "insist", "replied": "reply", "noted": "note"}
+VERBS_INTRANS_INANIMATE = {
+    "changed": "change",
+    "failed": "fail",
+    "remained": "remain",
+    "collapsed": "collapse",
+    "improved": "improve",
+}
+VERBS_SAY = {
+    "said": "say",
+    "added": "add",
+    "explained": "explain",
+    "insisted": "insist",
+    "replied": "reply",
+    "noted": "note",
+}
 VERBS_TELL = {"told": "tell", "assured": "assure", "reminded": "remind", "warned": "warn"}
 # Present-tense verbs for quoted speech (first/second person subject): base form, VBP.
 VERBS_QUOTE = {
-    "trust": "trust", "need": "need", "like": "like", "remember": "remember", "support": "support",
-    "know": "know", "doubt": "doubt", "respect": "respect",
+    "trust": "trust",
+    "need": "need",
+    "like": "like",
+    "remember": "remember",
+    "support": "support",
+    "know": "know",
+    "doubt": "doubt",
+    "respect": "respect",
 }
 ADJ_PLEONASTIC = "clear likely possible obvious true unlikely important surprising".split()
 ADJ_PREDICATIVE = "tired happy worried angry confident optimistic busy disappointed".split()
@@ -149,34 +261,91 @@ SECOND_PERSON = ("you", "you", "your")
 # Non-referential padding that makes sentences as long as newswire (~17 tokens):
 # sentence adverbials, VP adverbs, temporal PPs, "of" heads of generic NPs, control verbs.
 SENTENCE_ADVERBIALS = (
-    (("On", "Monday"), ("IN", "NNP"), "DATE"), (("On", "Friday"), ("IN", "NNP"), "DATE"),
-    (("In", "recent", "years"), ("IN", "JJ", "NNS"), "DATE"), (("In", "the", "meantime"), ("IN", "DT", "NN"), None),
-    (("At", "the", "time"), ("IN", "DT", "NN"), None), (("Within", "a", "few", "months"), ("IN", "DT", "JJ", "NNS"), "DATE"),
-    (("After", "the", "meeting"), ("IN", "DT", "NN"), None), (("According", "to", "the", "media"), ("VBG", "TO", "DT", "NNS"), None),
+    (("On", "Monday"), ("IN", "NNP"), "DATE"),
+    (("On", "Friday"), ("IN", "NNP"), "DATE"),
+    (("In", "recent", "years"), ("IN", "JJ", "NNS"), "DATE"),
+    (("In", "the", "meantime"), ("IN", "DT", "NN"), None),
+    (("At", "the", "time"), ("IN", "DT", "NN"), None),
+    (("Within", "a", "few", "months"), ("IN", "DT", "JJ", "NNS"), "DATE"),
+    (("After", "the", "meeting"), ("IN", "DT", "NN"), None),
+    (("According", "to", "the", "media"), ("VBG", "TO", "DT", "NNS"), None),
 )
 PARTICIPLES = {"citing": "cite", "noting": "note", "following": "follow", "ignoring": "ignore", "stressing": "stress"}
 ADVERBS_SENTENCE = ("Meanwhile", "However", "Later", "Still", "Yesterday", "Moreover")
 ADVERBS_VP = ("also", "recently", "later", "again", "quickly", "finally", "reportedly", "already")
 TIME_PPS = (
-    (("on", "Tuesday"), ("IN", "NNP"), "DATE"), (("in", "2004"), ("IN", "CD"), "DATE"),
-    (("in", "the", "spring"), ("IN", "DT", "NN"), "DATE"), (("after", "the", "election"), ("IN", "DT", "NN"), None),
-    (("during", "the", "week"), ("IN", "DT", "NN"), "DATE"), (("for", "several", "hours"), ("IN", "JJ", "NNS"), "TIME"),
-    (("before", "the", "deadline"), ("IN", "DT", "NN"), None), (("at", "the", "end", "of", "the", "year"), ("IN", "DT", "NN", "IN", "DT", "NN"), None),
+    (("on", "Tuesday"), ("IN", "NNP"), "DATE"),
+    (("in", "2004"), ("IN", "CD"), "DATE"),
+    (("in", "the", "spring"), ("IN", "DT", "NN"), "DATE"),
+    (("after", "the", "election"), ("IN", "DT", "NN"), None),
+    (("during", "the", "week"), ("IN", "DT", "NN"), "DATE"),
+    (("for", "several", "hours"), ("IN", "JJ", "NNS"), "TIME"),
+    (("before", "the", "deadline"), ("IN", "DT", "NN"), None),
+    (("at", "the", "end", "of", "the", "year"), ("IN", "DT", "NN", "IN", "DT", "NN"), None),
 )
-OF_HEADS = (("the", "price"), ("a", "number"), ("the", "rest"), ("the", "cost"), ("the", "impact"), ("the", "role"), ("the", "size"))
-CONTROL_VERBS = {"decided": "decide", "tried": "try", "refused": "refuse", "planned": "plan", "wanted": "want", "agreed": "agree", "hoped": "hope"}
+OF_HEADS = (
+    ("the", "price"),
+    ("a", "number"),
+    ("the", "rest"),
+    ("the", "cost"),
+    ("the", "impact"),
+    ("the", "role"),
+    ("the", "size"),
+)
+CONTROL_VERBS = {
+    "decided": "decide",
+    "tried": "try",
+    "refused": "refuse",
+    "planned": "plan",
+    "wanted": "want",
+    "agreed": "agree",
+    "hoped": "hope",
+}
 
 # Alternative heads for later definite descriptions ("the firm" for "the company"):
 # coreferent nominals that head matching cannot link, as in real text.
 SYNONYMS = {
-    "doctor": "physician", "lawyer": "attorney", "reporter": "journalist", "teacher": "instructor",
-    "manager": "executive", "official": "administrator", "professor": "academic", "senator": "lawmaker",
-    "scientist": "researcher", "author": "writer", "detective": "investigator", "coach": "trainer",
-    "man": "gentleman", "woman": "lady", "company": "firm", "firm": "company", "bank": "lender",
-    "automaker": "carmaker", "airline": "carrier", "group": "organization", "city": "town",
-    "country": "nation", "car": "vehicle", "film": "movie", "book": "novel", "house": "home",
-    "contract": "deal", "deal": "transaction", "plan": "scheme", "letter": "note", "report": "document",
-    "bill": "legislation", "painting": "picture", "loan": "credit", "project": "venture",
-    "proposal": "offer", "statement": "declaration", "study": "survey", "budget": "spending",
-    "workers": "employees", "residents": "locals", "investors": "shareholders", "voters": "citizens",
+    "doctor": "physician",
+    "lawyer": "attorney",
+    "reporter": "journalist",
+    "teacher": "instructor",
+    "manager": "executive",
+    "official": "administrator",
+    "professor": "academic",
+    "senator": "lawmaker",
+    "scientist": "researcher",
+    "author": "writer",
+    "detective": "investigator",
+    "coach": "trainer",
+    "man": "gentleman",
+    "woman": "lady",
+    "company": "firm",
+    "firm": "company",
+    "bank": "lender",
+    "automaker": "carmaker",
+    "airline": "carrier",
+    "group": "organization",
+    "city": "town",
+    "country": "nation",
+    "car": "vehicle",
+    "film": "movie",
+    "book": "novel",
+    "house": "home",
+    "contract": "deal",
+    "deal": "transaction",
+    "plan": "scheme",
+    "letter": "note",
+    "report": "document",
+    "bill": "legislation",
+    "painting": "picture",
+    "loan": "credit",
+    "project": "venture",
+    "proposal": "offer",
+    "statement": "declaration",
+    "study": "survey",
+    "budget": "spending",
+    "workers": "employees",
+    "residents": "locals",
+    "investors": "shareholders",
+    "voters": "citizens",
 }

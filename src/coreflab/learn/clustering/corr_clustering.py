@@ -67,8 +67,18 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
 
     _meta_fields = ("epochs_done_", "exact_", "fallback_")
 
-    def __init__(self, lam=1e-4, eta0=0.1, epochs=1, max_items=40, time_limit=2.0, average=True, seed=0,
-                 node_limit=NODE_LIMIT, clip=True):
+    def __init__(
+        self,
+        lam=1e-4,
+        eta0=0.1,
+        epochs=1,
+        max_items=40,
+        time_limit=2.0,
+        average=True,
+        seed=0,
+        node_limit=NODE_LIMIT,
+        clip=True,
+    ):
         self.average = average
         self.clip = clip
         self.node_limit = node_limit
@@ -100,7 +110,7 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
         v = np.zeros(1 << int(data.store.n_bits))
         acc, mark, touched = np.zeros_like(v), np.zeros(v.shape[0], dtype=np.bool_), np.empty(v.shape[0], np.int64)
         total = np.zeros_like(v) if self.average else None  # averaged SGD: the greedy fallback makes
-        scale, step = 1.0, 0                                  # single steps noisy, the average is stable
+        scale, step = 1.0, 0  # single steps noisy, the average is stable
         self.exact_, self.fallback_ = 0, 0
         for epoch in range(1, self.epochs + 1):
             for d in rng.permutation(len(doc_off) - 1):
@@ -120,8 +130,20 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
                 hit = np.flatnonzero(coef)
                 # the structural hinge of this document at the current weights, in the units of coef
                 violation = float(np.abs(coef[hit]).sum() - coef[hit] @ s[hit])
-                clipped_step(v, scale, foff, feats, vals, arcs[e0:e1][hit], coef[hit], eta,
-                             violation if self.clip else np.inf, acc, mark, touched)
+                clipped_step(
+                    v,
+                    scale,
+                    foff,
+                    feats,
+                    vals,
+                    arcs[e0:e1][hit],
+                    coef[hit],
+                    eta,
+                    violation if self.clip else np.inf,
+                    acc,
+                    mark,
+                    touched,
+                )
                 step += 1
                 if total is not None:
                     total += v * scale
@@ -141,5 +163,5 @@ class CorrClustering(ClusteringLearnerMixin, Learner):
             if e0 == e1:
                 continue
             lo, n = doc_off[d], doc_off[d + 1] - doc_off[d]
-            out[lo:lo + n] = self._solve(n, ante[e0:e1] - lo, ana[e0:e1] - lo, s[e0:e1])
+            out[lo : lo + n] = self._solve(n, ante[e0:e1] - lo, ana[e0:e1] - lo, s[e0:e1])
         return out

@@ -98,8 +98,15 @@ class SpanningForest(ClusteringLearnerMixin, Learner):
                 a_idx = arcs[e0:e1]
                 s = edge_scores(v, scale, foff, feats, vals, arc_ante, a_idx)
                 lo = doc_off[d]
-                violation, gold_tree, pred = hinge(s, same[e0:e1], edge_loss[e0:e1], ante[e0:e1] - lo,
-                                                   ana[e0:e1] - lo, doc_off[d + 1] - lo, n_minus_k[d])
+                violation, gold_tree, pred = hinge(
+                    s,
+                    same[e0:e1],
+                    edge_loss[e0:e1],
+                    ante[e0:e1] - lo,
+                    ana[e0:e1] - lo,
+                    doc_off[d + 1] - lo,
+                    n_minus_k[d],
+                )
                 eta = self.eta0 / (1.0 + self.eta0 * self.lam * step)
                 scale = shrink(v, scale, eta, self.lam)
                 if violation > 0:
@@ -153,8 +160,8 @@ def _desc(score, mask):
 def edge_scores(v, scale, foff, feats, vals, arc_ante, arcs):
     out = np.empty(arcs.shape[0])
     for k in range(0, arcs.shape[0], 1 << 16):
-        chunk = arcs[k:k + (1 << 16)]
-        out[k:k + chunk.shape[0]] = _scores_at(v, scale, foff, feats, vals, arc_ante, chunk)
+        chunk = arcs[k : k + (1 << 16)]
+        out[k : k + chunk.shape[0]] = _scores_at(v, scale, foff, feats, vals, arc_ante, chunk)
     return out
 
 

@@ -22,8 +22,21 @@ from coreflab.learn.sgd import add_arc, shrink
 
 
 @njit(cache=True)
-def sumlink_sgd_epoch(v, scale, doc_order, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offsets, arc_feats,
-                      arc_vals, rep, lam, eta0, step):
+def sumlink_sgd_epoch(
+    v,
+    scale,
+    doc_order,
+    doc_item_offsets,
+    item_arc_offsets,
+    arc_ante,
+    arc_feat_offsets,
+    arc_feats,
+    arc_vals,
+    rep,
+    lam,
+    eta0,
+    step,
+):
     """One SGD pass of Sum-Link; clusters of earlier items are the gold ones (teacher forcing).
 
     rep[i] is the document-local index of the first item of i's gold cluster, so cluster
@@ -86,8 +99,21 @@ def gold_representatives(doc_item_offsets, item_cluster):
 
 
 @njit(cache=True)
-def binleftlink_sgd_epoch(v, scale, doc_order, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offsets,
-                          arc_feats, arc_vals, rep, lam, eta0, step):
+def binleftlink_sgd_epoch(
+    v,
+    scale,
+    doc_order,
+    doc_item_offsets,
+    item_arc_offsets,
+    arc_ante,
+    arc_feat_offsets,
+    arc_feats,
+    arc_vals,
+    rep,
+    lam,
+    eta0,
+    step,
+):
     """One SGD pass of the hinge loss on Bengtson & Roth's examples."""
     for d in doc_order:
         lo = doc_item_offsets[d]
@@ -136,7 +162,9 @@ class _SGDLeftLinker(ClusteringLearnerMixin, Learner):
         rep = gold_representatives(arrays[0], np.asarray(data.corpus.m_cluster, dtype=np.int64))
         for epoch in range(1, self.epochs + 1):
             order = rng.permutation(arrays[0].shape[0] - 1).astype(np.int64)
-            scale, step = type(self)._epoch_kernel(v, scale, order, *arrays, rep, float(self.lam), float(self.eta0), step)
+            scale, step = type(self)._epoch_kernel(
+                v, scale, order, *arrays, rep, float(self.lam), float(self.eta0), step
+            )
             self._end_epoch(epoch, v, scale, callback)
         return self
 

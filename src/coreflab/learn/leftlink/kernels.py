@@ -31,11 +31,27 @@ def correct_links(lo, i, a0, n, arc_ante, item_cluster, out):
             out[k] = arc_ante[a0 + k] < 0
 
 
-
-
 @njit(cache=True)
-def item_terms(v, scale, lo, i, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals, item_cluster, gamma,
-                raw, aug, masked, p, q, correct):
+def item_terms(
+    v,
+    scale,
+    lo,
+    i,
+    a0,
+    n,
+    arc_ante,
+    arc_feat_offsets,
+    arc_feats,
+    arc_vals,
+    item_cluster,
+    gamma,
+    raw,
+    aug,
+    masked,
+    p,
+    q,
+    correct,
+):
     """The per-item work shared by SGD, the objective and CCCP; returns (log Z_aug, log Z_correct).
 
     Fills raw (w·φ_ij), correct (C(i, j)), p ∝ e^{(w·φ_ij + δ_ij)/γ} over all candidates
@@ -60,8 +76,23 @@ def item_buffers(item_arc_offsets):
 
 
 @njit(cache=True)
-def l3m_sgd_epoch(v, scale, doc_order, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offsets,
-                  arc_feats, arc_vals, item_cluster, item_weight, gamma, lam, eta0, step0):
+def l3m_sgd_epoch(
+    v,
+    scale,
+    doc_order,
+    doc_item_offsets,
+    item_arc_offsets,
+    arc_ante,
+    arc_feat_offsets,
+    arc_feats,
+    arc_vals,
+    item_cluster,
+    item_weight,
+    gamma,
+    lam,
+    eta0,
+    step0,
+):
     """One pass of per-item SGD on the loss-augmented L3M objective; returns (scale, steps, objective).
 
     Per item i: p_j ∝ exp((w·φ_ij + δ_ij)/γ) over all candidates (δ_ij = 1 − C(i, j)),
@@ -78,8 +109,26 @@ def l3m_sgd_epoch(v, scale, doc_order, doc_item_offsets, item_arc_offsets, arc_a
         for i in range(lo, doc_item_offsets[d + 1]):
             a0 = item_arc_offsets[i]
             n = item_arc_offsets[i + 1] - a0
-            z_aug, z_correct = item_terms(v, scale, lo, i, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
-                                           item_cluster, gamma, raw, aug, masked, p, q, correct)
+            z_aug, z_correct = item_terms(
+                v,
+                scale,
+                lo,
+                i,
+                a0,
+                n,
+                arc_ante,
+                arc_feat_offsets,
+                arc_feats,
+                arc_vals,
+                item_cluster,
+                gamma,
+                raw,
+                aug,
+                masked,
+                p,
+                q,
+                correct,
+            )
             u = 1.0 if item_weight.shape[0] == 0 else item_weight[i]
             objective += u * (z_aug - z_correct)
             eta = eta0 / (1.0 + eta0 * lam * step)
@@ -96,8 +145,19 @@ def l3m_sgd_epoch(v, scale, doc_order, doc_item_offsets, item_arc_offsets, arc_a
 
 
 @njit(cache=True)
-def l3m_objective(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
-                  item_cluster, item_weight, gamma, lam):
+def l3m_objective(
+    w,
+    doc_item_offsets,
+    item_arc_offsets,
+    arc_ante,
+    arc_feat_offsets,
+    arc_feats,
+    arc_vals,
+    item_cluster,
+    item_weight,
+    gamma,
+    lam,
+):
     """The loss-augmented latent objective Σ_i u_i [γ log Σ_j e^{(wφ+δ)/γ} − γ log Σ_{j∈C} e^{wφ/γ}] + λ/2‖w‖².
 
     λ is the total coefficient here; `L3M.objective` passes N·λ for SGD's per-item λ.
@@ -110,12 +170,28 @@ def l3m_objective(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offs
         for i in range(lo, doc_item_offsets[d + 1]):
             a0 = item_arc_offsets[i]
             n = item_arc_offsets[i + 1] - a0
-            z_aug, z_correct = item_terms(w, 1.0, lo, i, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
-                                           item_cluster, gamma, raw, aug, masked, p, q, correct)
+            z_aug, z_correct = item_terms(
+                w,
+                1.0,
+                lo,
+                i,
+                a0,
+                n,
+                arc_ante,
+                arc_feat_offsets,
+                arc_feats,
+                arc_vals,
+                item_cluster,
+                gamma,
+                raw,
+                aug,
+                masked,
+                p,
+                q,
+                correct,
+            )
             total += (1.0 if item_weight.shape[0] == 0 else item_weight[i]) * (z_aug - z_correct)
     reg = 0.0
     for f in range(w.shape[0]):
         reg += w[f] * w[f]
     return total + 0.5 * lam * reg
-
-

@@ -92,8 +92,18 @@ class L3M(ClusteringLearnerMixin, Learner):
 
     _meta_fields = ("objective_", "epochs_done_")
 
-    def __init__(self, gamma=0.0, lam=1e-4, eta0=0.1, epochs=1, init="zeros", init_scale=1.0, seed=0,
-                 init_seed=None, weighting="document"):
+    def __init__(
+        self,
+        gamma=0.0,
+        lam=1e-4,
+        eta0=0.1,
+        epochs=1,
+        init="zeros",
+        init_scale=1.0,
+        seed=0,
+        init_seed=None,
+        weighting="document",
+    ):
         """`seed` draws the document order of every pass; `init_seed` (default: `seed`) the
         N(0, 1) initial weights, so the robustness study can vary the initialisation alone.
         `weighting`: see `item_weights` ("document" is the paper's LL(w))."""
@@ -128,8 +138,9 @@ class L3M(ClusteringLearnerMixin, Learner):
         self.objective_ = []
         for epoch in range(1, self.epochs + 1):
             order = rng.permutation(n_docs).astype(np.int64)
-            scale, step, obj = l3m_sgd_epoch(v, scale, order, *arrays, cluster, weight, float(self.gamma),
-                                             float(self.lam), float(self.eta0), step)
+            scale, step, obj = l3m_sgd_epoch(
+                v, scale, order, *arrays, cluster, weight, float(self.gamma), float(self.lam), float(self.eta0), step
+            )
             self.objective_.append(float(obj))
             self._end_epoch(epoch, v, scale, callback)
         return self
@@ -146,8 +157,9 @@ class L3M(ClusteringLearnerMixin, Learner):
         cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
         w = np.asarray(self.coef_ if w is None else w, dtype=np.float64)
         weight = item_weights(arrays[0], self.weighting)
-        return float(l3m_objective(w, *arrays, cluster, weight, float(self.gamma),
-                                   float(self.lam) * total_items(arrays)))
+        return float(
+            l3m_objective(w, *arrays, cluster, weight, float(self.gamma), float(self.lam) * total_items(arrays))
+        )
 
     def predict_labels(self, data):
         """Cluster id per item (document-local: the index of the cluster's first item)."""

@@ -21,8 +21,21 @@ from coreflab.learn.sgd import add_arcs
 
 
 @njit(cache=True)
-def l3m_value_and_grad(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
-                       item_cluster, item_weight, gamma, lam, q_fixed, use_fixed):
+def l3m_value_and_grad(
+    w,
+    doc_item_offsets,
+    item_arc_offsets,
+    arc_ante,
+    arc_feat_offsets,
+    arc_feats,
+    arc_vals,
+    item_cluster,
+    item_weight,
+    gamma,
+    lam,
+    q_fixed,
+    use_fixed,
+):
     """Objective and gradient over all items; with use_fixed the subtracted part is linearised at q_fixed.
 
     Also returns q (the current distribution over correct links, per arc) for the next CCCP step.
@@ -38,8 +51,26 @@ def l3m_value_and_grad(w, doc_item_offsets, item_arc_offsets, arc_ante, arc_feat
         for i in range(lo, doc_item_offsets[d + 1]):
             a0 = item_arc_offsets[i]
             n = item_arc_offsets[i + 1] - a0
-            z_aug, z_correct = item_terms(w, 1.0, lo, i, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals,
-                                           item_cluster, gamma, raw, aug, masked, p, q, correct)
+            z_aug, z_correct = item_terms(
+                w,
+                1.0,
+                lo,
+                i,
+                a0,
+                n,
+                arc_ante,
+                arc_feat_offsets,
+                arc_feats,
+                arc_vals,
+                item_cluster,
+                gamma,
+                raw,
+                aug,
+                masked,
+                p,
+                q,
+                correct,
+            )
             u = 1.0 if item_weight.shape[0] == 0 else item_weight[i]
             for k in range(n):
                 q_out[a0 + k] = q[k]

@@ -45,8 +45,17 @@ class PairwiseCRF(Learner):
     estep = "none"
     _meta_fields = ("feature_ids_", "n_iterations_", "iteration_", "relabelled_")
 
-    def __init__(self, bias="none", bias_weight=1.5, em_iterations=5, prior_variance=1.0,
-                 max_iter=300, tol=1e-4, threshold=0.5, seed=0):
+    def __init__(
+        self,
+        bias="none",
+        bias_weight=1.5,
+        em_iterations=5,
+        prior_variance=1.0,
+        max_iter=300,
+        tol=1e-4,
+        threshold=0.5,
+        seed=0,
+    ):
         self.bias = bias
         self.bias_weight = bias_weight
         self.em_iterations = em_iterations
@@ -73,13 +82,21 @@ class PairwiseCRF(Learner):
         corpus, store = train if isinstance(train, tuple) else (train.corpus, train.store)
         pairs = build_pairs(corpus, store)
         if not pairs.gold.any() or pairs.gold.all():
-            raise UserError(f"{corpus.name}/{corpus.split}: training pairs need both coreferent and non-coreferent pairs")
+            raise UserError(
+                f"{corpus.name}/{corpus.split}: training pairs need both coreferent and non-coreferent pairs"
+            )
         indptr, indices = arc_feature_rows(store, pairs.arcs)
         features = FeatureIndex(indices)
         self.feature_ids_ = features.ids_.tolist()
         X = features.matrix(indptr, indices)
-        model = LogisticRegression(C=self.prior_variance, solver="lbfgs", max_iter=self.max_iter, tol=self.tol,
-                                   warm_start=True, random_state=self.seed)
+        model = LogisticRegression(
+            C=self.prior_variance,
+            solver="lbfgs",
+            max_iter=self.max_iter,
+            tol=self.tol,
+            warm_start=True,
+            random_state=self.seed,
+        )
         labels = pairs.gold.copy()
         weights = self.pair_weights(pairs)  # fixed: the predicate reads y*, not h
         self._iterations = []

@@ -41,8 +41,9 @@ class BKLearner(Learner):
     _meta_fields = ("n_bits_", "nonlocal_used_", "unavailable_", "n_epochs_", "history_")
     _param_keywords = {"nonlocal_templates": ("selected",)}
 
-    def __init__(self, n_iter=25, beam=20, update="pa", root_loss=1.5, average=True,
-                 nonlocal_templates=(), seed=0, pa_cap=None):
+    def __init__(
+        self, n_iter=25, beam=20, update="pa", root_loss=1.5, average=True, nonlocal_templates=(), seed=0, pa_cap=None
+    ):
         self.n_iter = n_iter
         self.beam = beam
         self.update = update
@@ -61,15 +62,21 @@ class BKLearner(Learner):
             raise UserError(f"{self.name}: n_iter must be >= 0 and beam >= 1")
         if isinstance(self.nonlocal_templates, str):
             if self.nonlocal_templates != "selected":
-                raise UserError(f"{self.name}: nonlocal_templates must be a list of template names or "
-                                f"'selected', not {self.nonlocal_templates!r}")
+                raise UserError(
+                    f"{self.name}: nonlocal_templates must be a list of template names or "
+                    f"'selected', not {self.nonlocal_templates!r}"
+                )
             if self.mode is None:
-                raise UserError(f"{self.name}: the baseline learner uses local features only (exact search); "
-                                "use bk_delayed_laso for the selected non-local templates")
+                raise UserError(
+                    f"{self.name}: the baseline learner uses local features only (exact search); "
+                    "use bk_delayed_laso for the selected non-local templates"
+                )
             return
         if self.mode is None and len(self.nonlocal_templates) > 0:
-            raise UserError(f"{self.name}: the baseline learner uses local features only "
-                            "(exact search); use bk_delayed_laso for non-local templates")
+            raise UserError(
+                f"{self.name}: the baseline learner uses local features only "
+                "(exact search); use bk_delayed_laso for non-local templates"
+            )
         unknown = [t for t in self.nonlocal_templates if t not in NONLOCAL_TEMPLATES]
         if unknown:
             resolve_nonlocal(unknown)  # raises the UserError naming the known templates
@@ -119,18 +126,61 @@ class BKLearner(Learner):
             stats = np.zeros(2, dtype=np.int64)
             t0 = time.perf_counter()
             if self.mode is None:
-                n_seen = K.baseline_epoch(order, w, u, n_seen, store.arc_feat_offsets, store.arc_feats,
-                                          offs, m_off, arc_gold, arc_loss, perceptron, tau_cap, acc.acc, acc.mark,
-                                          acc.touched, trace, stats)
+                n_seen = K.baseline_epoch(
+                    order,
+                    w,
+                    u,
+                    n_seen,
+                    store.arc_feat_offsets,
+                    store.arc_feats,
+                    offs,
+                    m_off,
+                    arc_gold,
+                    arc_loss,
+                    perceptron,
+                    tau_cap,
+                    acc.acc,
+                    acc.mark,
+                    acc.touched,
+                    trace,
+                    stats,
+                )
             else:
-                n_seen = K.beam_epoch(self.mode, order, int(self.beam), w, u, n_seen,
-                                      store.arc_feat_offsets, store.arc_feats, offs, m_off, ante,
-                                      arc_gold, arc_loss, codes, attrs, n_bits, perceptron, tau_cap, acc.acc,
-                                      acc.mark, acc.touched, trace, stats)
+                n_seen = K.beam_epoch(
+                    self.mode,
+                    order,
+                    int(self.beam),
+                    w,
+                    u,
+                    n_seen,
+                    store.arc_feat_offsets,
+                    store.arc_feats,
+                    offs,
+                    m_off,
+                    ante,
+                    arc_gold,
+                    arc_loss,
+                    codes,
+                    attrs,
+                    n_bits,
+                    perceptron,
+                    tau_cap,
+                    acc.acc,
+                    acc.mark,
+                    acc.touched,
+                    trace,
+                    stats,
+                )
             self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
             self.n_epochs_ = epoch
-            self.history_.append({"epoch": epoch, "updates": int(stats[0]), "violations": int(stats[1]),
-                                  "seconds": round(time.perf_counter() - t0, 4)})
+            self.history_.append(
+                {
+                    "epoch": epoch,
+                    "updates": int(stats[0]),
+                    "violations": int(stats[1]),
+                    "seconds": round(time.perf_counter() - t0, 4),
+                }
+            )
             if callback is not None:
                 callback(epoch, self)
         if int(self.n_iter) == 0:

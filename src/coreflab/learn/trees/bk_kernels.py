@@ -29,8 +29,25 @@ EARLY, MAXVIOLATION, LASO, DELAYED = 1, 2, 3, 4
 
 
 @njit(cache=True)
-def baseline_epoch(order, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention_offsets,
-                   m_arc_offsets, arc_gold, arc_loss, perceptron, tau_cap, acc, mark, touched, trace, stats):
+def baseline_epoch(
+    order,
+    w,
+    u,
+    n_seen,
+    arc_feat_offsets,
+    arc_feats,
+    doc_mention_offsets,
+    m_arc_offsets,
+    arc_gold,
+    arc_loss,
+    perceptron,
+    tau_cap,
+    acc,
+    mark,
+    touched,
+    trace,
+    stats,
+):
     """Alg. 1: update against the latent tree whenever the best-first tree is wrong."""
     max_arcs = 1
     max_n = 1
@@ -73,10 +90,48 @@ def baseline_epoch(order, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention
 
 
 @njit(cache=True)
-def _update(w, u, n_seen, gpos, ppos, upto, lo, m_arc_offsets, arc_ante, arc_feat_offsets, arc_feats,
-            arc_loss, codes, attrs, n_bits, buf, acc, mark, touched, perceptron, tau_cap, stats):
-    nt = add_tree_delta(gpos, ppos, upto, lo, m_arc_offsets, arc_ante, arc_feat_offsets, arc_feats,
-                        codes, attrs, n_bits, buf, acc, mark, touched, 0)
+def _update(
+    w,
+    u,
+    n_seen,
+    gpos,
+    ppos,
+    upto,
+    lo,
+    m_arc_offsets,
+    arc_ante,
+    arc_feat_offsets,
+    arc_feats,
+    arc_loss,
+    codes,
+    attrs,
+    n_bits,
+    buf,
+    acc,
+    mark,
+    touched,
+    perceptron,
+    tau_cap,
+    stats,
+):
+    nt = add_tree_delta(
+        gpos,
+        ppos,
+        upto,
+        lo,
+        m_arc_offsets,
+        arc_ante,
+        arc_feat_offsets,
+        arc_feats,
+        codes,
+        attrs,
+        n_bits,
+        buf,
+        acc,
+        mark,
+        touched,
+        0,
+    )
     loss = tree_loss(ppos, upto, lo, m_arc_offsets, arc_loss)
     pa_update(w, u, n_seen, acc, touched, nt, loss, perceptron, tau_cap)
     acc_clear(acc, mark, touched, nt)
@@ -84,9 +139,31 @@ def _update(w, u, n_seen, gpos, ppos, upto, lo, m_arc_offsets, arc_ante, arc_fea
 
 
 @njit(cache=True)
-def beam_epoch(mode, order, k, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention_offsets,
-               m_arc_offsets, arc_ante, arc_gold, arc_loss, codes, attrs, n_bits, perceptron, tau_cap,
-               acc, mark, touched, trace, stats):
+def beam_epoch(
+    mode,
+    order,
+    k,
+    w,
+    u,
+    n_seen,
+    arc_feat_offsets,
+    arc_feats,
+    doc_mention_offsets,
+    m_arc_offsets,
+    arc_ante,
+    arc_gold,
+    arc_loss,
+    codes,
+    attrs,
+    n_bits,
+    perceptron,
+    tau_cap,
+    acc,
+    mark,
+    touched,
+    trace,
+    stats,
+):
     """Alg. 2 (EARLY), max-violation, LaSO (Sec. 5.2) and delayed LaSO (Alg. 3)."""
     buf = np.empty(max(1, codes.shape[0]) * 16, dtype=np.int64)
     for d in order:
@@ -109,11 +186,45 @@ def beam_epoch(mode, order, k, w, u, n_seen, arc_feat_offsets, arc_feats, doc_me
         mv_p = np.zeros(max(n, 1), dtype=np.int32)
         stopped = False
         for j in range(n):
-            cg = beam_step(j, lo, G, cg, G2, k, True, arc_gold, scores, s_off, m_arc_offsets, arc_ante,
-                           codes, attrs, w, n_bits, work)
+            cg = beam_step(
+                j,
+                lo,
+                G,
+                cg,
+                G2,
+                k,
+                True,
+                arc_gold,
+                scores,
+                s_off,
+                m_arc_offsets,
+                arc_ante,
+                codes,
+                attrs,
+                w,
+                n_bits,
+                work,
+            )
             G, G2 = G2, G
-            cp = beam_step(j, lo, P, cp, P2, k, False, arc_gold, scores, s_off, m_arc_offsets, arc_ante,
-                           codes, attrs, w, n_bits, work)
+            cp = beam_step(
+                j,
+                lo,
+                P,
+                cp,
+                P2,
+                k,
+                False,
+                arc_gold,
+                scores,
+                s_off,
+                m_arc_offsets,
+                arc_ante,
+                codes,
+                attrs,
+                w,
+                n_bits,
+                work,
+            )
             P, P2 = P2, P
             if any_correct(P, cp):
                 continue
@@ -131,13 +242,51 @@ def beam_epoch(mode, order, k, w, u, n_seen, arc_feat_offsets, arc_feats, doc_me
             gpos = G[0][0, F_POS]
             ppos = P[0][0, F_POS]
             if mode == DELAYED:
-                nt = add_tree_delta(gpos, ppos, j + 1, lo, m_arc_offsets, arc_ante, arc_feat_offsets,
-                                    arc_feats, codes, attrs, n_bits, buf, acc, mark, touched, nt)
+                nt = add_tree_delta(
+                    gpos,
+                    ppos,
+                    j + 1,
+                    lo,
+                    m_arc_offsets,
+                    arc_ante,
+                    arc_feat_offsets,
+                    arc_feats,
+                    codes,
+                    attrs,
+                    n_bits,
+                    buf,
+                    acc,
+                    mark,
+                    touched,
+                    nt,
+                )
                 dloss += tree_loss(ppos, j + 1, lo, m_arc_offsets, arc_loss)
                 cp = agenda_copy(G, cg, P, j + 1)
                 continue
-            _update(w, u, n_seen, gpos, ppos, j + 1, lo, m_arc_offsets, arc_ante, arc_feat_offsets,
-                    arc_feats, arc_loss, codes, attrs, n_bits, buf, acc, mark, touched, perceptron, tau_cap, stats)
+            _update(
+                w,
+                u,
+                n_seen,
+                gpos,
+                ppos,
+                j + 1,
+                lo,
+                m_arc_offsets,
+                arc_ante,
+                arc_feat_offsets,
+                arc_feats,
+                arc_loss,
+                codes,
+                attrs,
+                n_bits,
+                buf,
+                acc,
+                mark,
+                touched,
+                perceptron,
+                tau_cap,
+                stats,
+            )
             if mode == EARLY:
                 stopped = True
                 break
@@ -145,8 +294,25 @@ def beam_epoch(mode, order, k, w, u, n_seen, arc_feat_offsets, arc_feats, doc_me
             _doc_scores(w, arc_feat_offsets, arc_feats, s_off, s_end, scores)
             cg = agenda_reset(G)
             for i in range(j + 1):
-                cg = beam_step(i, lo, G, cg, G2, k, True, arc_gold, scores, s_off, m_arc_offsets,
-                               arc_ante, codes, attrs, w, n_bits, work)
+                cg = beam_step(
+                    i,
+                    lo,
+                    G,
+                    cg,
+                    G2,
+                    k,
+                    True,
+                    arc_gold,
+                    scores,
+                    s_off,
+                    m_arc_offsets,
+                    arc_ante,
+                    codes,
+                    attrs,
+                    w,
+                    n_bits,
+                    work,
+                )
                 G, G2 = G2, G
             cp = agenda_copy(G, cg, P, j + 1)
         if not stopped and n > 0:
@@ -159,23 +325,81 @@ def beam_epoch(mode, order, k, w, u, n_seen, arc_feat_offsets, arc_feats, doc_me
                     mv_g[:n] = G[0][0, F_POS, :n]
                     mv_p[:n] = P[0][0, F_POS, :n]
                 if mv_j >= 0:
-                    _update(w, u, n_seen, mv_g, mv_p, mv_j, lo, m_arc_offsets, arc_ante, arc_feat_offsets,
-                            arc_feats, arc_loss, codes, attrs, n_bits, buf, acc, mark, touched,
-                            perceptron, tau_cap, stats)
+                    _update(
+                        w,
+                        u,
+                        n_seen,
+                        mv_g,
+                        mv_p,
+                        mv_j,
+                        lo,
+                        m_arc_offsets,
+                        arc_ante,
+                        arc_feat_offsets,
+                        arc_feats,
+                        arc_loss,
+                        codes,
+                        attrs,
+                        n_bits,
+                        buf,
+                        acc,
+                        mark,
+                        touched,
+                        perceptron,
+                        tau_cap,
+                        stats,
+                    )
             elif mode == DELAYED:
                 if end_wrong:
                     gpos = G[0][0, F_POS]
                     ppos = P[0][0, F_POS]
-                    nt = add_tree_delta(gpos, ppos, n, lo, m_arc_offsets, arc_ante, arc_feat_offsets,
-                                        arc_feats, codes, attrs, n_bits, buf, acc, mark, touched, nt)
+                    nt = add_tree_delta(
+                        gpos,
+                        ppos,
+                        n,
+                        lo,
+                        m_arc_offsets,
+                        arc_ante,
+                        arc_feat_offsets,
+                        arc_feats,
+                        codes,
+                        attrs,
+                        n_bits,
+                        buf,
+                        acc,
+                        mark,
+                        touched,
+                        nt,
+                    )
                     dloss += tree_loss(ppos, n, lo, m_arc_offsets, arc_loss)
                 if nt > 0:
                     pa_update(w, u, n_seen, acc, touched, nt, dloss, perceptron, tau_cap)
                     acc_clear(acc, mark, touched, nt)
                     stats[0] += 1
             elif end_wrong:
-                _update(w, u, n_seen, G[0][0, F_POS], P[0][0, F_POS], n, lo, m_arc_offsets, arc_ante,
-                        arc_feat_offsets, arc_feats, arc_loss, codes, attrs, n_bits, buf, acc, mark,
-                        touched, perceptron, tau_cap, stats)
+                _update(
+                    w,
+                    u,
+                    n_seen,
+                    G[0][0, F_POS],
+                    P[0][0, F_POS],
+                    n,
+                    lo,
+                    m_arc_offsets,
+                    arc_ante,
+                    arc_feat_offsets,
+                    arc_feats,
+                    arc_loss,
+                    codes,
+                    attrs,
+                    n_bits,
+                    buf,
+                    acc,
+                    mark,
+                    touched,
+                    perceptron,
+                    tau_cap,
+                    stats,
+                )
         n_seen += 1
     return n_seen

@@ -38,8 +38,15 @@ class LSPLearner(Learner):
     """Shared implementation; subclasses set `loss`."""
 
     loss = None
-    _meta_fields = ("n_bits_", "n_epochs_", "history_", "rho_coef_", "rho_intercept_", "keep_singletons_",
-                    "rho_fitted_singletons_")
+    _meta_fields = (
+        "n_bits_",
+        "n_epochs_",
+        "history_",
+        "rho_coef_",
+        "rho_intercept_",
+        "keep_singletons_",
+        "rho_fitted_singletons_",
+    )
 
     def __init__(self, n_iter=20, C=1.0, r=1.0, average=True, seed=0):
         self.n_iter = n_iter
@@ -83,13 +90,42 @@ class LSPLearner(Learner):
             order = rng.permutation(n_docs).astype(np.int64)
             stats = np.zeros(4)
             t0 = time.perf_counter()
-            n_seen = K.lsp_epoch(order, w, u, n_seen, store.arc_feat_offsets, store.arc_feats, offs, m_off,
-                                 ante, arc_gold, loss, m_key, kind, float(self.C), coef, b, use_c,
-                                 use_order, passes, min_size, acc.acc, acc.mark, acc.touched, stats)
+            n_seen = K.lsp_epoch(
+                order,
+                w,
+                u,
+                n_seen,
+                store.arc_feat_offsets,
+                store.arc_feats,
+                offs,
+                m_off,
+                ante,
+                arc_gold,
+                loss,
+                m_key,
+                kind,
+                float(self.C),
+                coef,
+                b,
+                use_c,
+                use_order,
+                passes,
+                min_size,
+                acc.acc,
+                acc.mark,
+                acc.touched,
+                stats,
+            )
             self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
             self.n_epochs_ = epoch
-            self.history_.append({"epoch": epoch, "updates": int(stats[0]), "passes": int(stats[2]),
-                                  "seconds": round(time.perf_counter() - t0, 4)})
+            self.history_.append(
+                {
+                    "epoch": epoch,
+                    "updates": int(stats[0]),
+                    "passes": int(stats[2]),
+                    "seconds": round(time.perf_counter() - t0, 4),
+                }
+            )
             if callback is not None:
                 callback(epoch, self)
         return self
@@ -126,8 +162,18 @@ class LSPRho(LSPLearner):
 
     loss = "rho"
 
-    def __init__(self, n_iter=20, C=1.0, regressor="", calibration="ci", max_passes=5, average=True, seed=0,
-                 keep_singletons="auto", transfer_regressor=False):
+    def __init__(
+        self,
+        n_iter=20,
+        C=1.0,
+        regressor="",
+        calibration="ci",
+        max_passes=5,
+        average=True,
+        seed=0,
+        keep_singletons="auto",
+        transfer_regressor=False,
+    ):
         self.keep_singletons = keep_singletons
         self.transfer_regressor = transfer_regressor
         self.n_iter = n_iter
@@ -144,8 +190,7 @@ class LSPRho(LSPLearner):
         from coreflab.mela.regressor import load_regressor
 
         if self.calibration not in CALIBRATIONS:
-            raise UserError(f"lsp_rho: calibration must be one of {', '.join(CALIBRATIONS)}, "
-                            f"not {self.calibration!r}")
+            raise UserError(f"lsp_rho: calibration must be one of {', '.join(CALIBRATIONS)}, not {self.calibration!r}")
         if int(self.max_passes) < 1:
             raise UserError("lsp_rho: max_passes must be >= 1")
         if not self.regressor:
@@ -157,9 +202,16 @@ class LSPRho(LSPLearner):
         self.rho_fitted_singletons_ = bool(fitted)
         self.rho_coef_ = [float(x) for x in reg["coef"]]
         self.rho_intercept_ = float(reg["intercept"])
-        return (K.RHO, np.zeros(1), np.asarray(self.rho_coef_, dtype=np.float64), self.rho_intercept_,
-                self.calibration in ("c", "ci"), self.calibration == "ci", int(self.max_passes),
-                min_cluster_size(keep))
+        return (
+            K.RHO,
+            np.zeros(1),
+            np.asarray(self.rho_coef_, dtype=np.float64),
+            self.rho_intercept_,
+            self.calibration in ("c", "ci"),
+            self.calibration == "ci",
+            int(self.max_passes),
+            min_cluster_size(keep),
+        )
 
 
 __all__ = ["LSPLearner", "LSPF", "LSPYJ", "LSPRho", "CALIBRATIONS"]

@@ -26,9 +26,30 @@ ARC, RHO = 0, 1
 
 
 @njit(cache=True)
-def max_violating_doc(d, w, arc_feat_offsets, arc_feats, doc_mention_offsets, m_arc_offsets,
-                      arc_ante, arc_gold, arc_loss, m_cluster, loss_kind, C, coef, intercept,
-                      use_c, use_order, max_passes, min_size, scores, pred, gold, stats):
+def max_violating_doc(
+    d,
+    w,
+    arc_feat_offsets,
+    arc_feats,
+    doc_mention_offsets,
+    m_arc_offsets,
+    arc_ante,
+    arc_gold,
+    arc_loss,
+    m_cluster,
+    loss_kind,
+    C,
+    coef,
+    intercept,
+    use_c,
+    use_order,
+    max_passes,
+    min_size,
+    scores,
+    pred,
+    gold,
+    stats,
+):
     """Fill pred (ĥ) and gold (h*) with global arc ids of document d; True when ĥ ∉ Ã."""
     lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
     n = hi - lo
@@ -47,8 +68,29 @@ def max_violating_doc(d, w, arc_feat_offsets, arc_feats, doc_mention_offsets, m_
                 c += 1
         calib = c / 100.0 if use_c else 1.0
         objs = np.zeros(0)
-        alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, min_size, coef, intercept,
-                 calib, C, use_order, max_passes, False, pred, stats[2:4], objs)
+        alg3_doc(
+            scores,
+            s_off,
+            m_arc_offsets,
+            arc_ante,
+            lo,
+            hi,
+            g,
+            gsize,
+            K,
+            G,
+            min_size,
+            coef,
+            intercept,
+            calib,
+            C,
+            use_order,
+            max_passes,
+            False,
+            pred,
+            stats[2:4],
+            objs,
+        )
     for i in range(n):
         if arc_gold[pred[i]] == 0:
             return True
@@ -56,9 +98,32 @@ def max_violating_doc(d, w, arc_feat_offsets, arc_feats, doc_mention_offsets, m_
 
 
 @njit(cache=True)
-def lsp_epoch(order, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention_offsets, m_arc_offsets,
-              arc_ante, arc_gold, arc_loss, m_cluster, loss_kind, C, coef, intercept, use_c,
-              use_order, max_passes, min_size, acc, mark, touched, stats):
+def lsp_epoch(
+    order,
+    w,
+    u,
+    n_seen,
+    arc_feat_offsets,
+    arc_feats,
+    doc_mention_offsets,
+    m_arc_offsets,
+    arc_ante,
+    arc_gold,
+    arc_loss,
+    m_cluster,
+    loss_kind,
+    C,
+    coef,
+    intercept,
+    use_c,
+    use_order,
+    max_passes,
+    min_size,
+    acc,
+    mark,
+    touched,
+    stats,
+):
     """One epoch of Alg. 1 over the documents in `order`; returns the new document counter.
 
     stats: [updates, violations (unused: = updates), Alg. 3 passes, max check difference].
@@ -73,10 +138,30 @@ def lsp_epoch(order, w, u, n_seen, arc_feat_offsets, arc_feats, doc_mention_offs
     pred = np.empty(max_n, dtype=np.int64)
     gold = np.empty(max_n, dtype=np.int64)
     for d in order:
-        violated = max_violating_doc(d, w, arc_feat_offsets, arc_feats, doc_mention_offsets, m_arc_offsets,
-                                     arc_ante, arc_gold, arc_loss, m_cluster, loss_kind, C, coef,
-                                     intercept, use_c, use_order, max_passes, min_size, scores, pred,
-                                     gold, stats)
+        violated = max_violating_doc(
+            d,
+            w,
+            arc_feat_offsets,
+            arc_feats,
+            doc_mention_offsets,
+            m_arc_offsets,
+            arc_ante,
+            arc_gold,
+            arc_loss,
+            m_cluster,
+            loss_kind,
+            C,
+            coef,
+            intercept,
+            use_c,
+            use_order,
+            max_passes,
+            min_size,
+            scores,
+            pred,
+            gold,
+            stats,
+        )
         if violated:
             lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
             nt = 0

@@ -93,9 +93,18 @@ def pronoun_persons(corpus):
 def string_match_antecedents(corpus, window=3):
     """Antecedent row (global) of every mention of a CompiledCorpus, -1 for a new cluster."""
     return _antecedents(
-        corpus.doc_mention_offsets.astype(np.int64), corpus.m_start, corpus.m_end, corpus.m_sentence,
-        corpus.m_type, corpus.m_gender, corpus.m_number, corpus.m_head_str, corpus.m_full_str,
-        pronoun_persons(corpus), int(window))
+        corpus.doc_mention_offsets.astype(np.int64),
+        corpus.m_start,
+        corpus.m_end,
+        corpus.m_sentence,
+        corpus.m_type,
+        corpus.m_gender,
+        corpus.m_number,
+        corpus.m_head_str,
+        corpus.m_full_str,
+        pronoun_persons(corpus),
+        int(window),
+    )
 
 
 def antecedents_to_clusters(corpus, antecedents):

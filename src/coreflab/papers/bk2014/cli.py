@@ -3,5 +3,8 @@ every learner, so they are the core verbs `coreflab select` and `coreflab tune-r
 
 HELP = "Björkelund & Kuhn 2014: Figs. 3-4 and Table 1"
 VERBS = {
-    "report": ("coreflab.papers.bk2014.commands.report", "Björkelund & Kuhn 2014 Figs. 3-4 and Table 1 from dev curves"),
+    "report": (
+        "coreflab.papers.bk2014.commands.report",
+        "Björkelund & Kuhn 2014 Figs. 3-4 and Table 1 from dev curves",
+    ),
 }

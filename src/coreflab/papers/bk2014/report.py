@@ -71,8 +71,9 @@ def figure3(curves, beams, corpus=None):
             sub = mela[(mela.learner == "bk_early") & (mela.features == features) & (mela.beam == beam)]
             ax.plot(sub.epoch, sub.MELA, label=f"early update, beam {beam}", **style.series_style(k))
 
-    return _two_panels(curves, _features_title, draw,
-                       style.title("bk2014", "Fig. 3", corpus, "dev", "early update vs exact search"))
+    return _two_panels(
+        curves, _features_title, draw, style.title("bk2014", "Fig. 3", corpus, "dev", "early update vs exact search")
+    )
 
 
 def figure4(curves, beam, corpus=None):
@@ -87,8 +88,12 @@ def figure4(curves, beam, corpus=None):
         if features == "local" and len(base):
             ax.plot(base.epoch, base.MELA, label="baseline", **style.series_style(6))
 
-    return _two_panels(curves, lambda features: f"{_features_title(features)} (beam {beam})", draw,
-                       style.title("bk2014", "Fig. 4", corpus, "dev", "update strategies"))
+    return _two_panels(
+        curves,
+        lambda features: f"{_features_title(features)} (beam {beam})",
+        draw,
+        style.title("bk2014", "Fig. 4", corpus, "dev", "update strategies"),
+    )
 
 
 def table1(curves, beam):

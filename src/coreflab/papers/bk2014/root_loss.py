@@ -29,7 +29,7 @@ def key_root_share(corpus):
     offs = np.asarray(corpus.doc_mention_offsets)
     first = 0
     for d in range(len(offs) - 1):
-        c = cluster[offs[d]:offs[d + 1]]
+        c = cluster[offs[d] : offs[d + 1]]
         c = c[c >= 0]
         first += len(np.unique(c))  # each cluster has exactly one first mention
     return first / max(int(offs[-1]), 1)
@@ -53,17 +53,22 @@ def tune_root_loss(train, dev, dev_key, grid, n_iter=3, seed=0, log=print):
         return out
     final = {}
     for rl in grid:
+
         def record(epoch, model, rl=float(rl)):
             mela = float(score_model(model, dev_corpus, dev_store, dev_key).mela)
             share = root_share(model, dev_corpus, dev_store)
-            out["runs"].append({"root_loss": rl, "epoch": epoch, "dev_mela": round(mela, 4),
-                                "root_share": round(share, 6)})
-            log(f"root loss {rl:g}, iteration {epoch}: dev MELA {mela:.2f}, at the root {100 * share:.1f}% "
-                f"(key {100 * out['key_root_share']:.1f}%)")
+            out["runs"].append(
+                {"root_loss": rl, "epoch": epoch, "dev_mela": round(mela, 4), "root_share": round(share, 6)}
+            )
+            log(
+                f"root loss {rl:g}, iteration {epoch}: dev MELA {mela:.2f}, at the root {100 * share:.1f}% "
+                f"(key {100 * out['key_root_share']:.1f}%)"
+            )
             final[rl] = mela
 
         make_learner("bk_baseline", {"n_iter": int(n_iter), "root_loss": float(rl), "seed": seed}).fit(
-            train, callback=record)
+            train, callback=record
+        )
     best = max(final, key=lambda rl: (round(final[rl], 6), -abs(rl - PAPERS_ROOT_LOSS)))
     out.update(root_loss=best, reason=f"best dev MELA after {n_iter} iterations of bk_baseline")
     return out

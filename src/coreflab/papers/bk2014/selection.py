@@ -31,8 +31,19 @@ def split_documents(docs, seed, fraction=0.75):
 class Evaluator:
     """MELA on the held-out part for a template set (local entries + non-local names)."""
 
-    def __init__(self, docs, name, mentions="gold", seed=1, iterations=3, beam=5, n_bits=20, window=None,
-                 reach=True, root_loss=1.5):
+    def __init__(
+        self,
+        docs,
+        name,
+        mentions="gold",
+        seed=1,
+        iterations=3,
+        beam=5,
+        n_bits=20,
+        window=None,
+        reach=True,
+        root_loss=1.5,
+    ):
         """n_bits and window: those of the training arc stores, so that a template is judged
         with the hashing collisions and candidate sets it will be trained with."""
         train_docs, self.held_docs = split_documents(docs, seed)
@@ -46,17 +57,25 @@ class Evaluator:
         non-local templates (a list, possibly empty: the beam learner with local features only)."""
         if not local:
             return 0.0
-        train_store = extract_arc_store(self.train, list(local), n_bits=self.n_bits, window=self.window,
-                                        reach=self.reach)
-        held_store = extract_arc_store(self.held, list(local), n_bits=self.n_bits, window=self.window,
-                                       reach=self.reach)
+        train_store = extract_arc_store(
+            self.train, list(local), n_bits=self.n_bits, window=self.window, reach=self.reach
+        )
+        held_store = extract_arc_store(self.held, list(local), n_bits=self.n_bits, window=self.window, reach=self.reach)
         if nonlocal_ is not None:
-            model = make_learner("bk_delayed_laso", {"n_iter": self.iterations, "beam": self.beam,
-                                                     "nonlocal_templates": list(nonlocal_), "seed": self.seed,
-                                                     "root_loss": self.root_loss})
+            model = make_learner(
+                "bk_delayed_laso",
+                {
+                    "n_iter": self.iterations,
+                    "beam": self.beam,
+                    "nonlocal_templates": list(nonlocal_),
+                    "seed": self.seed,
+                    "root_loss": self.root_loss,
+                },
+            )
         else:
-            model = make_learner("bk_baseline", {"n_iter": self.iterations, "seed": self.seed,
-                                                 "root_loss": self.root_loss})
+            model = make_learner(
+                "bk_baseline", {"n_iter": self.iterations, "seed": self.seed, "root_loss": self.root_loss}
+            )
         model.fit((self.train, train_store))
         return float(score_model(model, self.held, held_store, self.held_docs).mela)
 
@@ -67,8 +86,9 @@ def _evaluate_all(evaluate, sets, jobs):
     return Parallel(n_jobs=jobs, backend="loky")(delayed(evaluate)(*s) for s in sets)
 
 
-def greedy_selection(evaluate, start, local_candidates, nonlocal_candidates, min_gain=0.05, max_steps=10,
-                     jobs=1, log=print):
+def greedy_selection(
+    evaluate, start, local_candidates, nonlocal_candidates, min_gain=0.05, max_steps=10, jobs=1, log=print
+):
     """Returns (selected local, selected non-local, rows of the step log)."""
     selected, rows = list(start), []
     best = evaluate(selected)
@@ -94,8 +114,10 @@ def greedy_selection(evaluate, start, local_candidates, nonlocal_candidates, min
             keep = scores[k] > best + min_gain
             for t, sc in zip(cands, scores):
                 rows.append((step, "local", action, t, sc, keep and t == cands[k]))
-            log(f"step {step} ({action}, {len(cands)} candidates, {time.perf_counter() - t0:.1f} s): best {cands[k]} "
-                f"{scores[k]:.2f} vs {best:.2f} -> {'kept' if keep else 'no gain'}")
+            log(
+                f"step {step} ({action}, {len(cands)} candidates, {time.perf_counter() - t0:.1f} s): best {cands[k]} "
+                f"{scores[k]:.2f} vs {best:.2f} -> {'kept' if keep else 'no gain'}"
+            )
             if keep:
                 selected = list(sets[k][0])
                 best = scores[k]
@@ -120,8 +142,10 @@ def greedy_selection(evaluate, start, local_candidates, nonlocal_candidates, min
         keep = scores[k] > base + min_gain
         for t, sc in zip(cands, scores):
             rows.append((step, "nonlocal", "add", t, sc, keep and t == cands[k]))
-        log(f"step {step} (non-local add, {len(cands)} candidates, {time.perf_counter() - t0:.1f} s): best "
-            f"{cands[k]} {scores[k]:.2f} vs {base:.2f} -> {'kept' if keep else 'stop'}")
+        log(
+            f"step {step} (non-local add, {len(cands)} candidates, {time.perf_counter() - t0:.1f} s): best "
+            f"{cands[k]} {scores[k]:.2f} vs {base:.2f} -> {'kept' if keep else 'stop'}"
+        )
         if not keep:
             break
         chosen_nonlocal.append(cands[k])

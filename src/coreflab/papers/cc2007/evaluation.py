@@ -28,6 +28,9 @@ def cc_rows(model, corpus, store, key_docs, iteration, split):
     ante = labels_to_antecedents(labels, np.asarray(store.doc_mention_offsets))
     scores = score_documents(key_docs, response_documents(key_docs, corpus, ante), metrics=("muc",))
     r, p, f = scores.prf("muc")
-    rows += [(iteration, split, "after", "muc_recall", 100 * r), (iteration, split, "after", "muc_precision", 100 * p),
-             (iteration, split, "after", "muc_f1", 100 * f)]
+    rows += [
+        (iteration, split, "after", "muc_recall", 100 * r),
+        (iteration, split, "after", "muc_precision", 100 * p),
+        (iteration, split, "after", "muc_f1", 100 * f),
+    ]
     return rows

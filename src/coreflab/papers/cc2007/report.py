@@ -16,8 +16,12 @@ from coreflab.report.style_names import system_name as paper_name
 
 NAMES = {k: paper_name(k) for k in ("cc_base", "cc_slt_closest", "cc_slt_preserving")}
 LOWER_IS_BETTER = {"pairwise_error_rate"}
-PAIR_COLUMNS = [("pairwise_error_rate", "e%"), ("pairwise_precision", "pair P"), ("pairwise_recall", "pair R"),
-                ("pairwise_f1", "pair F")]
+PAIR_COLUMNS = [
+    ("pairwise_error_rate", "e%"),
+    ("pairwise_precision", "pair P"),
+    ("pairwise_recall", "pair R"),
+    ("pairwise_f1", "pair F"),
+]
 MUC_COLUMNS = [("muc_precision", "MUC P"), ("muc_recall", "MUC R"), ("muc_f1", "MUC F")]
 
 
@@ -28,7 +32,9 @@ def system_name(learner, bias, weight):
 
 def _wide(runs, split, stage):
     sub = runs[(runs.split == split) & (runs.stage == stage)]
-    return sub.pivot_table(index=["learner", "bias", "bias_weight", "iteration"], columns="measure", values="value").reset_index()
+    return sub.pivot_table(
+        index=["learner", "bias", "bias_weight", "iteration"], columns="measure", values="value"
+    ).reset_index()
 
 
 SELECT_SPLIT, SELECT_STAGE, SELECT_MEASURE = "train", "after", "pairwise_error_rate"
@@ -77,16 +83,23 @@ def table1(runs, split="test"):
         parts.append(t)
     out = pd.concat(parts, ignore_index=True)
     order = {n: i for i, n in enumerate(NAMES.values())}
-    return out.sort_values(["clustering", "system"], key=lambda s: s.map(order) if s.name == "system" else s.map({"before": 0, "after": 1}),
-                           kind="stable").reset_index(drop=True)
+    return out.sort_values(
+        ["clustering", "system"],
+        key=lambda s: s.map(order) if s.name == "system" else s.map({"before": 0, "after": 1}),
+        kind="stable",
+    ).reset_index(drop=True)
 
 
 def table2(runs, split="test"):
     """BASE with P1/Pa × λ, before clustering."""
     base = runs[runs.learner == "cc_base"]
     picked = _pick_iteration(_wide(base, split, "before"), chosen_iterations(base))
-    return _table(picked.sort_values(["bias", "bias_weight"], key=lambda s: s.map({"none": 0, "p1": 1, "pa": 2}) if s.name == "bias" else s),
-                  PAIR_COLUMNS).drop(columns="iteration")
+    return _table(
+        picked.sort_values(
+            ["bias", "bias_weight"], key=lambda s: s.map({"none": 0, "p1": 1, "pa": 2}) if s.name == "bias" else s
+        ),
+        PAIR_COLUMNS,
+    ).drop(columns="iteration")
 
 
 def table3(runs, split="test"):

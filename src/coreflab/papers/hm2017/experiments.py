@@ -79,11 +79,18 @@ def reduce_store(store, keep_ids):
     mask[np.asarray(keep_ids, dtype=np.int64)] = True
     keep = mask[store.arc_feats]
     cs = np.concatenate([[0], np.cumsum(keep)]).astype(np.int64)
-    return ArcStore(n_bits=store.n_bits, doc_mention_offsets=store.doc_mention_offsets,
-                    m_arc_offsets=store.m_arc_offsets, arc_ante=store.arc_ante,
-                    arc_feat_offsets=cs[store.arc_feat_offsets], arc_feats=store.arc_feats[keep],
-                    templates=store.templates, unavailable=store.unavailable, window=store.window,
-                    meta=dict(store.meta, reduced=int(len(keep_ids))))
+    return ArcStore(
+        n_bits=store.n_bits,
+        doc_mention_offsets=store.doc_mention_offsets,
+        m_arc_offsets=store.m_arc_offsets,
+        arc_ante=store.arc_ante,
+        arc_feat_offsets=cs[store.arc_feat_offsets],
+        arc_feats=store.arc_feats[keep],
+        templates=store.templates,
+        unavailable=store.unavailable,
+        window=store.window,
+        meta=dict(store.meta, reduced=int(len(keep_ids))),
+    )
 
 
 def keep_ids_for(ranking, n):
@@ -117,8 +124,19 @@ def learning_run(name, params, train, evals, n_features, curve_rows=None, keep_s
     def callback(epoch, model):
         for split, corpus, store, key in evals:
             s = score_model(model, corpus, store, key, keep_singletons=keep_singletons)
-            rows.append((name, n_features, epoch, split, 100 * s.f1("muc"), 100 * s.f1("bcub"),
-                         100 * s.f1("ceafe"), s.mela, round(time.perf_counter() - t0, 3)))
+            rows.append(
+                (
+                    name,
+                    n_features,
+                    epoch,
+                    split,
+                    100 * s.f1("muc"),
+                    100 * s.f1("bcub"),
+                    100 * s.f1("ceafe"),
+                    s.mela,
+                    round(time.perf_counter() - t0, 3),
+                )
+            )
 
     make_learner(name, params).fit(train, callback=callback)
     return pd.DataFrame(rows, columns=list(RUN_COLUMNS))
@@ -156,12 +174,18 @@ def subsample_docs(corpus, store, n_docs, seed=0):
     n_arcs = m_off[rows + 1] - m_off[rows]
     f_off = np.asarray(store.arc_feat_offsets)
     fidx = _ranges(f_off[arcs], f_off[arcs + 1] - f_off[arcs])
-    sub_store = ArcStore(n_bits=store.n_bits, doc_mention_offsets=new_offs,
-                         m_arc_offsets=np.concatenate([[0], np.cumsum(n_arcs)]).astype(np.int64),
-                         arc_ante=store.arc_ante[arcs],
-                         arc_feat_offsets=np.concatenate([[0], np.cumsum(f_off[arcs + 1] - f_off[arcs])]).astype(np.int64),
-                         arc_feats=store.arc_feats[fidx], templates=store.templates,
-                         unavailable=store.unavailable, window=store.window, meta=store.meta)
+    sub_store = ArcStore(
+        n_bits=store.n_bits,
+        doc_mention_offsets=new_offs,
+        m_arc_offsets=np.concatenate([[0], np.cumsum(n_arcs)]).astype(np.int64),
+        arc_ante=store.arc_ante[arcs],
+        arc_feat_offsets=np.concatenate([[0], np.cumsum(f_off[arcs + 1] - f_off[arcs])]).astype(np.int64),
+        arc_feats=store.arc_feats[fidx],
+        templates=store.templates,
+        unavailable=store.unavailable,
+        window=store.window,
+        meta=store.meta,
+    )
     arrays = {}
     n_m = corpus.n_mentions
     for k, v in corpus.arrays.items():
@@ -171,8 +195,13 @@ def subsample_docs(corpus, store, n_docs, seed=0):
         elif k.startswith("m_") and v.shape[:1] == (n_m,):
             arrays[k] = v[rows]
     arrays["m_doc"] = np.repeat(np.arange(len(docs)), sizes).astype(np.int32)
-    sub = CompiledCorpus(name=corpus.name, split=corpus.split, doc_ids=[corpus.doc_ids[d] for d in docs],
-                         vocab=corpus.vocab, arrays=arrays)
+    sub = CompiledCorpus(
+        name=corpus.name,
+        split=corpus.split,
+        doc_ids=[corpus.doc_ids[d] for d in docs],
+        vocab=corpus.vocab,
+        arrays=arrays,
+    )
     return sub, sub_store
 
 
@@ -180,8 +209,17 @@ def dump_json(obj):
     return json.dumps(obj, indent=2, sort_keys=True) + "\n"
 
 
-__all__ = ["RUN_COLUMNS", "rank_features", "n_features_grid", "reduce_store", "keep_ids_for", "learning_run",
-           "tune", "subsample_docs", "singletons_params"]
+__all__ = [
+    "RUN_COLUMNS",
+    "rank_features",
+    "n_features_grid",
+    "reduce_store",
+    "keep_ids_for",
+    "learning_run",
+    "tune",
+    "subsample_docs",
+    "singletons_params",
+]
 
 
 def load_ranking(path):

@@ -35,8 +35,11 @@ from coreflab.mela.features import (
     key_labels,
 )
 
-COLUMNS = (("sample", "doc", "doc_id", "epoch", "n_mentions") + FEATURE_NAMES
-           + ("muc", "bcub", "ceafe", "mela", "keep_singletons"))
+COLUMNS = (
+    ("sample", "doc", "doc_id", "epoch", "n_mentions")
+    + FEATURE_NAMES
+    + ("muc", "bcub", "ceafe", "mela", "keep_singletons")
+)
 
 
 @njit(cache=True)
@@ -48,9 +51,29 @@ def _count_capacity(docs, doc_mention_offsets, n_iter):
 
 
 @njit(cache=True)
-def generate_examples(docs, n_iter, C, w, acc, mark, touched, arc_feat_offsets, arc_feats,
-                      doc_mention_offsets, m_arc_offsets, arc_ante, arc_gold, arc_loss, m_cluster,
-                      min_size, ex_doc, ex_epoch, ex_off, ex_label, ex_feat):
+def generate_examples(
+    docs,
+    n_iter,
+    C,
+    w,
+    acc,
+    mark,
+    touched,
+    arc_feat_offsets,
+    arc_feats,
+    doc_mention_offsets,
+    m_arc_offsets,
+    arc_ante,
+    arc_gold,
+    arc_loss,
+    m_cluster,
+    min_size,
+    ex_doc,
+    ex_epoch,
+    ex_off,
+    ex_label,
+    ex_feat,
+):
     """Run per-document LSP_F; returns the number of examples written (features in min_size's mode)."""
     max_arcs = 1
     max_n = 1
@@ -113,7 +136,7 @@ def sample_documents(n_docs, per_sample, n_samples=2, seed=0):
         raise UserError(f"need at least {n_samples} documents for {n_samples} disjoint samples, have {n_docs}")
     k = min(int(per_sample), n_docs // n_samples)
     perm = np.random.default_rng(seed).permutation(n_docs)
-    return [np.sort(perm[i * k:(i + 1) * k]) for i in range(n_samples)]
+    return [np.sort(perm[i * k : (i + 1) * k]) for i in range(n_samples)]
 
 
 def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0, keep_singletons=False, with_labels=False):
@@ -144,17 +167,39 @@ def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0, keep_single
     ex_feat = np.zeros((cap_ex, 9))
     acc = Accumulator(store.n_bits)
     w = np.zeros(1 << int(store.n_bits))
-    ne = generate_examples(docs, int(n_iter), float(C), w, acc.acc, acc.mark, acc.touched,
-                           store.arc_feat_offsets, store.arc_feats, offs, m_off, ante, arc_gold, loss,
-                           m_cluster, min_cluster_size(keep), ex_doc, ex_epoch, ex_off, ex_label, ex_feat)
+    ne = generate_examples(
+        docs,
+        int(n_iter),
+        float(C),
+        w,
+        acc.acc,
+        acc.mark,
+        acc.touched,
+        store.arc_feat_offsets,
+        store.arc_feats,
+        offs,
+        m_off,
+        ante,
+        arc_gold,
+        loss,
+        m_cluster,
+        min_cluster_size(keep),
+        ex_doc,
+        ex_epoch,
+        ex_off,
+        ex_label,
+        ex_feat,
+    )
     ex_doc, ex_epoch, ex_feat = ex_doc[:ne], ex_epoch[:ne], ex_feat[:ne]
     sizes = offs[ex_doc + 1] - offs[ex_doc]
     index = np.repeat(np.arange(ne), sizes)
-    key = np.concatenate([m_cluster[offs[d]:offs[d + 1]] for d in ex_doc]) if ne else np.zeros(0, np.int64)
-    resp = np.concatenate([response_labels_for_scorer(ex_label[ex_off[e]:ex_off[e + 1]], keep) for e in range(ne)]) \
-        if ne else np.zeros(0, np.int64)
-    table = {"doc": ex_doc, "doc_id": [corpus.doc_ids[d] for d in ex_doc], "epoch": ex_epoch,
-             "n_mentions": sizes}
+    key = np.concatenate([m_cluster[offs[d] : offs[d + 1]] for d in ex_doc]) if ne else np.zeros(0, np.int64)
+    resp = (
+        np.concatenate([response_labels_for_scorer(ex_label[ex_off[e] : ex_off[e + 1]], keep) for e in range(ne)])
+        if ne
+        else np.zeros(0, np.int64)
+    )
+    table = {"doc": ex_doc, "doc_id": [corpus.doc_ids[d] for d in ex_doc], "epoch": ex_epoch, "n_mentions": sizes}
     for i, name in enumerate(FEATURE_NAMES):
         table[name] = ex_feat[:, i]
     if ne:
@@ -166,7 +211,7 @@ def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0, keep_single
     table["mela"] = (f1["muc"] + f1["bcub"] + f1["ceafe"]) / 3.0
     table["keep_singletons"] = np.full(ne, int(keep), dtype=np.int64)
     if with_labels:
-        return pd.DataFrame(table), [ex_label[ex_off[e]:ex_off[e + 1]].copy() for e in range(ne)]
+        return pd.DataFrame(table), [ex_label[ex_off[e] : ex_off[e + 1]].copy() for e in range(ne)]
     return pd.DataFrame(table)
 
 
@@ -197,7 +242,9 @@ def read_data(path):
         raise UserError(f"{path}: not a readable CSV ({err})") from None
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
-        raise UserError(f"{path}: line 1: missing column(s) {', '.join(missing)} (expected `coreflab hm2017 mela-data` output)")
+        raise UserError(
+            f"{path}: line 1: missing column(s) {', '.join(missing)} (expected `coreflab hm2017 mela-data` output)"
+        )
     return df
 
 

@@ -82,8 +82,9 @@ def fig2(points, corpus=None):
         ax.legend(fontsize=8)
     axes[0].set_title("mean squared error (lower is better)")
     axes[1].set_title("rank correlation (higher is better)")
-    return style.finish_figure(fig, style.title("hm2017", "Fig. 2", corpus, "samples S1/S2",
-                                                "MELA regressor accuracy vs training examples"))
+    return style.finish_figure(
+        fig, style.title("hm2017", "Fig. 2", corpus, "samples S1/S2", "MELA regressor accuracy vs training examples")
+    )
 
 
 def best_epochs(runs):
@@ -94,9 +95,18 @@ def best_epochs(runs):
         i = int(dev["mela"].to_numpy().argmax())
         t = int(dev["epoch"].iloc[i])
         test = sub[(sub["split"] == "test") & (sub["epoch"] == t)].iloc[0]
-        out.append({"learner": learner, "n_features": int(n), "T_best": t, "dev_mela": float(dev["mela"].iloc[i]),
-                    "test_muc": test["muc"], "test_bcub": test["bcub"], "test_ceafe": test["ceafe"],
-                    "test_mela": test["mela"]})
+        out.append(
+            {
+                "learner": learner,
+                "n_features": int(n),
+                "T_best": t,
+                "dev_mela": float(dev["mela"].iloc[i]),
+                "test_muc": test["muc"],
+                "test_bcub": test["bcub"],
+                "test_ceafe": test["ceafe"],
+                "test_mela": test["mela"],
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -134,8 +144,12 @@ def fig3(runs, n_all, corpus=None):
     for learner, s in sorted(best.groupby("learner"), key=lambda g: (_series_index(g[0]), g[0])):
         x = [n_all if n == 0 else n for n in s["n_features"]]
         order = np.argsort(x)
-        ax.plot(np.asarray(x)[order], s["test_mela"].to_numpy()[order], label=display_name(learner),
-                **style.series_style(_series_index(learner)))
+        ax.plot(
+            np.asarray(x)[order],
+            s["test_mela"].to_numpy()[order],
+            label=display_name(learner),
+            **style.series_style(_series_index(learner)),
+        )
     style.plain_log_axis(ax, "x")
     ax.set_xlabel("N (features kept, log scale)")
     ax.set_ylabel("test MELA (%)")
@@ -145,8 +159,10 @@ def fig3(runs, n_all, corpus=None):
         a.set_ylim(lo - pad, hi + pad)  # one y-scale: a 6-point drop looks like 6 points in every panel
     for a in axes[k:]:
         fig.delaxes(a)
-    return style.finish_figure(fig, style.title("hm2017", "Fig. 3", corpus, "dev curves; test at T_best",
-                                                "LSP learners by feature-space size N"))
+    return style.finish_figure(
+        fig,
+        style.title("hm2017", "Fig. 3", corpus, "dev curves; test at T_best", "LSP learners by feature-space size N"),
+    )
 
 
 def select_n(best, n_all):
@@ -180,18 +196,34 @@ def table3(best, n_all, n_sel):
     for _, p in best.sort_values(["n_features", "learner"]).iterrows():
         if p["n_features"] not in (n_sel, 0) and p["n_features"] < n_all:
             continue
-        rows.append({"Model": display_name(p["learner"]), "N": n_label(p["n_features"], n_all),
-                     "MUC": p["test_muc"], "B3": p["test_bcub"], "CEAFe": p["test_ceafe"], "MELA": p["test_mela"],
-                     "T_best": int(p["T_best"])})
+        rows.append(
+            {
+                "Model": display_name(p["learner"]),
+                "N": n_label(p["n_features"], n_all),
+                "MUC": p["test_muc"],
+                "B3": p["test_bcub"],
+                "CEAFe": p["test_ceafe"],
+                "MELA": p["test_mela"],
+                "T_best": int(p["T_best"]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def table4(best):
     rows = []
     for _, p in best.iterrows():
-        rows.append({"Model": display_name(p["learner"]), "dev MELA": p["dev_mela"],
-                     "T_best": int(p["T_best"]), "MUC": p["test_muc"], "B3": p["test_bcub"],
-                     "CEAFe": p["test_ceafe"], "test MELA": p["test_mela"]})
+        rows.append(
+            {
+                "Model": display_name(p["learner"]),
+                "dev MELA": p["dev_mela"],
+                "T_best": int(p["T_best"]),
+                "MUC": p["test_muc"],
+                "B3": p["test_bcub"],
+                "CEAFe": p["test_ceafe"],
+                "test MELA": p["test_mela"],
+            }
+        )
     return pd.DataFrame(rows)
 
 

@@ -21,7 +21,7 @@ def regressor_corpus(name, corpus):
     if name == "lsp_rho":
         return corpus
     if name.startswith(FROM_PREFIX):
-        return name[len(FROM_PREFIX):]
+        return name[len(FROM_PREFIX) :]
     return None
 
 
@@ -98,8 +98,7 @@ class Grid:
         return out
 
     def run_options(self, wildcards, input):
-        opts = (f"--learner {base_learner(wildcards.hm_learner)} --label {wildcards.hm_learner} "
-                f"--tuned {input.tuned}")
+        opts = f"--learner {base_learner(wildcards.hm_learner)} --label {wildcards.hm_learner} --tuned {input.tuned}"
         regressor = getattr(input, "regressor", None)
         if regressor:
             opts += f" --regressor {regressor}"

@@ -8,6 +8,9 @@ VERBS = {
     "robustness": (STUDY, "L3M from random initialisations", {"study": "robustness"}),
     "cccp_vs_sgd": (STUDY, "training objective and time of CCCP and of SGD", {"study": "cccp_vs_sgd"}),
     "order_control": (STUDY, "every technique with mentions shuffled within documents", {"study": "order_control"}),
-    "doccluster": ("coreflab.papers.l3m2014.commands.doccluster", "supervised clustering of 20 Newsgroups posts (Table 2)"),
+    "doccluster": (
+        "coreflab.papers.l3m2014.commands.doccluster",
+        "supervised clustering of 20 Newsgroups posts (Table 2)",
+    ),
     "tables": ("coreflab.papers.l3m2014.commands.tables", "Samdani et al. 2014 tables from the study results"),
 }

@@ -46,7 +46,7 @@ def mean_vi(model, data, sizes):
     gold = np.asarray(data.corpus.m_cluster)
     out, lo = [], 0
     for n in sizes:
-        out.append(100.0 * variation_of_information(gold[lo:lo + n], pred[lo:lo + n]))
+        out.append(100.0 * variation_of_information(gold[lo : lo + n], pred[lo : lo + n]))
         lo += n
     return float(np.mean(out))
 
@@ -68,13 +68,27 @@ def tune_gamma(parts, labels, train_idx, gammas, seed, eta0, lam):
         raise ValueError("tuning γ needs at least two training item sets")
     inner_train, _ = _data(parts, labels, train_idx[:cut])
     inner_dev, inner_sizes = _data(parts, labels, train_idx[cut:])
-    tuned = {g: mean_vi(L3M(gamma=g, epochs=1, seed=seed, eta0=eta0, lam=lam).fit(inner_train), inner_dev, inner_sizes)
-             for g in gammas}
+    tuned = {
+        g: mean_vi(L3M(gamma=g, epochs=1, seed=seed, eta0=eta0, lam=lam).fit(inner_train), inner_dev, inner_sizes)
+        for g in gammas
+    }
     return min(tuned, key=lambda g: (tuned[g], g)), tuned
 
 
-def cross_validate(sets, vectorizer, key, folds=10, passes=5, gammas=(0.0, 0.2, 0.4, 0.6, 0.8, 1.0), seed=1,
-                   eta0=0.1, lam=1e-4, techniques=TECHNIQUES, shuffle_items=False, progress=None):
+def cross_validate(
+    sets,
+    vectorizer,
+    key,
+    folds=10,
+    passes=5,
+    gammas=(0.0, 0.2, 0.4, 0.6, 0.8, 1.0),
+    seed=1,
+    eta0=0.1,
+    lam=1e-4,
+    techniques=TECHNIQUES,
+    shuffle_items=False,
+    progress=None,
+):
     """Tidy rows (technique, gamma, passes, fold, vi) of the CV experiment."""
     rng = np.random.default_rng(seed)
     orders = [rng.permutation(len(s)) if shuffle_items else None for s in sets]

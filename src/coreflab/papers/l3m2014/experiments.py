@@ -29,10 +29,17 @@ def first_documents(data, n_docs):
     m_hi = int(doc_off[-1])
     arc_hi = int(s.m_arc_offsets[m_hi])
     f_hi = int(s.arc_feat_offsets[arc_hi])
-    store = SimpleNamespace(n_bits=s.n_bits, doc_mention_offsets=doc_off, m_arc_offsets=np.asarray(s.m_arc_offsets)[: m_hi + 1],
-                            arc_ante=np.asarray(s.arc_ante)[:arc_hi], arc_feat_offsets=np.asarray(s.arc_feat_offsets)[: arc_hi + 1],
-                            arc_feats=np.asarray(s.arc_feats)[:f_hi])
-    corpus = SimpleNamespace(m_cluster=np.asarray(data.corpus.m_cluster)[:m_hi], arrays={"doc_mention_offsets": doc_off})
+    store = SimpleNamespace(
+        n_bits=s.n_bits,
+        doc_mention_offsets=doc_off,
+        m_arc_offsets=np.asarray(s.m_arc_offsets)[: m_hi + 1],
+        arc_ante=np.asarray(s.arc_ante)[:arc_hi],
+        arc_feat_offsets=np.asarray(s.arc_feat_offsets)[: arc_hi + 1],
+        arc_feats=np.asarray(s.arc_feats)[:f_hi],
+    )
+    corpus = SimpleNamespace(
+        m_cluster=np.asarray(data.corpus.m_cluster)[:m_hi], arrays={"doc_mention_offsets": doc_off}
+    )
     return TrainingData(corpus, store)
 
 
@@ -64,10 +71,19 @@ def cccp_vs_sgd(args, train):
         rows.append({"method": "CCCP", "step": k, "seconds": secs, "objective": obj})
     model = L3M(gamma=args.gamma, lam=args.lam, eta0=args.eta0, epochs=args.passes, seed=args.seed)
     start = time.perf_counter()
-    rows.append({"method": "SGD", "step": 0, "seconds": 0.0, "objective": model.objective(small, np.zeros(1 << int(small.store.n_bits)))})
+    rows.append(
+        {
+            "method": "SGD",
+            "step": 0,
+            "seconds": 0.0,
+            "objective": model.objective(small, np.zeros(1 << int(small.store.n_bits))),
+        }
+    )
 
     def record(epoch, m):
-        rows.append({"method": "SGD", "step": epoch, "seconds": time.perf_counter() - start, "objective": m.objective(small)})
+        rows.append(
+            {"method": "SGD", "step": epoch, "seconds": time.perf_counter() - start, "objective": m.objective(small)}
+        )
 
     model.fit(small, callback=record)
     return pd.DataFrame(rows)
@@ -81,7 +97,9 @@ def order_control(args, train, test, key):
     for name, params in techniques.items():
         params = {"epochs": 1, "seed": args.seed, **params}
         natural = make_learner(name, params).fit(train)
-        rows.append({"technique": name, "order": "natural", **avg_row(score_model(natural, test.corpus, test.store, key))})
+        rows.append(
+            {"technique": name, "order": "natural", **avg_row(score_model(natural, test.corpus, test.store, key))}
+        )
         shuffled = make_learner(name, params).fit(shuffled_train)
         labels = shuffled.predict_labels(shuffled_test)
         # back to text order: the clustering is what is scored
@@ -90,8 +108,9 @@ def order_control(args, train, test, key):
         from coreflab.metrics.scorer import score_documents
 
         back = np.empty_like(labels)
-        back[new_to_old] = labels + 10**9 * np.repeat(np.arange(len(test.store.doc_mention_offsets) - 1),
-                                                      np.diff(test.store.doc_mention_offsets))
+        back[new_to_old] = labels + 10**9 * np.repeat(
+            np.arange(len(test.store.doc_mention_offsets) - 1), np.diff(test.store.doc_mention_offsets)
+        )
         ante = labels_to_antecedents(back, test.store.doc_mention_offsets)
         scores = score_documents(key, response_documents(key, test.corpus, ante), metrics=("muc", "bcub", "ceafe"))
         rows.append({"technique": name, "order": "shuffled", **avg_row(scores)})

@@ -87,13 +87,17 @@ def load_posts(local_dir=None, resources="resources"):
         try:
             bunch = fetch_20newsgroups(subset="all", shuffle=False, download_if_missing=True)
         except Exception as err:  # network errors differ by platform
-            raise UserError(f"20 Newsgroups could not be downloaded ({err}); set doccluster.local_dir to a local copy") from None
+            raise UserError(
+                f"20 Newsgroups could not be downloaded ({err}); set doccluster.local_dir to a local copy"
+            ) from None
         for text, fname, target in zip(bunch.data, bunch.filenames, bunch.target):
             raws.append((bunch.target_names[target], int(Path(fname).name), text))
     posts = []
     for group, number, raw in raws:
         headers, body = split_post(raw)
-        posts.append(Post(group, number, normalise_author(headers.get("from")), normalise_thread(headers.get("subject")), body))
+        posts.append(
+            Post(group, number, normalise_author(headers.get("from")), normalise_thread(headers.get("subject")), body)
+        )
     posts.sort(key=lambda p: (p.group, p.number))
     return posts
 

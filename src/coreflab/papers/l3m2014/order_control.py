@@ -33,10 +33,17 @@ def _arc_keys(store):
     local = rows - np.repeat(doc_off[:-1], np.diff(doc_off))[rows] if rows.size else rows
     keys = rows * stride + ante + 1
     first = m_arc[:-1][k >= 0]
-    if ((k < 0).any() or (ante[first] != -1).any() or (ante >= local).any() or (ante < -1).any()
-            or (keys.size and (np.diff(keys) <= 0).any())):
-        raise UserError("order control needs an arc store whose candidates are earlier mentions of the "
-                        "same document, the dummy first and then in ascending order")
+    if (
+        (k < 0).any()
+        or (ante[first] != -1).any()
+        or (ante >= local).any()
+        or (ante < -1).any()
+        or (keys.size and (np.diff(keys) <= 0).any())
+    ):
+        raise UserError(
+            "order control needs an arc store whose candidates are earlier mentions of the "
+            "same document, the dummy first and then in ascending order"
+        )
     return keys, stride
 
 
@@ -53,7 +60,9 @@ def shuffled_data(data, seed):
     rng = np.random.default_rng(seed)
     doc_off = np.asarray(store.doc_mention_offsets, dtype=np.int64)
     m_arc = np.asarray(store.m_arc_offsets, dtype=np.int64)
-    new_to_old = np.concatenate([lo + rng.permutation(hi - lo) for lo, hi in zip(doc_off[:-1], doc_off[1:])]).astype(np.int64)
+    new_to_old = np.concatenate([lo + rng.permutation(hi - lo) for lo, hi in zip(doc_off[:-1], doc_off[1:])]).astype(
+        np.int64
+    )
     src_arcs, antes, counts = [], [], []
     for d in range(len(doc_off) - 1):
         lo, hi = doc_off[d], doc_off[d + 1]
@@ -90,6 +99,9 @@ def shuffled_data(data, seed):
         arc_feats=np.asarray(store.arc_feats)[gather],
         arc_vals=None if vals is None else np.asarray(vals)[gather],
     )
-    corpus = SimpleNamespace(m_cluster=np.asarray(data.corpus.m_cluster)[new_to_old],
-                             arrays={"doc_mention_offsets": doc_off}, n_mentions=int(new_to_old.size))
+    corpus = SimpleNamespace(
+        m_cluster=np.asarray(data.corpus.m_cluster)[new_to_old],
+        arrays={"doc_mention_offsets": doc_off},
+        n_mentions=int(new_to_old.size),
+    )
     return TrainingData(corpus, new_store), new_to_old

@@ -82,6 +82,9 @@ def build_store(parts, labels):
         arc_feats=np.concatenate([p[4] for p in parts]),
         arc_vals=np.concatenate([p[5] for p in parts]),
     )
-    corpus = SimpleNamespace(m_cluster=np.concatenate(labels).astype(np.int32), arrays={"doc_mention_offsets": doc_off},
-                             n_mentions=int(doc_off[-1]))
+    corpus = SimpleNamespace(
+        m_cluster=np.concatenate(labels).astype(np.int32),
+        arrays={"doc_mention_offsets": doc_off},
+        n_mentions=int(doc_off[-1]),
+    )
     return corpus, store

@@ -10,8 +10,14 @@ document-clustering experiment ran); table2_vi: VI ×100 per technique, 1 and 5 
 import numpy as np
 import pandas as pd
 
-LABELS = {"corr_clustering": "Corr-Clustering", "spanning_forest": "Spanning Forest", "sumlink": "Sum-Link",
-          "binleftlink": "Bin-Left-Link", "l3m_gamma0": "L3M (γ = 0)", "l3m": "L3M (tuned γ)"}
+LABELS = {
+    "corr_clustering": "Corr-Clustering",
+    "spanning_forest": "Spanning Forest",
+    "sumlink": "Sum-Link",
+    "binleftlink": "Bin-Left-Link",
+    "l3m_gamma0": "L3M (γ = 0)",
+    "l3m": "L3M (tuned γ)",
+}
 METRICS = ["MUC", "B3", "CEAFe", "AVG"]
 
 
@@ -55,10 +61,15 @@ def table1(curves):
             sub = g[g["gamma"].isin(allowed)] if learner == "l3m" else g
             dev, test = sub[sub.split == "dev"], sub[sub.split == "test"]
             for setting, dev_pick in (("1 pass", dev[dev.epoch == 1]), ("tuned", dev)):
-                best = dev_pick.sort_values(["AVG", "epoch", "lam", "eta0", "gamma"], ascending=[False, True, True, True, True],
-                                            kind="stable").iloc[0]
-                match = test[(test.epoch == best.epoch) & _same(test.gamma, best.gamma) & _same(test.lam, best.lam)
-                             & _same(test.eta0, best.eta0)].iloc[0]
+                best = dev_pick.sort_values(
+                    ["AVG", "epoch", "lam", "eta0", "gamma"], ascending=[False, True, True, True, True], kind="stable"
+                ).iloc[0]
+                match = test[
+                    (test.epoch == best.epoch)
+                    & _same(test.gamma, best.gamma)
+                    & _same(test.lam, best.lam)
+                    & _same(test.eta0, best.eta0)
+                ].iloc[0]
                 row = {"technique": LABELS.get(technique, technique), "setting": setting, "passes": int(best.epoch)}
                 if learner == "l3m":
                     row["gamma"] = float(best.gamma)
@@ -70,7 +81,9 @@ def table1(curves):
                 rows.append(row)
     out = pd.DataFrame(rows)
     order = {v: i for i, v in enumerate(LABELS.values())}
-    return out.sort_values(["technique", "setting"], key=lambda s: s.map(order) if s.name == "technique" else s, kind="stable").reset_index(drop=True)
+    return out.sort_values(
+        ["technique", "setting"], key=lambda s: s.map(order) if s.name == "technique" else s, kind="stable"
+    ).reset_index(drop=True)
 
 
 def robustness(df):
@@ -101,8 +114,15 @@ def cccp_vs_sgd(df):
     for method, g in df.groupby("method", sort=True):
         g = g.sort_values("step")
         last = g.iloc[-1]
-        rows.append({"method": method, "steps": int(last.step), "start objective": float(g.iloc[0].objective),
-                     "objective": float(last.objective), "seconds": float(last.seconds)})
+        rows.append(
+            {
+                "method": method,
+                "steps": int(last.step),
+                "start objective": float(g.iloc[0].objective),
+                "objective": float(last.objective),
+                "seconds": float(last.seconds),
+            }
+        )
         times.append({"method": method, "steps": int(last.step), "seconds": float(last.seconds)})
     return pd.DataFrame(rows), pd.DataFrame(times)
 

@@ -23,7 +23,7 @@ def technique_name(gamma):
 def parse_technique(technique):
     """(learner, γ or None) of a technique."""
     if technique.startswith(L3M_PREFIX):
-        return "l3m", float(technique[len(L3M_PREFIX):])
+        return "l3m", float(technique[len(L3M_PREFIX) :])
     return technique, None
 
 

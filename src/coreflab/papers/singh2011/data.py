@@ -42,15 +42,17 @@ class CrossdocCorpus:
 
     def person_x(self):
         """The Person-X protocol (Gooi & Allan 2004; Singh et al. §5.2): every string becomes "X"."""
-        return CrossdocCorpus(self.X, np.zeros(len(self), dtype=np.int64), self.gold, self.doc, self.topic,
-                              ["X"], self.name + "_personx")
+        return CrossdocCorpus(
+            self.X, np.zeros(len(self), dtype=np.int64), self.gold, self.doc, self.topic, ["X"], self.name + "_personx"
+        )
 
     def subset(self, rows):
         rows = np.asarray(rows)
         strings, inverse = np.unique(self.strings[rows], return_inverse=True)
         names = [self.string_names[s] for s in strings] if self.string_names else []
-        return CrossdocCorpus(self.X[rows], inverse.astype(np.int64), self.gold[rows], self.doc[rows],
-                              self.topic[rows], names, self.name)
+        return CrossdocCorpus(
+            self.X[rows], inverse.astype(np.int64), self.gold[rows], self.doc[rows], self.topic[rows], names, self.name
+        )
 
     def save(self, path):
         """Write the corpus as one .npz (atomic: temp file + rename)."""
@@ -58,9 +60,19 @@ class CrossdocCorpus:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp.npz")
         X = self.X.tocsr()
-        np.savez(tmp, indptr=X.indptr, indices=X.indices, data=X.data, shape=np.array(X.shape),
-                 strings=self.strings, gold=self.gold, doc=self.doc, topic=self.topic,
-                 string_names=np.array(self.string_names, dtype=str), name=np.array(self.name))
+        np.savez(
+            tmp,
+            indptr=X.indptr,
+            indices=X.indices,
+            data=X.data,
+            shape=np.array(X.shape),
+            strings=self.strings,
+            gold=self.gold,
+            doc=self.doc,
+            topic=self.topic,
+            string_names=np.array(self.string_names, dtype=str),
+            name=np.array(self.name),
+        )
         tmp.replace(path)
 
     @classmethod
@@ -71,8 +83,15 @@ class CrossdocCorpus:
         try:
             z = np.load(path, allow_pickle=False)
             X = sp.csr_matrix((z["data"], z["indices"], z["indptr"]), shape=tuple(z["shape"]))
-            return cls(X, z["strings"].astype(np.int64), z["gold"].astype(np.int64), z["doc"].astype(np.int64),
-                       z["topic"].astype(np.int64), [str(s) for s in z["string_names"]], str(z["name"]))
+            return cls(
+                X,
+                z["strings"].astype(np.int64),
+                z["gold"].astype(np.int64),
+                z["doc"].astype(np.int64),
+                z["topic"].astype(np.int64),
+                [str(s) for s in z["string_names"]],
+                str(z["name"]),
+            )
         except (KeyError, ValueError, OSError) as err:
             raise InputFormatError(path, None, f"expected a cross-document corpus .npz ({err})") from None
 

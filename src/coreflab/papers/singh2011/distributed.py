@@ -106,10 +106,14 @@ class DaskExecutor:
                 continue
             # the round's arrays go straight to their worker (scatter), not inside the task spec
             # through the scheduler; on the 1.5M-mention corpus that was ~4 s of every round
-            args = self.client.scatter([[calls[i] for i in batch]], workers=[self.addresses[w]], hash=False,
-                                       direct=True)[0]
-            futures.append(self.client.submit(run_batch, self.data, args, pure=False, workers=[self.addresses[w]],
-                                              allow_other_workers=False))
+            args = self.client.scatter(
+                [[calls[i] for i in batch]], workers=[self.addresses[w]], hash=False, direct=True
+            )[0]
+            futures.append(
+                self.client.submit(
+                    run_batch, self.data, args, pure=False, workers=[self.addresses[w]], allow_other_workers=False
+                )
+            )
         results = [None] * len(calls)
         for batch, out in zip([b for b in batches if b], self.client.gather(futures, direct=True)):
             for i, res in zip(batch, out):
@@ -140,14 +144,17 @@ def start_client(scheduler, workers):
     from dask.distributed import Client, LocalCluster
 
     if scheduler == "local":
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", memory_limit=0)
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", memory_limit=0
+        )
         return Client(cluster)
     try:
         return Client(scheduler, timeout="30s")
     except (OSError, TimeoutError, ValueError) as err:
-        raise UserError(f"cannot reach the Dask scheduler at {scheduler!r} ({err}); "
-                        f"start one (dask scheduler / dask-jobqueue) or use --scheduler local") from None
+        raise UserError(
+            f"cannot reach the Dask scheduler at {scheduler!r} ({err}); "
+            f"start one (dask scheduler / dask-jobqueue) or use --scheduler local"
+        ) from None
 
 
 def initial_groups(corpus, init, model="flat", blocks=None):
@@ -202,7 +209,7 @@ def shard_calls(k, unit_of_mention, rng, blocks=None, samples=1):
         shard_of_mention = partition(unit_size, k, rng)[unit_of_mention]
         order = np.argsort(shard_of_mention, kind="stable")
         bounds = np.searchsorted(shard_of_mention[order], np.arange(k + 1))
-        return [(order[bounds[s]:bounds[s + 1]], samples) for s in range(k)]
+        return [(order[bounds[s] : bounds[s + 1]], samples) for s in range(k)]
     _, block = np.unique(blocks, return_inverse=True)
     order = np.argsort(block, kind="stable")
     sizes = np.bincount(block)
@@ -211,7 +218,7 @@ def shard_calls(k, unit_of_mention, rng, blocks=None, samples=1):
     alloc = np.floor(share).astype(np.int64)
     rest = int(k * samples - alloc.sum())
     alloc[np.argsort(-(share - alloc), kind="stable")[:rest]] += 1
-    return [(order[bounds[b]:bounds[b + 1]], int(alloc[b])) for b in range(len(sizes))]
+    return [(order[bounds[b] : bounds[b + 1]], int(alloc[b])) for b in range(len(sizes))]
 
 
 def run_inference(corpus, config, executor, shards=None, callback=None):
@@ -294,13 +301,28 @@ def _trace_row(r, seconds, ent, gold, results, k, phases):
     def most(key):
         return float(max((x.get(key, 0.0) for x in results), default=0.0))
 
-    row = {"round": r, "seconds": seconds, "b3_p": p, "b3_r": rc, "b3_f1": f,
-           "entities": int(len(np.unique(ent))), "proposals": int(total("proposals")),
-           "accepted": int(total("accepted")), "max_shard_seconds": most("sample_seconds"),
-           "sum_shard_seconds": total("sample_seconds"), "sum_shard_cpu_seconds": total("sample_cpu_seconds"),
-           "max_shard_cpu_seconds": most("sample_cpu_seconds"),
-           "max_build_seconds": most("build_seconds"), "max_worker_seconds": most("batch_seconds"), "max_compact_seconds": most("compact_seconds"),
-           "prepare_seconds": 0.0, "roundtrip_seconds": 0.0, "merge_seconds": 0.0, "score_seconds": 0.0,
-           "chains": len(results), "workers": k}
+    row = {
+        "round": r,
+        "seconds": seconds,
+        "b3_p": p,
+        "b3_r": rc,
+        "b3_f1": f,
+        "entities": int(len(np.unique(ent))),
+        "proposals": int(total("proposals")),
+        "accepted": int(total("accepted")),
+        "max_shard_seconds": most("sample_seconds"),
+        "sum_shard_seconds": total("sample_seconds"),
+        "sum_shard_cpu_seconds": total("sample_cpu_seconds"),
+        "max_shard_cpu_seconds": most("sample_cpu_seconds"),
+        "max_build_seconds": most("build_seconds"),
+        "max_worker_seconds": most("batch_seconds"),
+        "max_compact_seconds": most("compact_seconds"),
+        "prepare_seconds": 0.0,
+        "roundtrip_seconds": 0.0,
+        "merge_seconds": 0.0,
+        "score_seconds": 0.0,
+        "chains": len(results),
+        "workers": k,
+    }
     row.update(phases)
     return row

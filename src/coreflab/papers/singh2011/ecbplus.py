@@ -35,10 +35,14 @@ def locate(local_dir):
         path = Path(local_dir)
         if (path / ARCHIVE).exists():
             return path
-        raise UserError(f"{path}: no {ARCHIVE} there; set crossdoc.ecbplus_dir to a folder holding "
-                        f"{ARCHIVE} and {SENTENCES}, or let the workflow download it from {PUBLIC_SOURCE}")
-    raise UserError(f"downloading ECB+ from {PUBLIC_SOURCE} failed (no network on this machine); "
-                    f"download it yourself and set crossdoc.ecbplus_dir to the folder holding {ARCHIVE}")
+        raise UserError(
+            f"{path}: no {ARCHIVE} there; set crossdoc.ecbplus_dir to a folder holding "
+            f"{ARCHIVE} and {SENTENCES}, or let the workflow download it from {PUBLIC_SOURCE}"
+        )
+    raise UserError(
+        f"downloading ECB+ from {PUBLIC_SOURCE} failed (no network on this machine); "
+        f"download it yourself and set crossdoc.ecbplus_dir to the folder holding {ARCHIVE}"
+    )
 
 
 def read_selected_sentences(path):
@@ -72,7 +76,7 @@ def parse_document(xml_text, name):
             instance[src.get("m_id")] = rel.get("note")
     out = []
     markables = root.find("Markables")
-    for mk in (markables if markables is not None else []):
+    for mk in markables if markables is not None else []:
         anchors = [int(a.get("t_id")) for a in mk.findall("token_anchor")]
         mid = mk.get("m_id")
         if not anchors or not mk.tag.startswith(ENTITY_PREFIXES) or mid not in instance:
@@ -113,5 +117,12 @@ def read_ecbplus(local_dir, restrict_sentences=True):
     X = tfidf_rows(counts.fit_transform(contexts))
     names, strings = np.unique(np.array(texts), return_inverse=True)
     _, gold_ids = np.unique(np.array(gold), return_inverse=True)
-    return CrossdocCorpus(X, strings.astype(np.int64), gold_ids.astype(np.int64), np.array(docs, dtype=np.int64),
-                          np.array(topics, dtype=np.int64), [str(s) for s in names], "ecbplus")
+    return CrossdocCorpus(
+        X,
+        strings.astype(np.int64),
+        gold_ids.astype(np.int64),
+        np.array(docs, dtype=np.int64),
+        np.array(topics, dtype=np.int64),
+        [str(s) for s in names],
+        "ecbplus",
+    )

@@ -206,19 +206,38 @@ def mention_move_delta(G, kv, P, m, dst, indptr, indices, data, strf, mnorm2, n,
             continue
         b, w = P[B0 + level], P[W0 + level]
         row = _size_row(level)
-        out = group_phi(kv, level, src[level], m, indptr, indices, data, strf, n, nfeat, b, w,
-                        G[row, src[level]]) - (mnorm2[m] + w - b)
+        out = group_phi(kv, level, src[level], m, indptr, indices, data, strf, n, nfeat, b, w, G[row, src[level]]) - (
+            mnorm2[m] + w - b
+        )
         into = 0.0
         if dst[level] >= 0:
-            into = group_phi(kv, level, dst[level], m, indptr, indices, data, strf, n, nfeat, b, w,
-                             G[row, dst[level]])
+            into = group_phi(kv, level, dst[level], m, indptr, indices, data, strf, n, nfeat, b, w, G[row, dst[level]])
         delta += 2.0 * (into - out)
     return delta
 
 
 @njit(cache=True)
-def block_delta(kv, P, level, src, dst, src_size, dst_size, buf, k, within_level, within_group,
-                within_size, indptr, indices, data, strf, mnorm2, n, nfeat):
+def block_delta(
+    kv,
+    P,
+    level,
+    src,
+    dst,
+    src_size,
+    dst_size,
+    buf,
+    k,
+    within_level,
+    within_group,
+    within_size,
+    indptr,
+    indices,
+    data,
+    strf,
+    mnorm2,
+    n,
+    nfeat,
+):
     """Δ at `level` of moving the block buf[:k] (a whole group of `within_level`) from src to dst."""
     b, w = P[B0 + level], P[W0 + level]
     into = 0.0
@@ -233,14 +252,34 @@ def block_delta(kv, P, level, src, dst, src_size, dst_size, buf, k, within_level
         if within_group < 0:  # singleton block without its own sums: φ(m, m)
             within += mnorm2[m] + w - b
         else:
-            within += group_phi(kv, within_level, within_group, m, indptr, indices, data, strf, n, nfeat,
-                                b, w, within_size)
+            within += group_phi(
+                kv, within_level, within_group, m, indptr, indices, data, strf, n, nfeat, b, w, within_size
+            )
     return 2.0 * (into - (out - within))
 
 
 @njit(cache=True)
-def run_moves(G, cnt, P, types, kv, used, buf, indptr, indices, data, strf, mnorm2, nfeat,
-              n_samples, t_start, t_stop, seed, out_delta, F):
+def run_moves(
+    G,
+    cnt,
+    P,
+    types,
+    kv,
+    used,
+    buf,
+    indptr,
+    indices,
+    data,
+    strf,
+    mnorm2,
+    nfeat,
+    n_samples,
+    t_start,
+    t_stop,
+    seed,
+    out_delta,
+    F,
+):
     """Run up to n_samples MH proposals; returns (steps done, accepted, status).
 
     Temperature falls geometrically from t_start to t_stop over the n_samples steps; a move
@@ -309,12 +348,54 @@ def run_moves(G, cnt, P, types, kv, used, buf, indptr, indices, data, strf, mnor
                 buf[0] = m
                 bb[0], bb[1] = mnorm2[m], 1.0
                 if node0:
-                    delta += node_delta(G, F, kv, P, 0, u, dst[1], dst[0], buf, 0, 1, bb, G[SUB_SIZE, u] == 1,
-                                        indptr, indices, data, strf, n, nfeat, wk, sc0)
+                    delta += node_delta(
+                        G,
+                        F,
+                        kv,
+                        P,
+                        0,
+                        u,
+                        dst[1],
+                        dst[0],
+                        buf,
+                        0,
+                        1,
+                        bb,
+                        G[SUB_SIZE, u] == 1,
+                        indptr,
+                        indices,
+                        data,
+                        strf,
+                        n,
+                        nfeat,
+                        wk,
+                        sc0,
+                    )
                     need += 2 * np.int64(sc0[2])
                 if node2 and dst[0] != e:
-                    delta += node_delta(G, F, kv, P, 2, e, dst[0], dst[2], buf, 0, 1, bb, G[ENT_SIZE, e] == 1,
-                                        indptr, indices, data, strf, n, nfeat, wk, sc2)
+                    delta += node_delta(
+                        G,
+                        F,
+                        kv,
+                        P,
+                        2,
+                        e,
+                        dst[0],
+                        dst[2],
+                        buf,
+                        0,
+                        1,
+                        bb,
+                        G[ENT_SIZE, e] == 1,
+                        indptr,
+                        indices,
+                        data,
+                        strf,
+                        n,
+                        nfeat,
+                        wk,
+                        sc2,
+                    )
                     need += 2 * np.int64(sc2[2])
                 if used[0] + need > (cap * 9) // 10:
                     used[1] = need
@@ -324,8 +405,28 @@ def run_moves(G, cnt, P, types, kv, used, buf, indptr, indices, data, strf, mnor
             if not node_move:
                 _apply_mention_move(G, cnt, P, kv, used, m, dst, indptr, indices, data, strf, n, nfeat)
             else:
-                _node_mention_move(G, cnt, F, P, kv, used, m, dst, buf, indptr, indices, data, strf, n, nfeat,
-                                   node0, node2, wk, sc0, sc2)
+                _node_mention_move(
+                    G,
+                    cnt,
+                    F,
+                    P,
+                    kv,
+                    used,
+                    m,
+                    dst,
+                    buf,
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    n,
+                    nfeat,
+                    node0,
+                    node2,
+                    wk,
+                    sc0,
+                    sc2,
+                )
         elif kind == 1:
             u = G[SUB_PERM, np.random.randint(cnt[0])]
             e = G[SUB_ENT, u]
@@ -353,27 +454,109 @@ def run_moves(G, cnt, P, types, kv, used, buf, indptr, indices, data, strf, mnor
             else:  # sub-entities are the mentions themselves
                 bb[0], bb[1] = mnorm2[buf[0]], 1.0
             if node0:
-                delta = node_delta(G, F, kv, P, 0, u, -1, e2, buf, 0, k, bb, True, indptr, indices, data, strf,
-                                   n, nfeat, wk, sc0)
+                delta = node_delta(
+                    G, F, kv, P, 0, u, -1, e2, buf, 0, k, bb, True, indptr, indices, data, strf, n, nfeat, wk, sc0
+                )
                 need += 2 * np.int64(sc0[2])
             else:
-                delta = block_delta(kv, P, 0, e, e2, G[ENT_SIZE, e], G[ENT_SIZE, e2] if e2 >= 0 else 0,
-                                    buf, k, 1, wg, usz, indptr, indices, data, strf, mnorm2, n, nfeat)
+                delta = block_delta(
+                    kv,
+                    P,
+                    0,
+                    e,
+                    e2,
+                    G[ENT_SIZE, e],
+                    G[ENT_SIZE, e2] if e2 >= 0 else 0,
+                    buf,
+                    k,
+                    1,
+                    wg,
+                    usz,
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    mnorm2,
+                    n,
+                    nfeat,
+                )
             if node2:
-                delta += node_delta(G, F, kv, P, 2, e, e2, a2, buf, 0, k, bb, usz == G[ENT_SIZE, e], indptr,
-                                    indices, data, strf, n, nfeat, wk, sc2)
+                delta += node_delta(
+                    G,
+                    F,
+                    kv,
+                    P,
+                    2,
+                    e,
+                    e2,
+                    a2,
+                    buf,
+                    0,
+                    k,
+                    bb,
+                    usz == G[ENT_SIZE, e],
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    n,
+                    nfeat,
+                    wk,
+                    sc2,
+                )
                 need += 2 * np.int64(sc2[2])
             elif P[ON2] != 0.0 and a != a2:
-                delta += block_delta(kv, P, 2, a, a2, G[SUP_SIZE, a], G[SUP_SIZE, a2] if a2 >= 0 else 0,
-                                     buf, k, 1, wg, usz, indptr, indices, data, strf, mnorm2, n, nfeat)
+                delta += block_delta(
+                    kv,
+                    P,
+                    2,
+                    a,
+                    a2,
+                    G[SUP_SIZE, a],
+                    G[SUP_SIZE, a2] if a2 >= 0 else 0,
+                    buf,
+                    k,
+                    1,
+                    wg,
+                    usz,
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    mnorm2,
+                    n,
+                    nfeat,
+                )
             if (node0 or node2) and used[0] + need > (cap * 9) // 10:
                 used[1] = need
                 return step, accepted, STATUS_FULL
             if delta < 0.0 and np.random.random() >= np.exp(delta / t):
                 continue
             if node0 or node2:
-                _node_sub_move(G, cnt, F, P, kv, used, u, e2, a2, buf, k, indptr, indices, data, strf, n, nfeat,
-                               node0, node2, wk, sc0, sc2)
+                _node_sub_move(
+                    G,
+                    cnt,
+                    F,
+                    P,
+                    kv,
+                    used,
+                    u,
+                    e2,
+                    a2,
+                    buf,
+                    k,
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    n,
+                    nfeat,
+                    node0,
+                    node2,
+                    wk,
+                    sc0,
+                    sc2,
+                )
             else:
                 _apply_sub_move(G, cnt, P, kv, used, u, e2, a2, buf, k, indptr, indices, data, strf, n, nfeat)
         else:
@@ -396,14 +579,34 @@ def run_moves(G, cnt, P, types, kv, used, buf, indptr, indices, data, strf, mnor
                 return step, accepted, STATUS_FULL
             if node2:
                 bb[0], bb[1] = F[F_ENT, e], F[F_ENT + 1, e]
-                delta = node_delta(G, F, kv, P, 2, e, -1, a2, buf, 0, k, bb, True, indptr, indices, data, strf,
-                                   n, nfeat, wk, sc2)
+                delta = node_delta(
+                    G, F, kv, P, 2, e, -1, a2, buf, 0, k, bb, True, indptr, indices, data, strf, n, nfeat, wk, sc2
+                )
                 if used[0] + 2 * np.int64(sc2[2]) > (cap * 9) // 10:
                     used[1] = 2 * np.int64(sc2[2])
                     return step, accepted, STATUS_FULL
             else:
-                delta = block_delta(kv, P, 2, a, a2, G[SUP_SIZE, a], G[SUP_SIZE, a2] if a2 >= 0 else 0,
-                                    buf, k, 0, e, G[ENT_SIZE, e], indptr, indices, data, strf, mnorm2, n, nfeat)
+                delta = block_delta(
+                    kv,
+                    P,
+                    2,
+                    a,
+                    a2,
+                    G[SUP_SIZE, a],
+                    G[SUP_SIZE, a2] if a2 >= 0 else 0,
+                    buf,
+                    k,
+                    0,
+                    e,
+                    G[ENT_SIZE, e],
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    mnorm2,
+                    n,
+                    nfeat,
+                )
             if delta < 0.0 and np.random.random() >= np.exp(delta / t):
                 continue
             if node2:
@@ -577,8 +780,9 @@ def _cells(buf, lo, hi, indptr):
 
 
 @njit(cache=True)
-def node_delta(G, F, kv, P, level, c1, c2, p2, buf, blo, bhi, bb, emptied1, indptr, indices, data, strf, n,
-               nfeat, wk, scratch):
+def node_delta(
+    G, F, kv, P, level, c1, c2, p2, buf, blo, bhi, bb, emptied1, indptr, indices, data, strf, n, nfeat, wk, scratch
+):
     """Δ of the node-level term at `level` (0: children are sub-entities, 2: entities) when the
     block buf[blo:bhi] (norms² bb) leaves child c1 and joins child c2 of parent p2 (c2 = -1: a new
     child of p2; p2 = -1: a new parent). Member lists go to buf[n:2n] and buf[2n:3n].
@@ -651,8 +855,9 @@ def node_unhook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n
     hi = _members(G, cl, c, buf, n)
     p = _parent(G, level, c)
     G[_cache_rows(level)[2], p] += 1
-    _z_update(kv, used, zl, p, buf, n, hi, F[frow, c], F[frow + 1, c], -1.0, indptr, indices,
-              data, strf, n, nfeat, P[P_DEAD])
+    _z_update(
+        kv, used, zl, p, buf, n, hi, F[frow, c], F[frow + 1, c], -1.0, indptr, indices, data, strf, n, nfeat, P[P_DEAD]
+    )
 
 
 @njit(cache=True)
@@ -668,8 +873,7 @@ def node_hook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n, 
     G[cells_row, c] = _cells(buf, n, hi, indptr)
     p = _parent(G, level, c)
     G[verrow, p] += 1
-    _z_update(kv, used, zl, p, buf, n, hi, nr[0], nr[1], 1.0, indptr, indices, data, strf, n,
-              nfeat, P[P_DEAD])
+    _z_update(kv, used, zl, p, buf, n, hi, nr[0], nr[1], 1.0, indptr, indices, data, strf, n, nfeat, P[P_DEAD])
 
 
 @njit(cache=True)
@@ -707,8 +911,9 @@ def init_nodes(G, cnt, F, kv, used, P, buf, indptr, indices, data, strf, n, nfea
 
 
 @njit(cache=True)
-def _rehook(G, F, kv, used, P, level, old, new, parent, new_parent, sc, fresh, buf, indptr, indices, data, strf, n,
-            nfeat, wk):
+def _rehook(
+    G, F, kv, used, P, level, old, new, parent, new_parent, sc, fresh, buf, indptr, indices, data, strf, n, nfeat, wk
+):
     """After a move among the nodes of `level` (0: sub-entities in entities, 2: entities in super-entities):
     hook the old node again if it kept members, hook the new one, and add the parents' ‖Z‖² changes `sc`
     (old parent, new parent; `fresh`: the new parent was created by the move)."""
@@ -725,8 +930,9 @@ def _rehook(G, F, kv, used, P, level, old, new, parent, new_parent, sc, fresh, b
 
 
 @njit(cache=True)
-def _node_mention_move(G, cnt, F, P, kv, used, m, dst, buf, indptr, indices, data, strf, n, nfeat, node0, node2,
-                       wk, sc0, sc2):
+def _node_mention_move(
+    G, cnt, F, P, kv, used, m, dst, buf, indptr, indices, data, strf, n, nfeat, node0, node2, wk, sc0, sc2
+):
     """`_apply_mention_move` with the node-level structures kept up to date (unhook, move, hook)."""
     e, u, a = _groups(G, m)
     e2, u2, a2 = dst[0], dst[1], dst[2]
@@ -746,8 +952,9 @@ def _node_mention_move(G, cnt, F, P, kv, used, m, dst, buf, indptr, indices, dat
 
 
 @njit(cache=True)
-def _node_sub_move(G, cnt, F, P, kv, used, u, e2, a2, buf, k, indptr, indices, data, strf, n, nfeat, node0, node2,
-                   wk, sc0, sc2):
+def _node_sub_move(
+    G, cnt, F, P, kv, used, u, e2, a2, buf, k, indptr, indices, data, strf, n, nfeat, node0, node2, wk, sc0, sc2
+):
     """`_apply_sub_move` with the node-level structures kept up to date (unhook, move, hook)."""
     e = G[SUB_ENT, u]
     a = G[ENT_SUP, e]

@@ -55,7 +55,7 @@ def node_level_score(X, strings, child_of_mention, parent_of_child, bias, w):
     Cu, Su = unit(C), unit(S)
     total = 0.0
     for i, c in enumerate(live):
-        for d in live[i + 1:]:
+        for d in live[i + 1 :]:
             if parent_of_child[c] == parent_of_child[d]:
                 total += 2.0 * (Cu[c] @ Cu[d] + w * (Su[c] @ Su[d]) - bias)
     return total

@@ -48,14 +48,26 @@ def fig5_workers(traces):
     ax2.plot(ks, [r[0] * r[1] for r in rates], label="K × measured per-worker rate", **style.series_style(1))
     if rates:
         base = rates[0][1]  # per-worker rate at the smallest measured K
-        ax2.plot(PROJECTED_K, [k * base for k in PROJECTED_K],
-                 label=f"projection: K × {base:,.0f}/s (not measured)", **style.series_style(6))
+        ax2.plot(
+            PROJECTED_K,
+            [k * base for k in PROJECTED_K],
+            label=f"projection: K × {base:,.0f}/s (not measured)",
+            **style.series_style(6),
+        )
     ax2.set_xscale("log", base=2)
     ax2.set_yscale("log")
     ax2.set(xlabel="workers K (log scale)", ylabel="proposals per second (log scale)", title="throughput")
     ax2.legend(fontsize=8)
-    return style.finish_figure(fig, style.title("singh2011", "Fig. 5", _corpus_name(traces, "Person-X"), "all mentions",
-                                                "distributed inference with K workers"))
+    return style.finish_figure(
+        fig,
+        style.title(
+            "singh2011",
+            "Fig. 5",
+            _corpus_name(traces, "Person-X"),
+            "all mentions",
+            "distributed inference with K workers",
+        ),
+    )
 
 
 def fig6_hierarchy(traces):
@@ -63,12 +75,17 @@ def fig6_hierarchy(traces):
     for i, (run, t) in enumerate(traces.groupby("run", sort=False)):
         model, context = t["model"].iloc[0], _context(t.iloc[0])
         known = model in MODEL_NAMES and not context  # union runs get their own style
-        ax.plot(t["seconds"], 100 * t["b3_f1"], label=MODEL_NAMES.get(model, run) + context,
-                **style.series_style(list(MODEL_NAMES).index(model) if known else len(MODEL_NAMES) + i))
+        ax.plot(
+            t["seconds"],
+            100 * t["b3_f1"],
+            label=MODEL_NAMES.get(model, run) + context,
+            **style.series_style(list(MODEL_NAMES).index(model) if known else len(MODEL_NAMES) + i),
+        )
     ax.set(xlabel=TIME_LABEL, ylabel=F1_LABEL, title="pairwise vs hierarchical models")
     ax.legend(fontsize=8)
-    return style.finish_figure(fig, style.title("singh2011", "Fig. 6", _corpus_name(traces, "Person-X"), "all mentions",
-                                                "hierarchical models"))
+    return style.finish_figure(
+        fig, style.title("singh2011", "Fig. 6", _corpus_name(traces, "Person-X"), "all mentions", "hierarchical models")
+    )
 
 
 def fig7_large(traces, baselines):
@@ -80,23 +97,40 @@ def fig7_large(traces, baselines):
         for _run, t in traces[traces["corpus"] == corpus].groupby("run", sort=False):
             within = ", within topic" if _setting(t.iloc[0]) != WHOLE else ""
             model = MODEL_NAMES.get(t["model"].iloc[0], t["model"].iloc[0])
-            ax.plot(t["seconds"], 100 * t["b3_f1"], label=f"{model} model, K = {t['workers'].iloc[0]}{within}",
-                    **style.series_style(i))
+            ax.plot(
+                t["seconds"],
+                100 * t["b3_f1"],
+                label=f"{model} model, K = {t['workers'].iloc[0]}{within}",
+                **style.series_style(i),
+            )
             i += 1
         for row in baselines[baselines["corpus"] == corpus].itertuples():
             within = " (within topic)" if _setting(row) != WHOLE else ""
             st = style.series_style(i)
-            ax.axhline(100 * row.b3_f1, color=st["color"], linestyle=st["linestyle"], linewidth=1.4,
-                       label=style.system_name(row.system) + within)
+            ax.axhline(
+                100 * row.b3_f1,
+                color=st["color"],
+                linestyle=st["linestyle"],
+                linewidth=1.4,
+                label=style.system_name(row.system) + within,
+            )
             i += 1
         ax.set(title=f"{corpus}: string-match initialisation", xlabel=TIME_LABEL, ylabel=F1_LABEL)
         ax.legend(fontsize=8)
-    return style.finish_figure(fig, style.title("singh2011", "Fig. 7", ", ".join(map(str, corpora)) or None,
-                                                "all mentions", "large corpora from string-match clusters"))
+    return style.finish_figure(
+        fig,
+        style.title(
+            "singh2011",
+            "Fig. 7",
+            ", ".join(map(str, corpora)) or None,
+            "all mentions",
+            "large corpora from string-match clusters",
+        ),
+    )
 
 
 def _context(row):
-    """" (union contexts)" for node-level runs; "" for mention-pair runs and older traces."""
+    """ " (union contexts)" for node-level runs; "" for mention-pair runs and older traces."""
     value = row.get("context") if isinstance(row, pd.Series) else None
     return " (union contexts)" if value == "union" else ""
 
@@ -118,16 +152,34 @@ def _logp_gap(row):
 
 
 def table2(traces, baselines):
-    rows = [{"corpus": b.corpus, "setting": _setting(b), "system": style.system_name(b.system), "B3 P": 100 * b.b3_p,
-             "B3 R": 100 * b.b3_r, "B3 F1": 100 * b.b3_f1, "entities": b.entities, LOGP: _logp_gap(b)}
-            for b in baselines.itertuples()]
+    rows = [
+        {
+            "corpus": b.corpus,
+            "setting": _setting(b),
+            "system": style.system_name(b.system),
+            "B3 P": 100 * b.b3_p,
+            "B3 R": 100 * b.b3_r,
+            "B3 F1": 100 * b.b3_f1,
+            "entities": b.entities,
+            LOGP: _logp_gap(b),
+        }
+        for b in baselines.itertuples()
+    ]
     for (corpus, _run), t in traces.groupby(["corpus", "run"], sort=False):
         last = t.iloc[-1]
         name = MODEL_NAMES.get(last["model"], last["model"]) + _context(last)
-        rows.append({"corpus": corpus, "setting": _setting(last),
-                     "system": f"{name} model, K = {last['workers']} (round {last['round']})",
-                     "B3 P": 100 * last["b3_p"], "B3 R": 100 * last["b3_r"], "B3 F1": 100 * last["b3_f1"],
-                     "entities": int(last["entities"]), LOGP: _logp_gap(last)})
+        rows.append(
+            {
+                "corpus": corpus,
+                "setting": _setting(last),
+                "system": f"{name} model, K = {last['workers']} (round {last['round']})",
+                "B3 P": 100 * last["b3_p"],
+                "B3 R": 100 * last["b3_r"],
+                "B3 F1": 100 * last["b3_f1"],
+                "entities": int(last["entities"]),
+                LOGP: _logp_gap(last),
+            }
+        )
     table = pd.DataFrame(rows)
     if table[LOGP].isna().all():
         table = table.drop(columns=LOGP)

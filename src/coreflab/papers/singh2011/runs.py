@@ -15,11 +15,24 @@ def tuning_params(crossdoc_config, corpus, context_suffix=""):
         # mention-pair Person-X runs share the flat model's prior; node-level (union) runs score
         # aggregated contexts, whose cosines are on another scale, so they get their own
         union = context_suffix == "_union"
-        return dict(model="hier" if union else "flat", context="union" if union else "pairwise",
-                    init="singletons", weights="0", start_w=0, rounds=c["rounds"], samples=c["samples_per_round"])
-    return dict(model="hier", context=c["context"], init="string",
-                weights=" ".join(map(str, c["tune"]["string_weight_grid"])), start_w=c["string_weight"],
-                rounds=c["large_rounds"], samples=c["large_samples_per_round"])
+        return dict(
+            model="hier" if union else "flat",
+            context="union" if union else "pairwise",
+            init="singletons",
+            weights="0",
+            start_w=0,
+            rounds=c["rounds"],
+            samples=c["samples_per_round"],
+        )
+    return dict(
+        model="hier",
+        context=c["context"],
+        init="string",
+        weights=" ".join(map(str, c["tune"]["string_weight_grid"])),
+        start_w=c["string_weight"],
+        rounds=c["large_rounds"],
+        samples=c["large_samples_per_round"],
+    )
 
 
 def fig7_traces(crossdoc_config, ecbplus):

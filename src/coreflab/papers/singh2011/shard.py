@@ -41,8 +41,9 @@ class ModelParams:
         on_sub = self.model in ("sub", "hier")
         on_sup = self.model in ("super", "hier")
         w = self.string_weight
-        return np.array([self.bias, self.sub_bias, self.super_bias, w, w, w,
-                         1.0, float(on_sub), float(on_sup), self.p_new])
+        return np.array(
+            [self.bias, self.sub_bias, self.super_bias, w, w, w, 1.0, float(on_sub), float(on_sup), self.p_new]
+        )
 
     def move_types(self):
         return np.array(MOVE_TYPES[self.model], dtype=np.int64)
@@ -112,8 +113,7 @@ def init_state(m_sub, sub_ent, ent_sup, P, kv, used, indptr, indices, data, strf
         groups = (e, u, a)
         for level in range(3):
             if P[K.ON0 + level] != 0.0:
-                K._move_sums(kv, used, level, -1, groups[level], m, indptr, indices, data, strf, n, nfeat,
-                             P[K.P_DEAD])
+                K._move_sums(kv, used, level, -1, groups[level], m, indptr, indices, data, strf, n, nfeat, P[K.P_DEAD])
     return G, cnt
 
 
@@ -162,8 +162,9 @@ class ShardChain:
         self.indices = X.indices.astype(np.int64)
         self.data = X.data.astype(np.float64)
         self.strf = np.asarray(strf, dtype=np.int64)
-        self.mnorm2 = (np.asarray(X.multiply(X).sum(axis=1)).ravel() if mnorm2 is None
-                       else np.asarray(mnorm2, dtype=np.float64))
+        self.mnorm2 = (
+            np.asarray(X.multiply(X).sum(axis=1)).ravel() if mnorm2 is None else np.asarray(mnorm2, dtype=np.float64)
+        )
         self.nfeat = np.int64(nfeat)
         if params.context not in ("pairwise", "union"):
             raise ValueError(f"unknown context {params.context!r} (pairwise or union)")
@@ -175,8 +176,9 @@ class ShardChain:
         groups = (ent, m_sub, ent_sup[ent] if len(ent_sup) else ent)
         for level, group in enumerate(groups):
             if self.P[K.ON0 + level] != 0.0:
-                cells = count_cells(group, np.argsort(group, kind="stable"), self.indptr, self.indices,
-                                    self.strf, self.nfeat)
+                cells = count_cells(
+                    group, np.argsort(group, kind="stable"), self.indptr, self.indices, self.strf, self.nfeat
+                )
                 # node-level Z sums: Z_e has the cells of its entity, Z_a those of its super-entity
                 union = self.P[K.P_NODE] != 0.0 and ((level == 0 and self.P[K.ON1] != 0.0) or level == 2)
                 live += 2 * cells if union else cells
@@ -186,13 +188,38 @@ class ShardChain:
         self.spare = 1024 + 6 * (max_row + 1)
         self.kv = new_table(live + self.spare)
         self.used = np.zeros(2, dtype=np.int64)  # [occupied cells, cells a pending block move needs]
-        self.G, self.cnt = init_state(m_sub, sub_ent, ent_sup, self.P, self.kv, self.used, self.indptr,
-                                      self.indices, self.data, self.strf, self.nfeat)
+        self.G, self.cnt = init_state(
+            m_sub,
+            sub_ent,
+            ent_sup,
+            self.P,
+            self.kv,
+            self.used,
+            self.indptr,
+            self.indices,
+            self.data,
+            self.strf,
+            self.nfeat,
+        )
         self.buf = np.empty(3 * X.shape[0], dtype=np.int64)  # block, and two member lists (node level)
         self.F = np.zeros((K.N_FROWS, X.shape[0]), dtype=np.float64)
         if self.P[K.P_NODE] != 0.0:
-            K.init_nodes(self.G, self.cnt, self.F, self.kv, self.used, self.P, self.buf, self.indptr, self.indices,
-                         self.data, self.strf, np.int64(X.shape[0]), self.nfeat, np.zeros(22))
+            K.init_nodes(
+                self.G,
+                self.cnt,
+                self.F,
+                self.kv,
+                self.used,
+                self.P,
+                self.buf,
+                self.indptr,
+                self.indices,
+                self.data,
+                self.strf,
+                np.int64(X.shape[0]),
+                self.nfeat,
+                np.zeros(22),
+            )
         self.rehashes = 0
 
     def run(self, n_samples, t_start, t_stop, seed, out_delta=None):
@@ -204,9 +231,26 @@ class ShardChain:
             ratio = t_stop / t_start
             t0 = t_start * ratio ** (done / n_samples)
             steps, acc, status = K.run_moves(
-                self.G, self.cnt, self.P, self.types, self.kv, self.used, self.buf,
-                self.indptr, self.indices, self.data, self.strf, self.mnorm2, self.nfeat,
-                rest, t0, t_stop, seed if done == 0 else -1, out[done:] if out_delta is not None else out, self.F)
+                self.G,
+                self.cnt,
+                self.P,
+                self.types,
+                self.kv,
+                self.used,
+                self.buf,
+                self.indptr,
+                self.indices,
+                self.data,
+                self.strf,
+                self.mnorm2,
+                self.nfeat,
+                rest,
+                t0,
+                t_stop,
+                seed if done == 0 else -1,
+                out[done:] if out_delta is not None else out,
+                self.F,
+            )
             done += steps
             accepted += acc
             if status == K.STATUS_FULL:
@@ -242,11 +286,19 @@ def run_shard(data, mention_ids, m_sub, sub_ent, ent_sup, params, n_samples, t_s
     sampled = time.perf_counter()
     m_sub, sub_ent, ent_sup = chain.groups()
     return {
-        "m_sub": m_sub, "sub_ent": sub_ent, "ent_sup": ent_sup, "accepted": accepted,
-        "proposals": n_samples if len(mention_ids) else 0, "build_seconds": built - start,
-        "sample_seconds": sampled - built, "sample_cpu_seconds": cpu,
-        "compact_seconds": time.perf_counter() - sampled, "rehashes": chain.rehashes,
-        "table_slots": int(capacity(chain.kv)), "live_cells": int(chain.used[0]), "pid": os.getpid(),
+        "m_sub": m_sub,
+        "sub_ent": sub_ent,
+        "ent_sup": ent_sup,
+        "accepted": accepted,
+        "proposals": n_samples if len(mention_ids) else 0,
+        "build_seconds": built - start,
+        "sample_seconds": sampled - built,
+        "sample_cpu_seconds": cpu,
+        "compact_seconds": time.perf_counter() - sampled,
+        "rehashes": chain.rehashes,
+        "table_slots": int(capacity(chain.kv)),
+        "live_cells": int(chain.used[0]),
+        "pid": os.getpid(),
     }
 
 

@@ -87,8 +87,15 @@ def generate(cfg):
     strings = np.where(rng.random(n) < cfg.alias_rate, alias[gold], primary[gold])
     used, strings = np.unique(strings, return_inverse=True)
     names = [f"name{s}" for s in used] if len(used) <= 200_000 else []
-    return CrossdocCorpus(X, strings.astype(np.int64), gold, np.arange(n, dtype=np.int64),
-                          np.zeros(n, dtype=np.int64), names, "synth_crossdoc")
+    return CrossdocCorpus(
+        X,
+        strings.astype(np.int64),
+        gold,
+        np.arange(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        names,
+        "synth_crossdoc",
+    )
 
 
 def _zipf_draw(rng, p, size):

@@ -78,16 +78,24 @@ def entity_log_score(corpus, labels, bias, string_weight):
 
 def state_scores(corpus, bias, string_weight, blocks=None):
     """log p(gold) and log p(string-match state) (per string and block with `blocks`)."""
-    return {"log_p_gold": entity_log_score(corpus, corpus.gold, bias, string_weight),
-            "log_p_string": entity_log_score(corpus, string_match_labels(corpus, blocks=blocks), bias,
-                                             string_weight)}
+    return {
+        "log_p_gold": entity_log_score(corpus, corpus.gold, bias, string_weight),
+        "log_p_string": entity_log_score(corpus, string_match_labels(corpus, blocks=blocks), bias, string_weight),
+    }
 
 
 def _dev_run(dev, params, schedule, within_topic):
     """B3 F1 and entity count of a short single-machine chain on the development corpus."""
-    cfg = InferenceConfig(params=params, rounds=schedule["rounds"], samples_per_round=schedule["samples"],
-                          t_start=schedule["t_start"], t_stop=schedule["t_stop"], init=schedule["init"],
-                          seed=schedule["seed"], within_topic=within_topic)
+    cfg = InferenceConfig(
+        params=params,
+        rounds=schedule["rounds"],
+        samples_per_round=schedule["samples"],
+        t_start=schedule["t_start"],
+        t_stop=schedule["t_stop"],
+        init=schedule["init"],
+        seed=schedule["seed"],
+        within_topic=within_topic,
+    )
     labels, _ = run_inference(dev, cfg, SerialExecutor(dev.features()), shards=1)
     return b3_scores(labels, dev.gold)[2], int(len(np.unique(labels)))
 
@@ -126,8 +134,14 @@ def write_prior(path, params, dev_entities, dev_size, tries, extra=None):
     """The tuned prior as JSON: the values the runs read, the held-out split and every try."""
     from coreflab.report.io import atomic_write_text
 
-    body = {"bias": params.bias, "string_weight": params.string_weight, "model": params.model,
-            "dev_entities": [int(e) for e in dev_entities], "dev_mentions": int(dev_size), "tries": tries}
+    body = {
+        "bias": params.bias,
+        "string_weight": params.string_weight,
+        "model": params.model,
+        "dev_entities": [int(e) for e in dev_entities],
+        "dev_mentions": int(dev_size),
+        "tries": tries,
+    }
     body.update(extra or {})
     atomic_write_text(path, json.dumps(body, indent=2) + "\n")
 
@@ -135,8 +149,11 @@ def write_prior(path, params, dev_entities, dev_size, tries, extra=None):
 def read_prior(path):
     """(bias, string weight, held-out entity ids) from a `write_prior` JSON."""
     body = json.loads(open(path, encoding="utf-8").read())
-    return float(body["bias"]), float(body.get("string_weight", 0.0)), np.asarray(body.get("dev_entities", []),
-                                                                                  dtype=np.int64)
+    return (
+        float(body["bias"]),
+        float(body.get("string_weight", 0.0)),
+        np.asarray(body.get("dev_entities", []), dtype=np.int64),
+    )
 
 
 def load_prior(path):
@@ -144,7 +161,9 @@ def load_prior(path):
     try:
         return read_prior(path)
     except (OSError, ValueError, KeyError, TypeError) as err:
-        raise UserError(f"{path}: expected a singh2011 calibrate JSON with 'bias' and 'string_weight' ({err})") from None
+        raise UserError(
+            f"{path}: expected a singh2011 calibrate JSON with 'bias' and 'string_weight' ({err})"
+        ) from None
 
 
 def evaluation_corpus(corpus, prior_from):

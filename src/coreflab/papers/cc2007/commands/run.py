@@ -32,8 +32,12 @@ def run(args):
     train = load_split(args.train_compiled, args.train_arcs)
     test = load_split(args.test_compiled, args.test_arcs)
     keys = {"train": read_conll_path(args.train_conll), "test": read_conll_path(args.test_conll)}
-    params = {"bias": args.bias, "bias_weight": args.bias_weight if args.bias != "none" else 1.0,
-              "em_iterations": args.em_iterations, "seed": args.seed}
+    params = {
+        "bias": args.bias,
+        "bias_weight": args.bias_weight if args.bias != "none" else 1.0,
+        "em_iterations": args.em_iterations,
+        "seed": args.seed,
+    }
     model = make_learner(args.learner, params)
     rows = []
 

@@ -25,8 +25,12 @@ def add_arguments(p):
     p.add_argument("--C", type=float, default=1.0, help="loss weight C of LSP_F (default 1)")
     p.add_argument("--r", type=float, default=1.0, help="root-loss factor r of Δ_F (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the document samples")
-    p.add_argument("--keep-singletons", default="auto", choices=("auto", "keep", "drop"),
-                   help="response singletons in features and labels (default auto: as the key)")
+    p.add_argument(
+        "--keep-singletons",
+        default="auto",
+        choices=("auto", "keep", "drop"),
+        help="response singletons in features and labels (default auto: as the key)",
+    )
     p.add_argument("--conll", help="key of the split (CoNLL-2012), for --keep-singletons auto")
     p.add_argument("--out", required=True, help="CSV to write")
 
@@ -43,10 +47,20 @@ def run(args):
     data = as_training_data(load_split(args.compiled, args.arcs))
     key = read_conll_path(args.conll) if args.conll else None
     keep = resolve_keep_singletons(args.keep_singletons, corpus=data.corpus, key_docs=key)
-    df = regressor_table(data.corpus, data.store, per_sample=args.per_sample, n_iter=args.n_iter,
-                         C=args.C, r=args.r, seed=args.seed, keep_singletons=keep)
+    df = regressor_table(
+        data.corpus,
+        data.store,
+        per_sample=args.per_sample,
+        n_iter=args.n_iter,
+        C=args.C,
+        r=args.r,
+        seed=args.seed,
+        keep_singletons=keep,
+    )
     atomic_write_text(args.out, df.to_csv(index=False, lineterminator="\n", float_format="%.10g"))
-    print(f"coreflab hm2017 mela-data: {len(df)} examples from {df['doc'].nunique()} documents, response singletons "
-          f"{mode_name(keep)} -> {args.out}",
-          file=sys.stderr)
+    print(
+        f"coreflab hm2017 mela-data: {len(df)} examples from {df['doc'].nunique()} documents, response singletons "
+        f"{mode_name(keep)} -> {args.out}",
+        file=sys.stderr,
+    )
     return 0

@@ -28,8 +28,11 @@ def run(args):
     X, y = df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()
     model = fit_regressor(X, y, seed=args.seed, C=args.svr_C)
     mse, scc = mse_scc(y, model.predict(X))
-    save_regressor(args.out, model, len(y), {"train_mse": mse, "train_scc": scc, "sample": args.sample},
-                   keep_singletons=keep)
-    print(f"coreflab hm2017 mela-fit: {len(y)} examples, training MSE {mse:.3f}, SCC {scc:.2f}% -> {args.out}",
-          file=sys.stderr)
+    save_regressor(
+        args.out, model, len(y), {"train_mse": mse, "train_scc": scc, "sample": args.sample}, keep_singletons=keep
+    )
+    print(
+        f"coreflab hm2017 mela-fit: {len(y)} examples, training MSE {mse:.3f}, SCC {scc:.2f}% -> {args.out}",
+        file=sys.stderr,
+    )
     return 0

@@ -30,8 +30,12 @@ def add_arguments(p):
         p.add_argument(f"--{split}-conll", required=True, help=f"{split} key (CoNLL-2012)")
     p.add_argument("--ranking", help="feature ranking from `coreflab hm2017 select`")
     p.add_argument("--n-fraction", type=float, default=1.0, help="fraction of ranked pair features kept (1 = all)")
-    p.add_argument("--singletons", default="auto", choices=("auto", "keep", "drop"),
-                   help="singletons in scored responses and in lsp_rho's loss (default auto: as the dev key)")
+    p.add_argument(
+        "--singletons",
+        default="auto",
+        choices=("auto", "keep", "drop"),
+        help="singletons in scored responses and in lsp_rho's loss (default auto: as the dev key)",
+    )
     p.add_argument("--out", required=True, help="tidy CSV of per-epoch scores")
 
 
@@ -66,8 +70,10 @@ def run(args):
         params["regressor"] = args.regressor
     if not 0 < args.n_fraction:
         raise UserError("--n-fraction must be > 0")
-    splits = {s: as_training_data(load_split(getattr(args, f"{s}_compiled"), getattr(args, f"{s}_arcs")))
-              for s in ("train", "dev", "test")}
+    splits = {
+        s: as_training_data(load_split(getattr(args, f"{s}_compiled"), getattr(args, f"{s}_arcs")))
+        for s in ("train", "dev", "test")
+    }
     n = 0
     if args.n_fraction < 1:
         if not args.ranking:
@@ -76,13 +82,17 @@ def run(args):
         n = n_features_grid(len(ranking[0]), [args.n_fraction])[0]
         keep = keep_ids_for(ranking, n)
         splits = {s: type(d)(d.corpus, reduce_store(d.store, keep)) for s, d in splits.items()}
-    evals = [(s, splits[s].corpus, splits[s].store, read_conll_path(getattr(args, f"{s}_conll"))) for s in ("dev", "test")]
+    evals = [
+        (s, splits[s].corpus, splits[s].store, read_conll_path(getattr(args, f"{s}_conll"))) for s in ("dev", "test")
+    ]
     params, keep = singletons_params(args.learner, params, args.singletons, evals[0][3])
     df = learning_run(args.learner, params, splits["train"], evals, n, keep_singletons=keep)
     df["learner"] = args.label or args.learner
     df.insert(2, "n_fraction", args.n_fraction)
     atomic_write_text(args.out, df.to_csv(index=False, lineterminator="\n", float_format="%.6f"))
     best = df[df.split == "dev"]["mela"].max()
-    print(f"coreflab hm2017 run: {args.label or args.learner} N={n or 'all'}: best dev MELA {best:.2f} -> {args.out}",
-          file=sys.stderr)
+    print(
+        f"coreflab hm2017 run: {args.label or args.learner} N={n or 'all'}: best dev MELA {best:.2f} -> {args.out}",
+        file=sys.stderr,
+    )
     return 0

@@ -29,6 +29,8 @@ def run(args):
     tmp = out.with_name(f".{out.name}.tmp.npz")
     np.savez(tmp, ranked=ranked, root_only=root_only, weight=weight)
     tmp.replace(out)
-    print(f"coreflab hm2017 select: {len(ranked)} pair features ranked, {len(root_only)} root-only kept -> {out}",
-          file=sys.stderr)
+    print(
+        f"coreflab hm2017 select: {len(ranked)} pair features ranked, {len(root_only)} root-only kept -> {out}",
+        file=sys.stderr,
+    )
     return 0

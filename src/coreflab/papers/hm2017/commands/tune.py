@@ -22,8 +22,12 @@ def add_arguments(p):
     p.add_argument("--n-iter", type=int, default=5)
     p.add_argument("--C-grid", default="1,100,1000,2000", help="comma-separated C values")
     p.add_argument("--r-grid", default="", help="comma-separated r values (lsp_f, lsp_yj)")
-    p.add_argument("--singletons", default="auto", choices=("auto", "keep", "drop"),
-                   help="singletons in scored responses and in lsp_rho's loss (default auto: as the dev key)")
+    p.add_argument(
+        "--singletons",
+        default="auto",
+        choices=("auto", "keep", "drop"),
+        help="singletons in scored responses and in lsp_rho's loss (default auto: as the dev key)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True, help="JSON to write")
 
@@ -59,13 +63,20 @@ def run(args):
     dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
     dev_key = read_conll_path(args.dev_conll)
     base, keep = singletons_params(args.learner, base, args.singletons, dev_key)
-    best, rows = tune(args.learner, base, grid, train, ("dev", dev.corpus, dev.store, dev_key), args.n_iter,
-                      keep_singletons=keep)
+    best, rows = tune(
+        args.learner, base, grid, train, ("dev", dev.corpus, dev.store, dev_key), args.n_iter, keep_singletons=keep
+    )
     point = {k: best[k] for k in ("C", "r") if k in best}
-    out = {"learner": args.learner, "best": {"params": point, "mela": best["mela"], "epoch": best["epoch"]},
-           "grid": rows, "sample_docs": args.sample_docs, "n_iter": args.n_iter,
-           "response_singletons": "kept" if keep else "dropped"}
+    out = {
+        "learner": args.learner,
+        "best": {"params": point, "mela": best["mela"], "epoch": best["epoch"]},
+        "grid": rows,
+        "sample_docs": args.sample_docs,
+        "n_iter": args.n_iter,
+        "response_singletons": "kept" if keep else "dropped",
+    }
     atomic_write_text(args.out, dump_json(out))
-    print(f"coreflab hm2017 tune: {args.learner}: best {point} dev MELA {best['mela']:.2f} -> {args.out}",
-          file=sys.stderr)
+    print(
+        f"coreflab hm2017 tune: {args.learner}: best {point} dev MELA {best['mela']:.2f} -> {args.out}", file=sys.stderr
+    )
     return 0

@@ -16,7 +16,9 @@ from coreflab.report.io import atomic_write_text
 
 
 def add_arguments(p):
-    p.add_argument("--local-dir", default=None, help="20 Newsgroups bydate copy (folders or the .tar.xz); empty = download")
+    p.add_argument(
+        "--local-dir", default=None, help="20 Newsgroups bydate copy (folders or the .tar.xz); empty = download"
+    )
     p.add_argument("--resources", default="resources")
     p.add_argument("--key", choices=["author", "thread"], required=True)
     p.add_argument("--set-size", type=int, default=348)
@@ -43,8 +45,19 @@ def run(args):
     gammas = tuple(float(g) for g in args.gammas.split(","))
     vectorizer = fit_vectorizer(sets)
     with tqdm(total=args.folds * len(TECHNIQUES), desc=f"doccluster {args.key}", file=sys.stderr) as bar:
-        df = cross_validate(sets, vectorizer, args.key, folds=args.folds, passes=args.passes, gammas=gammas,
-                            seed=args.seed, eta0=args.eta0, lam=args.lam, shuffle_items=args.shuffle_items, progress=bar)
+        df = cross_validate(
+            sets,
+            vectorizer,
+            args.key,
+            folds=args.folds,
+            passes=args.passes,
+            gammas=gammas,
+            seed=args.seed,
+            eta0=args.eta0,
+            lam=args.lam,
+            shuffle_items=args.shuffle_items,
+            progress=bar,
+        )
     df["key"] = args.key
     df["shuffled"] = bool(args.shuffle_items)
     df["n_sets"] = len(sets)

@@ -28,8 +28,11 @@ def add_arguments(p):
     p.add_argument("--study", choices=STUDIES, default=None, help=argparse.SUPPRESS)  # set by the verb
     p.add_argument("--learner", default="l3m", help="curves: registered learner")
     p.add_argument("--params", default="{}", help="curves: JSON learner parameters")
-    p.add_argument("--grid", default="{}",
-                   help='curves: JSON {"lam": [...], "eta0": [...]} tuned on dev (missing: the learner\'s default)')
+    p.add_argument(
+        "--grid",
+        default="{}",
+        help='curves: JSON {"lam": [...], "eta0": [...]} tuned on dev (missing: the learner\'s default)',
+    )
     p.add_argument("--dev-compiled")
     p.add_argument("--dev-arcs")
     p.add_argument("--dev-conll")
@@ -43,8 +46,11 @@ def add_arguments(p):
     p.add_argument("--gamma", type=float, default=1.0)
     p.add_argument("--lam", type=float, default=1e-4)
     p.add_argument("--eta0", type=float, default=0.1)
-    p.add_argument("--techniques", default='{"l3m": {"gamma": 0.0}, "sumlink": {}, "binleftlink": {}}',
-                   help="order_control: JSON {learner: params}")
+    p.add_argument(
+        "--techniques",
+        default='{"l3m": {"gamma": 0.0}, "sumlink": {}, "binleftlink": {}}',
+        help="order_control: JSON {learner: params}",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True)
 

@@ -53,16 +53,35 @@ def run(args):
         settings.append(("within topic", corpus.topic, _prior(args, args.prior_within_from or args.prior_from)))
     for setting, blocks, (bias, weight) in settings:
         ref = state_scores(corpus, bias, weight, blocks)
-        for system, fn in [("string_match", lambda: string_match_labels(corpus, blocks=blocks)),
-                           ("label_propagation", lambda: label_propagation_labels(
-                               corpus, bias, weight, k=args.neighbours, seed=args.seed, blocks=blocks))]:
+        for system, fn in [
+            ("string_match", lambda: string_match_labels(corpus, blocks=blocks)),
+            (
+                "label_propagation",
+                lambda: label_propagation_labels(
+                    corpus, bias, weight, k=args.neighbours, seed=args.seed, blocks=blocks
+                ),
+            ),
+        ]:
             start = time.perf_counter()
             labels = fn()
             seconds = time.perf_counter() - start
             p, r, f = b3_scores(labels, corpus.gold)
-            rows.append({"corpus": args.corpus_name, "system": system, "setting": setting, "b3_p": p, "b3_r": r,
-                         "b3_f1": f, "entities": int(len(set(labels.tolist()))), "seconds": seconds,
-                         "mentions": len(corpus), "bias": bias, "string_weight": weight,
-                         "log_p": entity_log_score(corpus, labels, bias, weight), **ref})
+            rows.append(
+                {
+                    "corpus": args.corpus_name,
+                    "system": system,
+                    "setting": setting,
+                    "b3_p": p,
+                    "b3_r": r,
+                    "b3_f1": f,
+                    "entities": int(len(set(labels.tolist()))),
+                    "seconds": seconds,
+                    "mentions": len(corpus),
+                    "bias": bias,
+                    "string_weight": weight,
+                    "log_p": entity_log_score(corpus, labels, bias, weight),
+                    **ref,
+                }
+            )
     atomic_write_text(args.out, pd.DataFrame(rows).to_csv(index=False, lineterminator="\n"))
     return 0

@@ -31,12 +31,19 @@ def run(args):
     out = Path(args.outdir)
     traces5, traces6, traces7 = _read(args.fig5), _read(args.fig6), _read(args.fig7)
     baselines = _read(args.baselines)
-    for name, fig in [("fig5_workers", report.fig5_workers(traces5)), ("fig6_hierarchy", report.fig6_hierarchy(traces6)),
-                      ("fig7_large", report.fig7_large(traces7, baselines))]:
+    for name, fig in [
+        ("fig5_workers", report.fig5_workers(traces5)),
+        ("fig6_hierarchy", report.fig6_hierarchy(traces6)),
+        ("fig7_large", report.fig7_large(traces7, baselines)),
+    ]:
         for ext in ("png", "pdf"):
             save_figure(fig, out / f"{name}.{ext}")
     corpora = ", ".join(dict.fromkeys(str(c) for c in pd.concat([traces7["corpus"], baselines["corpus"]])))
-    write_table(report.table2(traces7, baselines), out / "table2", float_format="%.1f",
-                caption=f"Singh et al. 2011 Table 2 on {corpora} (all mentions): B3 P/R/F1 (%) of string match, "
-                        "label propagation (Subsquare stand-in) and the model at the last round")
+    write_table(
+        report.table2(traces7, baselines),
+        out / "table2",
+        float_format="%.1f",
+        caption=f"Singh et al. 2011 Table 2 on {corpora} (all mentions): B3 P/R/F1 (%) of string match, "
+        "label propagation (Subsquare stand-in) and the model at the last round",
+    )
     return 0

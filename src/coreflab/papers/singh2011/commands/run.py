@@ -35,9 +35,12 @@ def add_arguments(p):
     p.add_argument("--corpus", required=True, help="cross-document corpus .npz (singh2011 synth, singh2011 ecbplus)")
     add_model_arguments(p)
     p.add_argument("--init", choices=["singletons", "string"], default="singletons")
-    p.add_argument("--within-topic", action="store_true",
-                   help="ECB+ within-topic setting: one chain per topic, so mentions corefer only within "
-                        "their topic (scored over the whole corpus); default: whole corpus")
+    p.add_argument(
+        "--within-topic",
+        action="store_true",
+        help="ECB+ within-topic setting: one chain per topic, so mentions corefer only within "
+        "their topic (scored over the whole corpus); default: whole corpus",
+    )
     p.add_argument("--scheduler", default="local", help="'local' (LocalCluster), 'serial' (no Dask) or an address")
     p.add_argument("--workers", type=int, default=2, help="K: shards per round (and LocalCluster workers)")
     p.add_argument("--rounds", type=int, default=10)
@@ -58,11 +61,20 @@ def run(args):
         raise UserError("need 0 < --t-stop <= --t-start")
     corpus = evaluation_corpus(CrossdocCorpus.load(args.corpus), args.prior_from)
     if args.within_topic and len(np.unique(corpus.topic)) < 2:
-        raise UserError(f"{args.corpus}: --within-topic needs a corpus with topics (ECB+); this one has a single "
-                        f"topic, so within-topic equals one unsharded chain")
-    config = InferenceConfig(params=model_params(args), rounds=args.rounds, samples_per_round=args.samples_per_round,
-                             t_start=args.t_start, t_stop=args.t_stop, init=args.init, seed=args.seed,
-                             within_topic=args.within_topic)
+        raise UserError(
+            f"{args.corpus}: --within-topic needs a corpus with topics (ECB+); this one has a single "
+            f"topic, so within-topic equals one unsharded chain"
+        )
+    config = InferenceConfig(
+        params=model_params(args),
+        rounds=args.rounds,
+        samples_per_round=args.samples_per_round,
+        t_start=args.t_start,
+        t_stop=args.t_stop,
+        init=args.init,
+        seed=args.seed,
+        within_topic=args.within_topic,
+    )
     data = corpus.features()
     client = None
     if args.scheduler == "serial":
@@ -72,8 +84,9 @@ def run(args):
         executor = DaskExecutor(client, data)
     executor.warm_up(config.params)
     try:
-        labels, trace = run_inference(corpus, config, executor, shards=args.workers,
-                                      callback=lambda row: print(json.dumps(row), flush=True))
+        labels, trace = run_inference(
+            corpus, config, executor, shards=args.workers, callback=lambda row: print(json.dumps(row), flush=True)
+        )
     finally:
         if client is not None:
             cluster = getattr(client, "cluster", None)
@@ -91,14 +104,16 @@ def run(args):
     trace["bias"] = config.params.bias
     trace["string_weight"] = config.params.string_weight
     trace["mentions"] = len(corpus)
-    scores = state_scores(corpus, config.params.bias, config.params.string_weight,
-                          corpus.topic if args.within_topic else None)
+    scores = state_scores(
+        corpus, config.params.bias, config.params.string_weight, corpus.topic if args.within_topic else None
+    )
     scores["log_p"] = entity_log_score(corpus, labels, config.params.bias, config.params.string_weight)
     for key, value in scores.items():
         trace[key] = np.nan
         trace.loc[trace.index[-1], key] = value
     trace["proposals_per_s_per_worker"] = trace["proposals"] / trace["sum_shard_seconds"].where(
-        trace["sum_shard_seconds"] > 0)
+        trace["sum_shard_seconds"] > 0
+    )
     atomic_write_text(args.trace, trace.to_csv(index=False, lineterminator="\n"))
     if args.labels:
         tmp = Path(args.labels).with_name(f".{Path(args.labels).name}.tmp.npy")
