@@ -38,7 +38,10 @@ def systems():
 
 
 def score_files(wildcards):
-    return {s: f"results/{wildcards.corpus}/scores/{s}/{wildcards.split}.json" for s in systems()}
+    return {
+        s: f"results/{wildcards.corpus}/scores/{s}/{wildcards.split}.json"
+        for s in systems()
+    }
 
 
 def score_args(wildcards, input):
@@ -50,9 +53,18 @@ def compiled_splits(wildcards):
 
 
 PAPER_OUTPUTS = {
-    "bk2014": ["paper/bk2014/fig3.png", "paper/bk2014/fig4.png", "paper/bk2014/table1.md", "selection/steps.csv"],
+    "bk2014": [
+        "paper/bk2014/fig3.png",
+        "paper/bk2014/fig4.png",
+        "paper/bk2014/table1.md",
+        "selection/steps.csv",
+    ],
     "bk2014_table2": ["paper/bk2014/table2.md"],
-    "cc2007": ["paper/cc2007/table1.md", "paper/cc2007/table2.md", "paper/cc2007/table3.md"],
+    "cc2007": [
+        "paper/cc2007/table1.md",
+        "paper/cc2007/table2.md",
+        "paper/cc2007/table3.md",
+    ],
     "hm2017": [
         "paper/hm2017/table1.md",
         "paper/hm2017/fig2.png",
@@ -72,22 +84,37 @@ PAPER_OUTPUTS = {
 
 SINGH2011_OUTPUTS = [
     f"results/crossdoc/paper/singh2011/{name}"
-    for name in ("fig5_workers.png", "fig6_hierarchy.png", "fig7_large.png", "table2.md")
+    for name in (
+        "fig5_workers.png",
+        "fig6_hierarchy.png",
+        "fig7_large.png",
+        "table2.md",
+    )
 ]
 
 
 def paper_targets(paper, corpora=None):
     """The outputs of one paper's experiments for the configured corpora."""
-    if paper == "singh2011":  # cross-document: its own corpora, not the within-document ones
+    if (
+        paper == "singh2011"
+    ):  # cross-document: its own corpora, not the within-document ones
         return SINGH2011_OUTPUTS
-    if paper == "bk2014" and "bk_delayed_laso" in config["systems"]:  # Table 2 needs that leaderboard system
+    if (
+        paper == "bk2014" and "bk_delayed_laso" in config["systems"]
+    ):  # Table 2 needs that leaderboard system
         return paper_targets("bk2014_table2", corpora) + [
-            f"results/{c}/{n}" for c in corpora or config["run"]["corpora"] for n in PAPER_OUTPUTS["bk2014"]
+            f"results/{c}/{n}"
+            for c in corpora or config["run"]["corpora"]
+            for n in PAPER_OUTPUTS["bk2014"]
         ]
     names = PAPER_OUTPUTS[paper]
     if paper == "l3m2014" and doccluster_enabled():
         names = names + ["paper/l3m2014/table2_vi.md"]
-    return [f"results/{corpus}/{name}" for corpus in corpora or config["run"]["corpora"] for name in names]
+    return [
+        f"results/{corpus}/{name}"
+        for corpus in corpora or config["run"]["corpora"]
+        for name in names
+    ]
 
 
 def config_json(wildcards):
@@ -106,7 +133,11 @@ def all_targets(wildcards):
         ]
         # models are targets too: deleting one reruns its training and exactly what depends on it
         # (Snakemake does not regenerate a missing intermediate file whose consumers are up to date)
-        out += [f"results/{corpus}/models/{s}.npz" for s in systems() if s in LEARNER_SYSTEMS]
+        out += [
+            f"results/{corpus}/models/{s}.npz"
+            for s in systems()
+            if s in LEARNER_SYSTEMS
+        ]
     for paper in config["run"]["papers"]:
         out.extend(paper_targets(paper))
     out.append("results/skipped_experiments.md")
@@ -115,9 +146,14 @@ def all_targets(wildcards):
 
 # ---- features and learners -------------------------------------------------------------
 
+
 def featureset_dir(name):
     """Folder name under results/<corpus>/features/ of a configured feature set (name or path)."""
-    return os.path.splitext(os.path.basename(name))[0] if name.endswith((".yaml", ".yml")) else name
+    return (
+        os.path.splitext(os.path.basename(name))[0]
+        if name.endswith((".yaml", ".yml"))
+        else name
+    )
 
 
 FEATURESET = featureset_dir(config["features"]["featureset"])
@@ -140,7 +176,11 @@ def featureset_arg(wildcards):
     if wildcards.featureset == "selected":
         return selection_file(wildcards.corpus)
     configured = config["features"]["featureset"]
-    return configured if featureset_dir(configured) == wildcards.featureset else wildcards.featureset
+    return (
+        configured
+        if featureset_dir(configured) == wildcards.featureset
+        else wildcards.featureset
+    )
 
 
 LEARNER_SYSTEMS = sorted(config["learners"])
@@ -150,7 +190,9 @@ LEARNER_SYSTEM_REGEX = "|".join(LEARNER_SYSTEMS) if LEARNER_SYSTEMS else "(?!)"
 def window_option(wildcards):
     """--window (and --no-reach) of the arc stores, shared by features, selection and overview."""
     window = config["features"]["window"]
-    return (f"--window {window}" if window else "") + ("" if config["features"]["reach"] else " --no-reach")
+    return (f"--window {window}" if window else "") + (
+        "" if config["features"]["reach"] else " --no-reach"
+    )
 
 
 def singletons_flag(wildcards):
@@ -170,7 +212,9 @@ def split_inputs(corpus, split, featureset=None):
 
 
 def training_inputs(corpus, featureset=None):
-    train, dev = split_inputs(corpus, "train", featureset), split_inputs(corpus, "dev", featureset)
+    train, dev = split_inputs(corpus, "train", featureset), split_inputs(
+        corpus, "dev", featureset
+    )
     return {
         "compiled": train["compiled"],
         "arcs": train["arcs"],
@@ -206,7 +250,10 @@ def root_loss_grid(wildcards):
 
 
 def system_prediction_inputs(wildcards):
-    return {"model": f"results/{wildcards.corpus}/models/{wildcards.system}.npz", **split_inputs(wildcards.corpus, wildcards.split)}
+    return {
+        "model": f"results/{wildcards.corpus}/models/{wildcards.system}.npz",
+        **split_inputs(wildcards.corpus, wildcards.split),
+    }
 
 
 def system_learner(wildcards):
@@ -214,7 +261,9 @@ def system_learner(wildcards):
 
 
 def system_params(wildcards):
-    return json.dumps(config["learners"][wildcards.system].get("params", {}), sort_keys=True)
+    return json.dumps(
+        config["learners"][wildcards.system].get("params", {}), sort_keys=True
+    )
 
 
 def paper_inputs(corpus, *splits):
@@ -240,7 +289,10 @@ def train_dev_test_inputs(wildcards):
 
 def tuned_training_inputs(wildcards):
     """Training inputs and the tuned root loss (B&K learners whatever their parameters)."""
-    return {**training_inputs(wildcards.corpus), "tuned": root_loss_file(wildcards.corpus)}
+    return {
+        **training_inputs(wildcards.corpus),
+        "tuned": root_loss_file(wildcards.corpus),
+    }
 
 
 def doccluster_enabled():
@@ -265,7 +317,11 @@ def leaderboard_inputs(wildcards):
 
 def leaderboard_args(wildcards, input):
     args = [f"--score-json {s}={input.get('json_%s' % s)}" for s in systems()]
-    args.extend(f"--benchmark {s}={input.get('bench_%s' % s)}" for s in systems() if s in LEARNER_SYSTEMS)
+    args.extend(
+        f"--benchmark {s}={input.get('bench_%s' % s)}"
+        for s in systems()
+        if s in LEARNER_SYSTEMS
+    )
     return " ".join(args)
 
 
@@ -290,9 +346,14 @@ def skipped_json(wildcards):
 
 def docs_templates():
     """docs/templates/results-<corpus>.md of every configured corpus that has one, and the
-    performance page (benchmark JSONs, made by `snakemake bench` or `python bench/<name>.py`)."""
+    performance page (benchmark JSONs, made by `snakemake bench` or `python bench/<name>.py`).
+    """
     names = [f"results-{c}" for c in config["run"]["corpora"]] + ["performance"]
-    return [f"docs/templates/{n}.md" for n in names if os.path.exists(os.path.join(REPO_DIR, f"docs/templates/{n}.md"))]
+    return [
+        f"docs/templates/{n}.md"
+        for n in names
+        if os.path.exists(os.path.join(REPO_DIR, f"docs/templates/{n}.md"))
+    ]
 
 
 def docs_inputs(wildcards):

@@ -27,20 +27,20 @@ rule leaderboard:
         ),
         costs_md="results/{corpus}/leaderboard_costs.md",
         costs_csv="results/{corpus}/leaderboard_costs.csv",
-    params:
-        prefix="results/{corpus}/leaderboard",
-        extra=leaderboard_args,
-        seed=config["seed"],
     log:
         "results/{corpus}/logs/leaderboard.log",
     benchmark:
         "results/{corpus}/benchmarks/leaderboard.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        prefix="results/{corpus}/leaderboard",
+        extra=leaderboard_args,
+        seed=config["seed"],
     shell:
         "coreflab leaderboard --scores {input.scores} --split test {params.extra} --seed {params.seed} "
         "--out-prefix {params.prefix} > {log} 2>&1"

@@ -21,18 +21,22 @@ rule overview:
         ),
         pdf="results/{corpus}/overview.pdf",
         reach="results/{corpus}/overview.reach.json",
-    params:
-        window=lambda wildcards: f"--window {config['features']['window']}" if config["features"]["window"] else "",
     log:
         "results/{corpus}/logs/overview.log",
     benchmark:
         "results/{corpus}/benchmarks/overview.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=5,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        window=lambda wildcards: (
+            f"--window {config['features']['window']}"
+            if config["features"]["window"]
+            else ""
+        ),
     shell:
         "coreflab overview --compiled {input.compiled} --corpus {wildcards.corpus} "
         "--png {output.png} --pdf {output.pdf} {params.window} --reach-json {output.reach} > {log} 2>&1"
@@ -41,18 +45,18 @@ rule overview:
 rule manifest:
     output:
         json="results/{corpus}/manifest.json",
-    params:
-        config=config_json,
     log:
         "results/{corpus}/logs/manifest.log",
     benchmark:
         "results/{corpus}/benchmarks/manifest.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=5,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        config=config_json,
     shell:
         "coreflab manifest --config-json {params.config:q} --out {output.json} > {log} 2>&1"
 
@@ -66,16 +70,16 @@ rule skipped_experiments:
             labels={"table": "skipped experiments"},
         ),
         md="results/skipped_experiments.md",
-    params:
-        skipped=skipped_json,
     log:
         "results/logs/skipped_experiments.log",
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=5,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        skipped=skipped_json,
     shell:
         "coreflab skipped --skipped-json {params.skipped:q} --out-md {output.md} --out-html {output.html} > {log} 2>&1"
 
@@ -83,11 +87,11 @@ rule skipped_experiments:
 rule docs:
     input:
         docs_inputs,
-    params:
-        pages=docs_args,
     log:
         "results/logs/docs.log",
     conda:
         "../envs/coreflab.yaml"
+    params:
+        pages=docs_args,
     shell:
         "coreflab docs {params.pages} --results results --snapshot docs/numbers > {log} 2>&1 && cat {log}"

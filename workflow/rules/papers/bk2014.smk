@@ -17,21 +17,21 @@ rule bk2014_run:
     output:
         model="results/{corpus}/paper/bk2014/runs/{run}.npz",
         curve="results/{corpus}/paper/bk2014/runs/{run}.csv",
+    log:
+        "results/{corpus}/logs/bk2014_{run}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/bk2014_{run}.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=240,
     params:
         learner=BK2014.run_learner,
         params=BK2014.run_params,
         seed=config["seed"],
         tuned=tuned_option,
-    log:
-        "results/{corpus}/logs/bk2014_{run}.log",
-    benchmark:
-        "results/{corpus}/benchmarks/bk2014_{run}.tsv"
-    threads: 1
-    resources:
-        mem_mb=8000,
-        runtime=240,
-    conda:
-        "../../envs/coreflab.yaml"
     shell:
         "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
@@ -65,20 +65,20 @@ rule bk2014_report:
         table1_md="results/{corpus}/paper/bk2014/table1.md",
         table1_csv="results/{corpus}/paper/bk2014/table1.csv",
         table1_tex="results/{corpus}/paper/bk2014/table1.tex",
-    params:
-        curves=BK2014.curve_args,
-        beams=BK2014.beams,
-        out_dir="results/{corpus}/paper/bk2014",
     log:
         "results/{corpus}/logs/bk2014_report.log",
     benchmark:
         "results/{corpus}/benchmarks/bk2014_report.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        curves=BK2014.curve_args,
+        beams=BK2014.beams,
+        out_dir="results/{corpus}/paper/bk2014",
     shell:
         "coreflab bk2014 report {params.curves} --beams {params.beams} --corpus {wildcards.corpus} "
         "--out-dir {params.out_dir} > {log} 2>&1"
@@ -97,20 +97,20 @@ rule bk2014_table2:
         md_md="results/{corpus}/paper/bk2014/table2.md",
         csv="results/{corpus}/paper/bk2014/table2.csv",
         tex="results/{corpus}/paper/bk2014/table2.tex",
-    params:
-        prefix="results/{corpus}/paper/bk2014/table2",
-        extra=leaderboard_args,
-        seed=config["seed"],
     log:
         "results/{corpus}/logs/bk2014_table2.log",
     benchmark:
         "results/{corpus}/benchmarks/bk2014_table2.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        prefix="results/{corpus}/paper/bk2014/table2",
+        extra=leaderboard_args,
+        seed=config["seed"],
     shell:
         "coreflab leaderboard --scores {input.scores} --split test {params.extra} --seed {params.seed} "
         "--reference bk_delayed_laso --caption 'Björkelund & Kuhn 2014 Table 2 on {wildcards.corpus} (test): "
@@ -131,6 +131,16 @@ rule select_templates:
         ),
         log_csv="results/{corpus}/selection/steps.csv",
         featureset="results/{corpus}/selection/selected.yaml",
+    log:
+        "results/{corpus}/logs/select_templates.log",
+    benchmark:
+        "results/{corpus}/benchmarks/select_templates.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=240,
     params:
         mentions=config["mentions"],
         start=config["selection"]["start"],
@@ -141,16 +151,6 @@ rule select_templates:
         seed=config["seed"],
         bits=config["features"]["bits"],
         window=window_option,
-    log:
-        "results/{corpus}/logs/select_templates.log",
-    benchmark:
-        "results/{corpus}/benchmarks/select_templates.tsv"
-    threads: 2
-    resources:
-        mem_mb=8000,
-        runtime=240,
-    conda:
-        "../../envs/coreflab.yaml"
     shell:
         "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} "
         "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "

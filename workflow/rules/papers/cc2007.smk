@@ -14,20 +14,20 @@ rule cc2007_run:
         unpack(train_test_inputs),
     output:
         csv="results/{corpus}/paper/cc2007/runs/{run}.csv",
-    params:
-        args=CC2007.run_args,
-        seed=config["seed"],
-        iterations=config["cc2007"]["em_iterations"],
     log:
         "results/{corpus}/logs/cc2007_{run}.log",
     benchmark:
         "results/{corpus}/benchmarks/cc2007_{run}.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=8000,
         runtime=120,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        args=CC2007.run_args,
+        seed=config["seed"],
+        iterations=config["cc2007"]["em_iterations"],
     shell:
         "coreflab cc2007 run {params.args} --em-iterations {params.iterations} --seed {params.seed} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
@@ -61,17 +61,17 @@ rule cc2007_tables:
         ),
         table3_md="results/{corpus}/paper/cc2007/table3.md",
         csv="results/{corpus}/paper/cc2007/table1.csv",
-    params:
-        out_dir="results/{corpus}/paper/cc2007",
     log:
         "results/{corpus}/logs/cc2007_tables.log",
     benchmark:
         "results/{corpus}/benchmarks/cc2007_tables.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        out_dir="results/{corpus}/paper/cc2007",
     shell:
         "coreflab cc2007 tables --runs {input.runs} --corpus {wildcards.corpus} --out-dir {params.out_dir} > {log} 2>&1"

@@ -21,6 +21,16 @@ rule hm2017_mela_data:
         conll="results/{corpus}/data/train.conll",
     output:
         csv="results/{corpus}/paper/hm2017/mela_data.csv",
+    log:
+        "results/{corpus}/logs/hm2017_mela_data.log",
+    benchmark:
+        "results/{corpus}/benchmarks/hm2017_mela_data.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
     params:
         singletons=config["response_singletons"],
         per_sample=config["hm2017"]["data"]["per_sample"],
@@ -28,16 +38,6 @@ rule hm2017_mela_data:
         C=config["hm2017"]["data"]["C"],
         r=config["hm2017"]["data"]["r"],
         seed=config["seed"],
-    log:
-        "results/{corpus}/logs/hm2017_mela_data.log",
-    benchmark:
-        "results/{corpus}/benchmarks/hm2017_mela_data.tsv"
-    threads: 1
-    resources:
-        mem_mb=4000,
-        runtime=60,
-    conda:
-        "../../envs/coreflab.yaml"
     shell:
         "coreflab hm2017 mela-data --compiled {input.compiled} --arcs {input.arcs} --per-sample {params.per_sample} "
         "--n-iter {params.n_iter} --C {params.C} --r {params.r} --seed {params.seed} "
@@ -49,18 +49,18 @@ rule hm2017_mela_fit:
         csv="results/{corpus}/paper/hm2017/mela_data.csv",
     output:
         regressor="results/{corpus}/paper/hm2017/regressor.json",
-    params:
-        seed=config["seed"],
     log:
         "results/{corpus}/logs/hm2017_mela_fit.log",
     benchmark:
         "results/{corpus}/benchmarks/hm2017_mela_fit.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        seed=config["seed"],
     shell:
         "coreflab hm2017 mela-fit --data {input.csv} --seed {params.seed} --out {output.regressor} > {log} 2>&1"
 
@@ -86,20 +86,20 @@ rule hm2017_table1:
         ),
         fig2_pdf="results/{corpus}/paper/hm2017/fig2.pdf",
         fig2_csv="results/{corpus}/paper/hm2017/fig2.csv",
-    params:
-        seed=config["seed"],
     log:
         "results/{corpus}/logs/hm2017_table1.log",
     benchmark:
         "results/{corpus}/benchmarks/hm2017_table1.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        seed=config["seed"],
     shell:
-        "coreflab hm2017 table1 --data {input.csv} --seed {params.seed} --out-dir \"$(dirname {output.table1_csv})\" > {log} 2>&1"
+        'coreflab hm2017 table1 --data {input.csv} --seed {params.seed} --out-dir "$(dirname {output.table1_csv})" > {log} 2>&1'
 
 
 rule hm2017_select:
@@ -108,18 +108,18 @@ rule hm2017_select:
         arcs=f"results/{{corpus}}/features/{FEATURESET}/train.npz",
     output:
         ranking="results/{corpus}/paper/hm2017/ranking.npz",
-    params:
-        seed=config["seed"],
     log:
         "results/{corpus}/logs/hm2017_select.log",
     benchmark:
         "results/{corpus}/benchmarks/hm2017_select.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=8000,
         runtime=30,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        seed=config["seed"],
     shell:
         "coreflab hm2017 select --compiled {input.compiled} --arcs {input.arcs} --seed {params.seed} "
         "--out {output.ranking} > {log} 2>&1"
@@ -131,6 +131,16 @@ rule hm2017_tune:
         unpack(HM2017.tune_inputs),
     output:
         json="results/{corpus}/paper/hm2017/tune/{learner}.json",
+    log:
+        "results/{corpus}/logs/hm2017_tune_{learner}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/hm2017_tune_{learner}.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
     params:
         options=HM2017.tune_options,
         sample_docs=config["hm2017"]["tune"]["sample_docs"],
@@ -138,16 +148,6 @@ rule hm2017_tune:
         C_grid=HM2017.C_grid,
         singletons=config["response_singletons"],
         seed=config["seed"],
-    log:
-        "results/{corpus}/logs/hm2017_tune_{learner}.log",
-    benchmark:
-        "results/{corpus}/benchmarks/hm2017_tune_{learner}.tsv"
-    threads: 1
-    resources:
-        mem_mb=8000,
-        runtime=120,
-    conda:
-        "../../envs/coreflab.yaml"
     shell:
         "coreflab hm2017 tune --learner {wildcards.learner} {params.options} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} "
@@ -162,21 +162,21 @@ rule hm2017_run:
         unpack(HM2017.run_inputs),
     output:
         csv="results/{corpus}/paper/hm2017/runs/{hm_learner}-{fraction}.csv",
+    log:
+        "results/{corpus}/logs/hm2017_run_{hm_learner}-{fraction}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/hm2017_run_{hm_learner}-{fraction}.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=480,
     params:
         options=HM2017.run_options,
         params=HM2017.run_params,
         singletons=config["response_singletons"],
         seed=config["seed"],
-    log:
-        "results/{corpus}/logs/hm2017_run_{hm_learner}-{fraction}.log",
-    benchmark:
-        "results/{corpus}/benchmarks/hm2017_run_{hm_learner}-{fraction}.tsv"
-    threads: 1
-    resources:
-        mem_mb=8000,
-        runtime=480,
-    conda:
-        "../../envs/coreflab.yaml"
     shell:
         "coreflab hm2017 run {params.options} --params {params.params:q} --seed {params.seed} "
         "--singletons {params.singletons} "
@@ -229,12 +229,12 @@ rule hm2017_report:
         "results/{corpus}/logs/hm2017_report.log",
     benchmark:
         "results/{corpus}/benchmarks/hm2017_report.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../envs/coreflab.yaml"
     shell:
         "coreflab hm2017 report --runs {input.runs} --second-runs {input.second_runs} "
-        "--ranking {input.ranking} --tuned {input.tuned} --out-dir \"$(dirname {output.table2_csv})\" > {log} 2>&1"
+        '--ranking {input.ranking} --tuned {input.tuned} --out-dir "$(dirname {output.table2_csv})" > {log} 2>&1'

@@ -17,19 +17,19 @@ localrules:
 rule crossdoc_personx:
     output:
         corpus="results/crossdoc/data/personx.npz",
-    params:
-        size=config["crossdoc"]["personx_size"],
-        seed=config["crossdoc"]["seed"],
     log:
         "results/crossdoc/logs/personx.log",
     benchmark:
         "results/crossdoc/benchmarks/personx.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        size=config["crossdoc"]["personx_size"],
+        seed=config["crossdoc"]["seed"],
     shell:
         "coreflab singh2011 synth --size {params.size} --seed {params.seed} --person-x "
         "--out {output.corpus} > {log} 2>&1"
@@ -38,19 +38,19 @@ rule crossdoc_personx:
 rule crossdoc_large:
     output:
         corpus="results/crossdoc/data/large.npz",
-    params:
-        size=config["crossdoc"]["large_size"],
-        seed=config["crossdoc"]["seed"],
     log:
         "results/crossdoc/logs/large.log",
     benchmark:
         "results/crossdoc/benchmarks/large.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=20,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        size=config["crossdoc"]["large_size"],
+        seed=config["crossdoc"]["seed"],
     shell:
         "coreflab singh2011 synth --size {params.size} --seed {params.seed} --out {output.corpus} > {log} 2>&1"
 
@@ -58,18 +58,18 @@ rule crossdoc_large:
 rule crossdoc_ecbplus:
     output:
         corpus="results/crossdoc/data/ecbplus.npz",
-    params:
-        local_dir=config["crossdoc"]["ecbplus_dir"] or "",
     log:
         "results/crossdoc/logs/ecbplus.log",
     benchmark:
         "results/crossdoc/benchmarks/ecbplus.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        local_dir=config["crossdoc"]["ecbplus_dir"] or "",
     shell:
         "coreflab singh2011 ecbplus --local-dir {params.local_dir:q} --out {output.corpus} > {log} 2>&1"
 
@@ -81,10 +81,20 @@ rule crossdoc_calibrate:
         corpus="results/crossdoc/data/{corpus}.npz",
     output:
         prior="results/crossdoc/tuning/{corpus}{ctx}{setting}.json",
+    log:
+        "results/crossdoc/logs/calibrate_{corpus}{ctx}{setting}.log",
+    benchmark:
+        "results/crossdoc/benchmarks/calibrate_{corpus}{ctx}{setting}.tsv"
     wildcard_constraints:
         corpus="[a-z]+",
         ctx="|_union",
         setting="|_within",
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=20,
     params:
         tune=SINGH2011.tuning_params,
         within=lambda wc: "--within-topic" if wc.setting else "",
@@ -97,16 +107,6 @@ rule crossdoc_calibrate:
         sub_ratio=config["crossdoc"]["sub_bias_ratio"],
         super_ratio=config["crossdoc"]["super_bias_ratio"],
         seed=config["crossdoc"]["seed"],
-    log:
-        "results/crossdoc/logs/calibrate_{corpus}{ctx}{setting}.log",
-    benchmark:
-        "results/crossdoc/benchmarks/calibrate_{corpus}{ctx}{setting}.tsv"
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=20,
-    conda:
-        "../../envs/coreflab.yaml"
     shell:
         "coreflab singh2011 calibrate --corpus {input.corpus} --model {params.tune[model]} --context {params.tune[context]} "
         "--string-weight {params.tune[start_w]} "
@@ -123,9 +123,19 @@ rule crossdoc_personx_run:
         prior="results/crossdoc/tuning/personx{ctx}.json",
     output:
         trace="results/crossdoc/traces/personx_{model}{ctx}_K{workers}.csv",
+    log:
+        "results/crossdoc/logs/personx_{model}{ctx}_K{workers}.log",
+    benchmark:
+        "results/crossdoc/benchmarks/personx_{model}{ctx}_K{workers}.tsv"
     wildcard_constraints:
         model="[a-z]+",
         ctx="|_union",
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: max(config["crossdoc"]["workers"])
+    resources:
+        mem_mb=4000,
+        runtime=30,
     params:
         rounds=config["crossdoc"]["rounds"],
         samples=config["crossdoc"]["samples_per_round"],
@@ -136,16 +146,6 @@ rule crossdoc_personx_run:
         scheduler=config["crossdoc"]["scheduler"],
         seed=config["crossdoc"]["seed"],
         context=lambda wc: "union" if wc.ctx else "pairwise",
-    log:
-        "results/crossdoc/logs/personx_{model}{ctx}_K{workers}.log",
-    benchmark:
-        "results/crossdoc/benchmarks/personx_{model}{ctx}_K{workers}.tsv"
-    threads: max(config["crossdoc"]["workers"])
-    resources:
-        mem_mb=4000,
-        runtime=30,
-    conda:
-        "../../envs/coreflab.yaml"
     shell:
         "coreflab singh2011 run --corpus {input.corpus} --corpus-name personx --model {wildcards.model} "
         "--context {params.context} "
@@ -162,9 +162,19 @@ rule crossdoc_string_init_run:
     output:
         trace="results/crossdoc/traces/{corpus}_string_{model}_K{workers}{setting}.csv",
         labels="results/crossdoc/labels/{corpus}_string_{model}_K{workers}{setting}.npy",
+    log:
+        "results/crossdoc/logs/{corpus}_string_{model}_K{workers}{setting}.log",
+    benchmark:
+        "results/crossdoc/benchmarks/{corpus}_string_{model}_K{workers}{setting}.tsv"
     wildcard_constraints:
         workers=r"\d+",
         setting="|_within",
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: max(config["crossdoc"]["workers"])
+    resources:
+        mem_mb=6000,
+        runtime=60,
     params:
         within=lambda wc: "--within-topic" if wc.setting else "",
         context=config["crossdoc"]["context"],
@@ -176,16 +186,6 @@ rule crossdoc_string_init_run:
         super_ratio=config["crossdoc"]["super_bias_ratio"],
         scheduler=config["crossdoc"]["scheduler"],
         seed=config["crossdoc"]["seed"],
-    log:
-        "results/crossdoc/logs/{corpus}_string_{model}_K{workers}{setting}.log",
-    benchmark:
-        "results/crossdoc/benchmarks/{corpus}_string_{model}_K{workers}{setting}.tsv"
-    threads: max(config["crossdoc"]["workers"])
-    resources:
-        mem_mb=6000,
-        runtime=60,
-    conda:
-        "../../envs/coreflab.yaml"
     shell:
         "coreflab singh2011 run --corpus {input.corpus} --corpus-name {wildcards.corpus} --model {wildcards.model} "
         "--context {params.context} "
@@ -200,23 +200,29 @@ rule crossdoc_baselines:
     input:
         corpus="results/crossdoc/data/{corpus}.npz",
         prior="results/crossdoc/tuning/{corpus}.json",
-        within=lambda wc: ["results/crossdoc/tuning/ecbplus_within.json"] if wc.corpus == "ecbplus" else [],
+        within=lambda wc: (
+            ["results/crossdoc/tuning/ecbplus_within.json"]
+            if wc.corpus == "ecbplus"
+            else []
+        ),
     output:
         csv="results/crossdoc/baselines/{corpus}.csv",
-    params:
-        within=lambda wc, input: f"--prior-within-from {input.within[0]}" if input.within else "",
-        neighbours=config["crossdoc"]["neighbours"],
-        seed=config["crossdoc"]["seed"],
     log:
         "results/crossdoc/logs/baselines_{corpus}.log",
     benchmark:
         "results/crossdoc/benchmarks/baselines_{corpus}.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=20,
-    conda:
-        "../../envs/coreflab.yaml"
+    params:
+        within=lambda wc, input: (
+            f"--prior-within-from {input.within[0]}" if input.within else ""
+        ),
+        neighbours=config["crossdoc"]["neighbours"],
+        seed=config["crossdoc"]["seed"],
     shell:
         "coreflab singh2011 baselines --corpus {input.corpus} --corpus-name {wildcards.corpus} "
         "--prior-from {input.prior} {params.within} --neighbours {params.neighbours} "
@@ -225,10 +231,14 @@ rule crossdoc_baselines:
 
 rule crossdoc_report:
     input:
-        fig5=expand("results/crossdoc/traces/personx_flat_K{workers}.csv", workers=config["crossdoc"]["workers"]),
+        fig5=expand(
+            "results/crossdoc/traces/personx_flat_K{workers}.csv",
+            workers=config["crossdoc"]["workers"],
+        ),
         fig6=expand(
             "results/crossdoc/traces/personx_{model}_K{workers}.csv",
-            model=["flat", "sub", "super", "hier"] + [f"{m}_union" for m in config["crossdoc"]["fig6_union"]],
+            model=["flat", "sub", "super", "hier"]
+            + [f"{m}_union" for m in config["crossdoc"]["fig6_union"]],
             workers=max(config["crossdoc"]["workers"]),
         ),
         fig7=SINGH2011.fig7_traces,
@@ -268,12 +278,12 @@ rule crossdoc_report:
         "results/crossdoc/logs/report.log",
     benchmark:
         "results/crossdoc/benchmarks/report.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=5,
-    conda:
-        "../../envs/coreflab.yaml"
     shell:
         "coreflab singh2011 report --fig5 {input.fig5} --fig6 {input.fig6} --fig7 {input.fig7} "
         "--baselines {input.baselines} --outdir results/crossdoc/paper/singh2011 > {log} 2>&1"
