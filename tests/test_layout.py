@@ -80,3 +80,16 @@ def test_the_checker_catches_function_local_and_module_level_imports():
     # a module may use its own private names, and a library module may import anything public
     assert violations("from coreflab.learn.sgd import _x\n", "coreflab.learn.sgd") == []
     assert violations("from coreflab.commands.train import run\n", "coreflab.report.io") == []
+
+
+def test_no_test_module_imports_another():
+    """Shared test data lives in conftest.py fixtures or helper modules, not in another test file."""
+    tests = Path(__file__).resolve().parent
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        module = module_name(path, tests.parent)
+        for imported, name in imports(ast.parse(path.read_text(encoding="utf-8")), module):
+            target = f"{imported}.{name}" if name else imported
+            if any(part.startswith("test_") for part in target.split(".")) and imported != module:
+                found.append(f"{module} imports {target}")
+    assert found == []

@@ -11,8 +11,7 @@ from coreflab.corpus.readers.conll import read_conll
 from coreflab.errors import UserError
 
 sys.path.insert(0, str(Path(__file__).parent))  # fixture builders of the sibling test modules
-from test_download import _offline
-from test_gum import WORDS, make_gum
+from corpus_builders import WORDS, make_gum, offline_fetch
 
 
 def _run(argv):
@@ -59,7 +58,7 @@ def test_cli_offline_error_is_one_line_exit_2(tmp_path, monkeypatch, capsys):
     from coreflab import cli
 
     monkeypatch.setitem(cli.VERBS, "import", ("coreflab.commands.import_corpus", "import a corpus split as CoNLL-2012"))
-    monkeypatch.setattr("coreflab.corpus.download.fetch_url", _offline)
+    monkeypatch.setattr("coreflab.corpus.download.fetch_url", offline_fetch)
     argv = [
         "import",
         "--corpus",

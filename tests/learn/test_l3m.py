@@ -1,44 +1,14 @@
 """L3M: γ → 0 limit, gradient = finite differences, certain links reproduce gold clustering."""
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
 from coreflab.decode.left_link import l3m_cluster
-from coreflab.learn.base import TrainingData
 from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
 from coreflab.learn.leftlink.l3m import L3M, kernel_arrays
+from tests.learn.leftlink_data import random_data
 
 NO_WEIGHTS = np.empty(0)  # the kernels read an empty weight array as "every item weighs 1"
-
-
-def random_data(seed, docs=3, max_items=7, n_bits=6, valued=True):
-    rng = np.random.default_rng(seed)
-    offsets, clusters, arc_off, ante, feat_off, feats, vals = [0], [], [0], [], [0], [], []
-    for _ in range(docs):
-        n = int(rng.integers(1, max_items + 1))
-        clusters += list(rng.integers(0, 3, size=n))
-        offsets.append(offsets[-1] + n)
-        for i in range(n):
-            for a in [-1] + list(range(i)):
-                ante.append(a)
-                k = int(rng.integers(1, 4))
-                feats += list(rng.integers(0, 1 << n_bits, size=k))
-                vals += list(rng.normal(size=k) if valued else np.ones(k))
-                feat_off.append(len(feats))
-            arc_off.append(len(ante))
-    store = SimpleNamespace(
-        n_bits=n_bits,
-        doc_mention_offsets=np.array(offsets),
-        m_arc_offsets=np.array(arc_off),
-        arc_ante=np.array(ante, np.int32),
-        arc_feat_offsets=np.array(feat_off),
-        arc_feats=np.array(feats, np.int32),
-        arc_vals=np.array(vals),
-    )
-    corpus = SimpleNamespace(m_cluster=np.array(clusters, np.int32), arrays={"doc_mention_offsets": np.array(offsets)})
-    return TrainingData(corpus, store)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -1,11 +1,8 @@
 """Sum-Link and Bin-Left-Link: representatives, certain-link inference, and learning a separable task."""
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
-from coreflab.learn.base import TrainingData
 from coreflab.learn.leftlink.baselines import (
     BinLeftLink,
     SumLink,
@@ -14,37 +11,7 @@ from coreflab.learn.leftlink.baselines import (
     sumlink_cluster,
 )
 from coreflab.learn.leftlink.l3m import L3M
-
-
-def separable(docs_clusters, seed=0, n_bits=5):
-    """Feature 1 fires on same-cluster links, 2 on others; 3..8 are noise."""
-    rng = np.random.default_rng(seed)
-    offsets, clusters, ante, arc_off, foff, feats = [0], [], [], [0], [0], []
-    for cl in docs_clusters:
-        clusters += cl
-        offsets.append(len(clusters))
-        for i in range(len(cl)):
-            for a in [-1] + list(range(i)):
-                ante.append(a)
-                if a >= 0:
-                    feats.append(1 if cl[a] == cl[i] else 2)
-                feats += list(rng.integers(3, 9, size=2))
-                foff.append(len(feats))
-            arc_off.append(len(ante))
-    store = SimpleNamespace(
-        n_bits=n_bits,
-        doc_mention_offsets=np.array(offsets),
-        m_arc_offsets=np.array(arc_off),
-        arc_ante=np.array(ante, np.int32),
-        arc_feat_offsets=np.array(foff),
-        arc_feats=np.array(feats, np.int32),
-    )
-    corpus = SimpleNamespace(m_cluster=np.array(clusters, np.int32), arrays={"doc_mention_offsets": np.array(offsets)})
-    return TrainingData(corpus, store)
-
-
-def local_gold(data):
-    return gold_representatives(np.asarray(data.store.doc_mention_offsets), np.asarray(data.corpus.m_cluster, np.int64))
+from tests.learn.leftlink_data import local_gold, separable
 
 
 def test_gold_representatives_by_hand():
