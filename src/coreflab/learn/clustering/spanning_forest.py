@@ -13,7 +13,7 @@ The hinge is max_h [w·Φ(h) + Δ_YJ(y, h)] − w·Φ(h*) with the whole loss
 n − k does not move the argmax, but it is part of the hinge: leaving it out (as this
 module once did) updates only when the violation exceeds n − k, so a forest that links
 across gold clusters while scoring its intra-cluster edges highly is never corrected
-(`hinge`, tests/learn/test_spanning_forest.py).
+(`hinge`, tests/learn/clustering/test_spanning_forest.py).
 
 Two safeguards against the last iterate swinging between one cluster and all singletons
 (issue 15 item 10; a forest joins two clusters through any single positive edge, and one

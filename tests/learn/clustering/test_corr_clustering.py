@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from coreflab.decode.correlation import correlation_partition, exact_partition, greedy_partition, partition_objective
 from coreflab.learn.clustering.corr_clustering import CorrClustering
-from tests.learn.leftlink_data import local_gold, separable
+from tests.learn.leftlink.leftlink_data import local_gold, separable
 
 
 def _random_weights(seed, n):

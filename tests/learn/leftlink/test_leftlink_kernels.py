@@ -11,7 +11,7 @@ from coreflab.learn.base import TrainingData
 from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
 from coreflab.learn.leftlink.l3m import kernel_arrays
 from coreflab.learn.leftlink.l3m_cccp import l3m_value_and_grad
-from tests.learn.leftlink_data import random_data
+from tests.learn.leftlink.leftlink_data import random_data
 
 NO_WEIGHTS = np.empty(0)  # the kernels read an empty weight array as "every item weighs 1"
 

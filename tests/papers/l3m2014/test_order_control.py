@@ -3,7 +3,7 @@
 import numpy as np
 
 from coreflab.papers.l3m2014.order_control import shuffled_data
-from tests.learn.leftlink_data import separable
+from tests.learn.leftlink.leftlink_data import separable
 
 
 def _pair_features(data, rows_map=None):

@@ -80,7 +80,7 @@ def test_antecedents_are_earlier_rows_of_the_same_document():
 
     from coreflab.corpus.readers.conll import read_conll_path
 
-    path = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "litbank" / "conll"
+    path = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "litbank" / "conll"
     if not path.exists():
         pytest.skip("shared LitBank data not present")
     c = compile_documents(read_conll_path(path)[:4], "litbank", "x")

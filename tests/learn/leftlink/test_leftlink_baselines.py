@@ -11,7 +11,7 @@ from coreflab.learn.leftlink.baselines import (
     sumlink_cluster,
 )
 from coreflab.learn.leftlink.l3m import L3M
-from tests.learn.leftlink_data import local_gold, separable
+from tests.learn.leftlink.leftlink_data import local_gold, separable
 
 
 def test_gold_representatives_by_hand():

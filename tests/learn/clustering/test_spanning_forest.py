@@ -81,7 +81,7 @@ def test_issue_document_is_learnt_from_a_shared_feature():
     assert model.predict_labels(data).tolist() == [0, 0, 0, 3] * 3  # document-local ids
 
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "litbank"
+DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "litbank"
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="no shared/data/litbank beside the repository")

@@ -13,7 +13,7 @@ from coreflab.papers.singh2011.data import CrossdocCorpus
 from coreflab.papers.singh2011.ecbplus import parse_document, read_ecbplus
 from coreflab.papers.singh2011.synthetic import SynthCrossdocConfig, generate
 
-ECBPLUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "ecbplus"
+ECBPLUS = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "ecbplus"
 
 
 def test_b3_hand_computed():

@@ -6,7 +6,7 @@ import pytest
 from coreflab.decode.left_link import l3m_cluster
 from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
 from coreflab.learn.leftlink.l3m import L3M, kernel_arrays
-from tests.learn.leftlink_data import random_data
+from tests.learn.leftlink.leftlink_data import random_data
 
 NO_WEIGHTS = np.empty(0)  # the kernels read an empty weight array as "every item weighs 1"
 
