@@ -1,8 +1,5 @@
-"""`coreflab train` / `coreflab predict` end to end on the tiny synthetic corpus.
-
-(Lives under tests/learn because the verbs are not yet in cli.VERBS; the commands are
-driven through their own add_arguments/run.)
-"""
+"""`coreflab train` / `coreflab predict` end to end on the tiny synthetic corpus (the commands are
+driven through their own add_arguments/run)."""
 
 import argparse
 import csv
