@@ -67,8 +67,10 @@ def compare_rows(rows, before_csv, control_csv=None):
             m = now.merge(pd.read_csv(path), on=key, suffixes=("", "_other"), validate="one_to_one")
             m["diff"] = (m["value"] - m["value_other"]).abs()
             out[f"max_abs_difference_from_{name}"] = round(float(m["diff"].max()), 4)
-            out[f"by_measure_from_{name}"] = {f"{st} {ms}": round(float(v), 4)
-                                              for (st, ms), v in m.groupby(["stage", "measure"])["diff"].max().items()}
+            out[f"by_measure_from_{name}"] = {
+                f"{st} {ms}": round(float(v), 4)
+                for (st, ms), v in m.groupby(["stage", "measure"])["diff"].max().items()
+            }
     return out
 
 
@@ -76,9 +78,9 @@ def synthetic(rows_out=None, compare=None):
     from coreflab.corpus.compile import compile_documents
     from coreflab.corpus.synthetic import generate_corpus
     from coreflab.features.extract import extract_arc_store
-    from coreflab.learn.cc_evaluation import cc_rows
-    from coreflab.learn.pair_data import build_pairs
+    from coreflab.learn.pairwise.pair_data import build_pairs
     from coreflab.learn.registry import make_learner
+    from coreflab.papers.cc2007.evaluation import cc_rows
 
     gen = generate_corpus("default", seed=1)
     data = {}
@@ -101,9 +103,13 @@ def synthetic(rows_out=None, compare=None):
     with Clock() as total:
         model = make_learner("cc_slt_closest", SLT).fit(train, callback=record)
     out["slt_5_iterations"] = {
-        "config": "cc_slt_closest p1 λ=3, seed 1", **total.as_dict(), **scoring.as_dict("scoring_"),
-        "fit_wall_s": round(total.wall - scoring.wall, 2), "fit_cpu_s": round(total.cpu - scoring.cpu, 2),
-        "relabelled_per_iteration": model.relabelled_}
+        "config": "cc_slt_closest p1 λ=3, seed 1",
+        **total.as_dict(),
+        **scoring.as_dict("scoring_"),
+        "fit_wall_s": round(total.wall - scoring.wall, 2),
+        "fit_cpu_s": round(total.cpu - scoring.cpu, 2),
+        "relabelled_per_iteration": model.relabelled_,
+    }
     out["process_peak_mb"] = round(peak_mb(), 1)
     if rows_out:
         import pandas as pd
@@ -116,8 +122,8 @@ def synthetic(rows_out=None, compare=None):
 
 def store_child(store_dir, em_iterations):
     """Fit on DIR's train split in this (fresh) process; memory beyond the loaded inputs."""
-    from coreflab.commands.train import load_split
-    from coreflab.learn.pair_data import build_pairs
+    from coreflab.learn.io import load_split
+    from coreflab.learn.pairwise.pair_data import build_pairs
     from coreflab.learn.registry import make_learner
 
     d = Path(store_dir)
@@ -132,14 +138,22 @@ def store_child(store_dir, em_iterations):
     # per-feature state, not per pair: L-BFGS-B keeps ~(2m + 5) = 25 doubles per variable,
     # the fit w, gradient and warm start 3 more; the column map 4 bytes per hashed id
     per_feature_mb = (28 * 8 * n_features + 4 * 2 ** int(store.n_bits)) / 2**20
-    return {"learner": name, "em_iterations": em_iterations, "pairs": n_pairs, "features": n_features,
-            "entries": int(store.n_entries), "store_mb": round(store.nbytes / 2**20, 1),
-            "rss_after_loading_mb": round(loaded, 1), "process_peak_mb": round(peak, 1),
-            "bytes_per_pair_beyond_inputs": round((peak - loaded) * 2**20 / n_pairs, 1),
-            "per_feature_state_mb": round(per_feature_mb, 1),
-            "bytes_per_pair_beyond_inputs_and_per_feature_state":
-                round((peak - loaded - per_feature_mb) * 2**20 / n_pairs, 1),
-            **fit.as_dict("fit_")}
+    return {
+        "learner": name,
+        "em_iterations": em_iterations,
+        "pairs": n_pairs,
+        "features": n_features,
+        "entries": int(store.n_entries),
+        "store_mb": round(store.nbytes / 2**20, 1),
+        "rss_after_loading_mb": round(loaded, 1),
+        "process_peak_mb": round(peak, 1),
+        "bytes_per_pair_beyond_inputs": round((peak - loaded) * 2**20 / n_pairs, 1),
+        "per_feature_state_mb": round(per_feature_mb, 1),
+        "bytes_per_pair_beyond_inputs_and_per_feature_state": round(
+            (peak - loaded - per_feature_mb) * 2**20 / n_pairs, 1
+        ),
+        **fit.as_dict("fit_"),
+    }
 
 
 def main():
@@ -162,14 +176,28 @@ def main():
         out["synth_default"] = synthetic(args.rows_out, args.compare_rows)
         slt = out["synth_default"]["slt_5_iterations"]
         # the key docs/performance.md reads (fit of 5 EM iterations, scoring excluded)
-        out["synth_default_slt_5_iterations"] = {"wall_s": slt["fit_wall_s"], "cpu_s": slt["fit_cpu_s"],
-                                                 "pairs": out["synth_default"]["pairs"],
-                                                 "relabelled_per_iteration": slt["relabelled_per_iteration"],
-                                                 "target": "< 180 s on one core"}
+        out["synth_default_slt_5_iterations"] = {
+            "wall_s": slt["fit_wall_s"],
+            "cpu_s": slt["fit_cpu_s"],
+            "pairs": out["synth_default"]["pairs"],
+            "relabelled_per_iteration": slt["relabelled_per_iteration"],
+            "target": "< 180 s on one core",
+        }
     if args.store_dir:
-        child = subprocess.run([sys.executable, __file__, "--child", "--store-dir", args.store_dir,
-                                "--store-em-iterations", str(args.store_em_iterations)],
-                               check=True, capture_output=True, text=True)
+        child = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--child",
+                "--store-dir",
+                args.store_dir,
+                "--store-em-iterations",
+                str(args.store_em_iterations),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         out["store_dir_train"] = json.loads(child.stdout.strip().splitlines()[-1])
     for path in args.merge:  # each measured entry keeps the load average of its own run
         extra = json.loads(Path(path).read_text())

@@ -63,42 +63,91 @@ class Anchor:
 
 
 ANCHORS = [
-    Anchor("train_bk", r"synth_baseline_last_epoch_seconds", "<=", 10,
-           "B&K baseline epoch, conll2012 size", "targets.baseline_epoch_seconds"),
-    Anchor("train_bk", r"synth_baseline_last_epoch_us_per_arc", "<=", 0.2,
-           "B&K baseline epoch per arc", "targets.baseline_us_per_arc"),
-    Anchor("train_bk", r"synth_delayed_laso_last_epoch_seconds", "<=", 120,
-           "beam-20 non-local delayed-LaSO epoch", "targets.delayed_laso_epoch_seconds"),
+    Anchor(
+        "train_bk",
+        r"synth_baseline_last_epoch_seconds",
+        "<=",
+        10,
+        "B&K baseline epoch, conll2012 size",
+        "targets.baseline_epoch_seconds",
+    ),
+    Anchor(
+        "train_bk",
+        r"synth_baseline_last_epoch_us_per_arc",
+        "<=",
+        0.2,
+        "B&K baseline epoch per arc",
+        "targets.baseline_us_per_arc",
+    ),
+    Anchor(
+        "train_bk",
+        r"synth_delayed_laso_last_epoch_seconds",
+        "<=",
+        120,
+        "beam-20 non-local delayed-LaSO epoch",
+        "targets.delayed_laso_epoch_seconds",
+    ),
     Anchor("train_bk", r"peak_rss_mb", "<=", 4096, "peak memory of training", "targets.peak_rss_mb"),
-    Anchor("features", r"(full|window_100)\.(us_per_arc|cpu_us_per_arc)", "<=", 0.5,
-           "local feature extraction per arc (cort: 147)", "target_us_per_arc"),
-    Anchor("corpus", r"(gold|predicted)\.read_plus_compile_(cpu|wall)_tok_per_s", ">=", 200_000,
-           "read + validate + compile, tokens/s (issue 3)"),
-    Anchor("scorer", r"all_metrics_seconds\.(best|median|best_cpu)", "<=", 0.5,
-           "all metrics, 300 documents (perl scorer: ~49 s)"),
+    Anchor(
+        "features",
+        r"(full|window_100)\.(us_per_arc|cpu_us_per_arc)",
+        "<=",
+        0.5,
+        "local feature extraction per arc (cort: 147)",
+        "target_us_per_arc",
+    ),
+    Anchor(
+        "corpus",
+        r"(gold|predicted)\.read_plus_compile_(cpu|wall)_tok_per_s",
+        ">=",
+        200_000,
+        "read + validate + compile, tokens/s (issue 3)",
+    ),
+    Anchor(
+        "scorer",
+        r"all_metrics_seconds\.(best|median|best_cpu)",
+        "<=",
+        0.5,
+        "all metrics, 300 documents (perl scorer: ~49 s)",
+    ),
     Anchor("lsp", r"data_generation_100_docs_seconds", "<=", 120, "MELA data generation, 100 documents"),
     Anchor("lsp", r"rho_over_f", "<=", 5, "LSP_rho epoch within 5x LSP_F"),
-    Anchor("cc2007", r"synth_default_slt_5_iterations\.(wall_s|cpu_s)", "<=", 180,
-           "SLT, 5 EM iterations, default corpus"),
+    Anchor(
+        "cc2007", r"synth_default_slt_5_iterations\.(wall_s|cpu_s)", "<=", 180, "SLT, 5 EM iterations, default corpus"
+    ),
     Anchor("l3m", r"l3m_over_bk_cpu", "<=", 3, "L3M pass within 3x a bk_baseline epoch"),
-    Anchor("crossdoc", r"personx\[workers=\d+\]\.proposals_per_s_per_worker", ">=", 200_000,
-           "MCMC proposals/s per worker"),
+    Anchor(
+        "crossdoc", r"personx\[workers=\d+\]\.proposals_per_s_per_worker", ">=", 200_000, "MCMC proposals/s per worker"
+    ),
     Anchor("crossdoc", r"personx_speedup_total_throughput", ">=", 1.7, "K=2 throughput over K=1"),
     Anchor("crossdoc", r"personx\.speedup_K2_over_K1_total_best", ">=", 1.7, "K=2 throughput over K=1 (crossdoc.json)"),
 ]
 FIT_BENCHMARK = "scaling_fit"  # rows computed here from the sweeps, not read from a JSON
 ANCHORS += [
-    Anchor("scaling", r"arcs\[documents=2802\]\.baseline_cpu_us_per_arc", "<=", 0.2,
-           "B&K baseline epoch per arc, conll2012 size"),
-    Anchor("scaling", r"arcs\[documents=2802\]\.extract_cpu_us_per_arc", "<=", 0.5,
-           "feature extraction per arc, conll2012 size"),
-    Anchor(FIT_BENCHMARK, r"baseline_epoch_cpu_us_per_arc_slope", "<=", 0.2, "B&K baseline epoch per arc (fitted slope)"),
+    Anchor(
+        "scaling",
+        r"arcs\[documents=2802\]\.baseline_cpu_us_per_arc",
+        "<=",
+        0.2,
+        "B&K baseline epoch per arc, conll2012 size",
+    ),
+    Anchor(
+        "scaling",
+        r"arcs\[documents=2802\]\.extract_cpu_us_per_arc",
+        "<=",
+        0.5,
+        "feature extraction per arc, conll2012 size",
+    ),
+    Anchor(
+        FIT_BENCHMARK, r"baseline_epoch_cpu_us_per_arc_slope", "<=", 0.2, "B&K baseline epoch per arc (fitted slope)"
+    ),
     Anchor(FIT_BENCHMARK, r"extract_cpu_us_per_arc_slope", "<=", 0.5, "feature extraction per arc (fitted slope)"),
 ]
 OPS = {"<=": lambda v, t: v <= t, ">=": lambda v, t: v >= t, "<": lambda v, t: v < t, ">": lambda v, t: v > t}
 
 
 # ----------------------------------------------------------------------------- reading
+
 
 def load_results(sources):
     """{benchmark name (file stem): parsed JSON}, sorted by name, from a results folder (every
@@ -170,9 +219,17 @@ def _json_targets(data):
                 found[name] = v
         for k, v in data.items():
             if k.startswith("target_") and _is_number(v):
-                found[k[len("target_"):]] = v
-    return [Anchor("", rf"(.*[.\]])?{re.escape(name)}", ">=" if ("per_s" in name or "speedup" in name) else "<=",
-                   v, f"target in the JSON ({name})") for name, v in found.items()]
+                found[k[len("target_") :]] = v
+    return [
+        Anchor(
+            "",
+            rf"(.*[.\]])?{re.escape(name)}",
+            ">=" if ("per_s" in name or "speedup" in name) else "<=",
+            v,
+            f"target in the JSON ({name})",
+        )
+        for name, v in found.items()
+    ]
 
 
 def anchors_for(name, data, anchors=ANCHORS):
@@ -210,6 +267,7 @@ def table(results, anchors=ANCHORS):
 
 # ----------------------------------------------------------------------------- fitting
 
+
 def linear_fit(x, y):
     """(t0, c) of y = t0 + c·x by least squares: c is the marginal cost per unit of x (per arc),
     t0 the fixed cost per call (an epoch also averages the 2**22 weights whatever its size)."""
@@ -228,13 +286,26 @@ def worker_points(results):
     crossdoc.json (fresher) or the copy in scaling.json."""
     pts = (results.get("crossdoc") or {}).get("personx")
     if isinstance(pts, dict):  # crossdoc.json: {"runs": [...]} with totals per run
-        pts = [dict(p, proposals_per_s_total_wall=p.get("proposals_per_s_total"),
-                    wall_s=p.get("wall_s_with_scoring", p.get("inference_s"))) for p in pts.get("runs", [])]
+        pts = [
+            dict(
+                p,
+                proposals_per_s_total_wall=p.get("proposals_per_s_total"),
+                wall_s=p.get("wall_s_with_scoring", p.get("inference_s")),
+            )
+            for p in pts.get("runs", [])
+        ]
     if not pts:
         pts = ((results.get("scaling") or {}).get("workers") or {}).get("points") or []
-    return [(p["workers"], p.get("proposals_per_s_total_wall"),
-             p["workers"] * p["proposals_per_s_per_worker"] if _is_number(p.get("proposals_per_s_per_worker")) else None,
-             p.get("wall_s")) for p in pts if _is_number(p.get("workers"))]
+    return [
+        (
+            p["workers"],
+            p.get("proposals_per_s_total_wall"),
+            p["workers"] * p["proposals_per_s_per_worker"] if _is_number(p.get("proposals_per_s_per_worker")) else None,
+            p.get("wall_s"),
+        )
+        for p in pts
+        if _is_number(p.get("workers"))
+    ]
 
 
 def fitted_numbers(results):
@@ -249,8 +320,11 @@ def fitted_numbers(results):
         ok = np.isfinite(t) & (t > 0) & np.isfinite(arcs)
         if ok.sum() >= 2:
             t0, c = linear_fit(arcs[ok], t[ok])
-            rows += [(f"{name}_cpu_us_per_arc_slope", 1e6 * c), (f"{name}_cpu_fixed_s", t0),
-                     (f"{name}_cpu_loglog_exponent", power_fit(arcs[ok], t[ok])[1])]
+            rows += [
+                (f"{name}_cpu_us_per_arc_slope", 1e6 * c),
+                (f"{name}_cpu_fixed_s", t0),
+                (f"{name}_cpu_loglog_exponent", power_fit(arcs[ok], t[ok])[1]),
+            ]
     pts = sc.get("beam") or []
     beam, t = _col(pts, "beam"), _col(pts, "epoch_cpu_s")
     ok = np.isfinite(beam) & np.isfinite(t) & (t > 0)
@@ -260,6 +334,7 @@ def fitted_numbers(results):
 
 
 # ----------------------------------------------------------------------------- figure
+
 
 def _col(points, key):
     return np.array([p.get(key, np.nan) if _is_number(p.get(key)) else np.nan for p in points], float)
@@ -292,33 +367,65 @@ def _panel_time_arcs(ax, sc, results):
         return
     arcs = _col(pts, "arcs")
     xs = np.geomspace(arcs.min(), arcs.max(), 50)
-    for key, wall, label, color, marker in (("baseline_epoch_cpu_s", "baseline_epoch_wall_s", "bk_baseline epoch", C0, "o"),
-                                            ("extract_cpu_s", "extract_wall_s", "feature extraction", C1, "^")):
+    for key, wall, label, color, marker in (
+        ("baseline_epoch_cpu_s", "baseline_epoch_wall_s", "bk_baseline epoch", C0, "o"),
+        ("extract_cpu_s", "extract_wall_s", "feature extraction", C1, "^"),
+    ):
         t = _col(pts, key)
         ok = np.isfinite(t) & (t > 0)
         if ok.sum() < 2:
             continue
         t0, c = linear_fit(arcs[ok], t[ok])
         _, b = power_fit(arcs[ok], t[ok])
-        ax.plot(arcs, t, marker, color=color,
-                label=f"{label} (CPU): slope {c * 1e6:.3f} µs/arc, fixed {t0:.2f} s, log-log exponent {b:.2f}")
+        ax.plot(
+            arcs,
+            t,
+            marker,
+            color=color,
+            label=f"{label} (CPU): slope {c * 1e6:.3f} µs/arc, fixed {t0:.2f} s, log-log exponent {b:.2f}",
+        )
         fit = t0 + c * xs
         ax.plot(xs[fit > 0], fit[fit > 0], "-", color=color, lw=1)
-        ax.annotate(f"{1e6 * t[ok][-1] / arcs[ok][-1]:.3f} µs/arc", (arcs[ok][-1], t[ok][-1]),
-                    textcoords="offset points", xytext=(6, -4), fontsize=6.5, color=color)
+        ax.annotate(
+            f"{1e6 * t[ok][-1] / arcs[ok][-1]:.3f} µs/arc",
+            (arcs[ok][-1], t[ok][-1]),
+            textcoords="offset points",
+            xytext=(6, -4),
+            fontsize=6.5,
+            color=color,
+        )
         ax.plot(arcs, _col(pts, wall), "x", color=color, alpha=0.6, ms=5)
     tb = results.get("train_bk") or {}
     if _is_number(tb.get("arcs")) and _is_number(tb.get("synth_baseline_fit_cpu_seconds_per_epoch")):
-        ax.plot(tb["arcs"], tb["synth_baseline_fit_cpu_seconds_per_epoch"], "s", mfc="none", color=C0, ms=9,
-                label=f"train_bk.json: {1e6 * tb['synth_baseline_fit_cpu_seconds_per_epoch'] / tb['arcs']:.3f} µs/arc")
+        ax.plot(
+            tb["arcs"],
+            tb["synth_baseline_fit_cpu_seconds_per_epoch"],
+            "s",
+            mfc="none",
+            color=C0,
+            ms=9,
+            label=f"train_bk.json: {1e6 * tb['synth_baseline_fit_cpu_seconds_per_epoch'] / tb['arcs']:.3f} µs/arc",
+        )
     ft = (results.get("features") or {}).get("full") or {}
     if _is_number(ft.get("arcs")) and _is_number(ft.get("cpu_us_per_arc")):
-        ax.plot(ft["arcs"], ft["cpu_us_per_arc"] * ft["arcs"] / 1e6, "D", mfc="none", color=C1, ms=8,
-                label=f"features.json: {ft['cpu_us_per_arc']:.3f} µs/arc")
+        ax.plot(
+            ft["arcs"],
+            ft["cpu_us_per_arc"] * ft["arcs"] / 1e6,
+            "D",
+            mfc="none",
+            color=C1,
+            ms=8,
+            label=f"features.json: {ft['cpu_us_per_arc']:.3f} µs/arc",
+        )
     for us, ls, label in ((0.2, ":", "target 0.2 µs/arc (epoch)"), (0.5, "-.", "target 0.5 µs/arc (features)")):
         ax.plot(xs, us * 1e-6 * xs, ls, color=REF, lw=1, label=label)
-    ax.set(xscale="log", yscale="log", xlabel="candidate arcs", ylabel="time (s; filled CPU, x wall)",
-           title="(a) time vs arcs")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="candidate arcs",
+        ylabel="time (s; filled CPU, x wall)",
+        title="(a) time vs arcs",
+    )
     lo, hi = ax.get_ylim()
     ax.set_ylim(lo, hi * 12)  # room for the legend above the points
     _plain_log_ticks(ax)
@@ -336,12 +443,18 @@ def _panel_memory_arcs(ax, sc, results):
     ax.plot(arcs, _col(pts, "rss_before_extract_mb"), "^--", label="RSS before extraction (imports, corpus)")
     peak = _col(pts, "peak_mb")
     if np.isfinite(peak[-1]):
-        ax.annotate(f"{peak[-1]:.0f} MB", (arcs[-1], peak[-1]), textcoords="offset points", xytext=(-30, 6),
-                    fontsize=7)
+        ax.annotate(f"{peak[-1]:.0f} MB", (arcs[-1], peak[-1]), textcoords="offset points", xytext=(-30, 6), fontsize=7)
     tb = results.get("train_bk") or {}
     if _is_number(tb.get("arcs")) and _is_number(tb.get("peak_rss_mb")):
-        ax.plot(tb["arcs"], tb["peak_rss_mb"], "D", mfc="none", color=REF, ms=9,
-                label="train_bk.json peak (2 stores, beam 20)")
+        ax.plot(
+            tb["arcs"],
+            tb["peak_rss_mb"],
+            "D",
+            mfc="none",
+            color=REF,
+            ms=9,
+            label="train_bk.json peak (2 stores, beam 20)",
+        )
     ax.axhline(4096, color=REF, ls=":", lw=1, label="target 4 GB")
     ax.set(xlabel="candidate arcs", ylabel="memory (MB)", title="(b) peak memory vs arcs")
     ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
@@ -364,13 +477,23 @@ def _panel_time_beam(ax, sc, results):
     tb = results.get("train_bk") or {}
     if _is_number(tb.get("synth_delayed_laso_fit_cpu_seconds_per_epoch")) and _is_number(tb.get("arcs")):
         us = 1e6 * tb["synth_delayed_laso_fit_cpu_seconds_per_epoch"] / tb["arcs"]
-        ax.text(0.03, 0.87, f"train_bk.json, beam {tb.get('beam', 20)}, {tb['arcs'] / 1e6:.1f}M arcs:\n"
-                f"{tb['synth_delayed_laso_fit_cpu_seconds_per_epoch']:.1f} s CPU ({us:.1f} µs/arc; target 120 s)",
-                va="top",
-                transform=ax.transAxes, fontsize=6.5)
+        ax.text(
+            0.03,
+            0.87,
+            f"train_bk.json, beam {tb.get('beam', 20)}, {tb['arcs'] / 1e6:.1f}M arcs:\n"
+            f"{tb['synth_delayed_laso_fit_cpu_seconds_per_epoch']:.1f} s CPU ({us:.1f} µs/arc; target 120 s)",
+            va="top",
+            transform=ax.transAxes,
+            fontsize=6.5,
+        )
     n_arcs = pts[0].get("arcs", 0)
-    ax.set(xscale="log", yscale="log", xlabel="beam size", ylabel="time per epoch (s)",
-           title=f"(c) delayed LaSO epoch vs beam ({n_arcs / 1e6:.2f}M arcs)")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="beam size",
+        ylabel="time per epoch (s)",
+        title=f"(c) delayed LaSO epoch vs beam ({n_arcs / 1e6:.2f}M arcs)",
+    )
     lo, hi = ax.get_ylim()
     ax.set_ylim(lo, hi * 3)
     ax.set_xlim(None, beam.max() * 3)
@@ -408,8 +531,13 @@ def _panel_workers(ax, results):
     ax.plot(ks, 200_000 * ks, "-.", color=REF, lw=1, label="target 200k/s per worker")
     cpus = (results.get("crossdoc") or {}).get("machine_cpus")
     ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
-    ax.set(xlabel="Dask workers K", ylabel="throughput (proposals / s)", xticks=ks, ylim=(0, None),
-           title=f"(e) cross-doc MCMC vs workers ({cpus or '?'} cores, shared)")
+    ax.set(
+        xlabel="Dask workers K",
+        ylabel="throughput (proposals / s)",
+        xticks=ks,
+        ylim=(0, None),
+        title=f"(e) cross-doc MCMC vs workers ({cpus or '?'} cores, shared)",
+    )
     ax.legend(fontsize=6.5, loc="upper left")
 
 
@@ -418,9 +546,11 @@ def _panel_summary(ax, results, df):
     sc = results.get("scaling") or {}
     m = sc.get("machine") or {}
     judged = df[df["met"] != ""]
-    lines = [f"scaling.json: {sc.get('date', '?')} ({sc.get('plan', '?')} plan)",
-             f"{m.get('cpu_count', '?')} CPUs, load {sc.get('load_average_at_start', '?')} at start",
-             f"targets: {int((judged['met'] == 'yes').sum())} of {len(judged)} met"]
+    lines = [
+        f"scaling.json: {sc.get('date', '?')} ({sc.get('plan', '?')} plan)",
+        f"{m.get('cpu_count', '?')} CPUs, load {sc.get('load_average_at_start', '?')} at start",
+        f"targets: {int((judged['met'] == 'yes').sum())} of {len(judged)} met",
+    ]
     for name, grp in judged.groupby("benchmark", sort=True):
         missed = list(grp.loc[grp["met"] == "no", "quantity"])
         lines.append(f"  {name:<12}{int((grp['met'] == 'yes').sum())}/{len(grp)}")
@@ -457,13 +587,21 @@ def scaling_figure(results, df=None):
 
 # ----------------------------------------------------------------------------- output
 
+
 def _markdown(df):
     judged = df[df["met"] != ""]
-    head = (f"# Benchmarks against their targets\n\n{int((judged['met'] == 'yes').sum())} of {len(judged)} "
-            "targets met. Generated by bench/collect.py from bench/results/*.json.\n\n## Targets\n\n")
+    head = (
+        f"# Benchmarks against their targets\n\n{int((judged['met'] == 'yes').sum())} of {len(judged)} "
+        "targets met. Generated by bench/collect.py from bench/results/*.json.\n\n## Targets\n\n"
+    )
     fmt = df.assign(value=[f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}" for v in df["value"]])
-    return (head + fmt[fmt["met"] != ""].to_markdown(index=False) + "\n\n## Every recorded number\n\n"
-            + fmt[TABLE_COLUMNS[:3]].to_markdown(index=False) + "\n")
+    return (
+        head
+        + fmt[fmt["met"] != ""].to_markdown(index=False)
+        + "\n\n## Every recorded number\n\n"
+        + fmt[TABLE_COLUMNS[:3]].to_markdown(index=False)
+        + "\n"
+    )
 
 
 OUTPUTS = ("png", "pdf", "csv", "md")
@@ -510,8 +648,10 @@ def main(argv=None):
         print(f"collect: error: {err}", file=sys.stderr)
         return 2
     judged = df[df["met"] != ""]
-    print(f"{len(df)} numbers, {int((judged['met'] == 'yes').sum())}/{len(judged)} targets met -> "
-          + ", ".join(str(p) for p in outputs.values()))
+    print(
+        f"{len(df)} numbers, {int((judged['met'] == 'yes').sum())}/{len(judged)} targets met -> "
+        + ", ".join(str(p) for p in outputs.values())
+    )
     return 0
 
 

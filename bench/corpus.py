@@ -1,6 +1,6 @@
 """Benchmark: read + validate + compile a ~1.3M-token corpus (issue 3: >= 200,000 tokens/s).
 
-Writes the `conll2012`-size synthetic corpus (coreflab.corpus.synthetic, seed 1) once with
+Writes the `conll2012`-size synthetic corpus (coreflab.corpus.synthetic.generator, seed 1) once with
 `write_conll` to a temporary folder (not timed), then times, on one core, reading that file
 (`read_conll`: bytes, UTF-8, the validating reader) and compiling it with gold and with
 predicted mentions; each timing is the best of `--repeat` runs. numba's one-off start-up (loading
@@ -21,12 +21,12 @@ import time
 from pathlib import Path
 
 from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.conll import parse_conll, read_conll, read_conll_path, write_conll
+from coreflab.corpus.readers.conll import parse_conll, read_conll, read_conll_path, write_conll
 
 
 def _documents(size):
     try:
-        from coreflab.corpus.synthetic import generate_corpus
+        from coreflab.corpus.synthetic.generator import generate_corpus
     except ImportError:
         path = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "litbank" / "conll"
         return "litbank", read_conll_path(path)
@@ -67,9 +67,15 @@ def main(argv=None):
 
     result = {"corpus": name, "python": platform.python_version(), "numba_startup_s": round(startup, 3)}
     n_tok = sum(len(d.words) for d in docs)
-    result.update(documents=len(docs), tokens=n_tok, repeat=args.repeat, read_wall_s=round(t_read, 3),
-                  read_cpu_s=round(c_read, 3), read_cpu_tok_per_s=round(n_tok / c_read),
-                  read_cpu_us_per_tok=round(1e6 * c_read / n_tok, 3))
+    result.update(
+        documents=len(docs),
+        tokens=n_tok,
+        repeat=args.repeat,
+        read_wall_s=round(t_read, 3),
+        read_cpu_s=round(c_read, 3),
+        read_cpu_tok_per_s=round(n_tok / c_read),
+        read_cpu_us_per_tok=round(1e6 * c_read / n_tok, 3),
+    )
     for mode in ("gold", "predicted"):
         corpus, t_comp, c_comp = _best(args.repeat, lambda: compile_documents(docs, name, "all", mode))
         result[mode] = {

@@ -36,12 +36,19 @@ def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-PHASES = ("prepare_seconds", "roundtrip_seconds", "merge_seconds", "max_build_seconds", "max_shard_seconds",
-          "max_compact_seconds", "score_seconds")
+PHASES = (
+    "prepare_seconds",
+    "roundtrip_seconds",
+    "merge_seconds",
+    "max_build_seconds",
+    "max_shard_seconds",
+    "max_compact_seconds",
+    "score_seconds",
+)
 
 
 def run(corpus, params, workers, rounds, samples, init, seed=1, t_start=0.05, t_stop=0.0005):
-    from coreflab.crossdoc.distributed import DaskExecutor, InferenceConfig, run_inference, start_client
+    from coreflab.papers.singh2011.distributed import DaskExecutor, InferenceConfig, run_inference, start_client
 
     client = start_client("local", workers)
     try:
@@ -50,8 +57,15 @@ def run(corpus, params, workers, rounds, samples, init, seed=1, t_start=0.05, t_
         ex = DaskExecutor(client, data)
         ex.warm_up(params)
         setup = time.perf_counter() - t0
-        cfg = InferenceConfig(params=params, rounds=rounds, samples_per_round=samples, init=init, seed=seed,
-                              t_start=t_start, t_stop=t_stop)
+        cfg = InferenceConfig(
+            params=params,
+            rounds=rounds,
+            samples_per_round=samples,
+            init=init,
+            seed=seed,
+            t_start=t_start,
+            t_stop=t_stop,
+        )
         load = os.getloadavg()[0]
         t0 = time.perf_counter()
         _, trace = run_inference(corpus, cfg, ex, shards=workers)
@@ -66,37 +80,60 @@ def run(corpus, params, workers, rounds, samples, init, seed=1, t_start=0.05, t_
     inference_s = float(trace["seconds"].iloc[-1])
     phases = {k: float(body[k].sum()) for k in PHASES}
     # what a round costs beyond the slowest worker's own work: Dask scheduling, (de)serialisation, transfer
-    phases["dask_overhead_seconds"] = float((body["roundtrip_seconds"] - body["max_build_seconds"]
-                                             - body["max_shard_seconds"] - body["max_compact_seconds"]).sum())
-    free_s = float((body["seconds"].diff().fillna(body["seconds"]) - body["max_shard_seconds"]
-                    + body["max_shard_cpu_seconds"]).sum())
+    phases["dask_overhead_seconds"] = float(
+        (
+            body["roundtrip_seconds"]
+            - body["max_build_seconds"]
+            - body["max_shard_seconds"]
+            - body["max_compact_seconds"]
+        ).sum()
+    )
+    free_s = float(
+        (
+            body["seconds"].diff().fillna(body["seconds"]) - body["max_shard_seconds"] + body["max_shard_cpu_seconds"]
+        ).sum()
+    )
     phases["worker_imbalance_seconds"] = float((body["max_shard_seconds"] - body["sum_shard_seconds"] / workers).sum())
     return {
-        "workers": workers, "rounds": rounds, "samples_per_round_per_worker": samples, "setup_s": setup,
-        "load_avg_1min_at_start": load, "inference_s": inference_s, "wall_s_with_scoring": wall,
+        "workers": workers,
+        "rounds": rounds,
+        "samples_per_round_per_worker": samples,
+        "setup_s": setup,
+        "load_avg_1min_at_start": load,
+        "inference_s": inference_s,
+        "wall_s_with_scoring": wall,
         "proposals": proposals,
         "proposals_per_s_total": proposals / inference_s,
         "proposals_per_s_total_if_cores_free": proposals / free_s,
         "proposals_per_s_per_worker": float(proposals / body["sum_shard_seconds"].sum()),
         "proposals_per_s_per_worker_cpu": float(proposals / body["sum_shard_cpu_seconds"].sum()),
         "phase_seconds": phases,
-        "b3_f1_first": float(trace["b3_f1"].iloc[0]), "b3_f1_last": float(trace["b3_f1"].iloc[-1]),
+        "b3_f1_first": float(trace["b3_f1"].iloc[0]),
+        "b3_f1_last": float(trace["b3_f1"].iloc[-1]),
         "entities_last": int(trace["entities"].iloc[-1]),
-        "worker_peak_rss_mb": sorted(worker_peak.values()), "driver_peak_rss_mb": peak_rss_mb(),
+        "worker_peak_rss_mb": sorted(worker_peak.values()),
+        "driver_peak_rss_mb": peak_rss_mb(),
         "trace": trace.to_dict(orient="records"),
     }
 
 
 def brief(res):
-    keys = ("workers", "load_avg_1min_at_start", "inference_s", "proposals_per_s_total",
-            "proposals_per_s_total_if_cores_free", "proposals_per_s_per_worker",
-            "proposals_per_s_per_worker_cpu", "phase_seconds")
+    keys = (
+        "workers",
+        "load_avg_1min_at_start",
+        "inference_s",
+        "proposals_per_s_total",
+        "proposals_per_s_total_if_cores_free",
+        "proposals_per_s_per_worker",
+        "proposals_per_s_per_worker_cpu",
+        "phase_seconds",
+    )
     return json.dumps({k: res[k] for k in keys if k in res})
 
 
 def scaling(args):
-    from coreflab.crossdoc.shard import ModelParams
-    from coreflab.crossdoc.synthetic import config_for, generate
+    from coreflab.papers.singh2011.shard import ModelParams
+    from coreflab.papers.singh2011.synthetic import config_for, generate
 
     px = generate(config_for("personx")).person_x()
     p = ModelParams(model="flat", bias=0.04)
@@ -108,29 +145,33 @@ def scaling(args):
             runs.append(res)
             print(brief(res), file=sys.stderr, flush=True)
     best = {k: max((r for r in runs if r["workers"] == k), key=lambda r: r["proposals_per_s_total"]) for k in (1, 2)}
-    ratios = [b["proposals_per_s_total"] / a["proposals_per_s_total"]
-              for a, b in zip(runs[0::2], runs[1::2])]
+    ratios = [b["proposals_per_s_total"] / a["proposals_per_s_total"] for a, b in zip(runs[0::2], runs[1::2])]
     out = {
         "runs": runs,
         "speedup_K2_over_K1_total": ratios,
         "speedup_K2_over_K1_total_best": best[2]["proposals_per_s_total"] / best[1]["proposals_per_s_total"],
-        "speedup_K2_over_K1_total_if_cores_free": [b["proposals_per_s_total_if_cores_free"]
-                                                   / a["proposals_per_s_total_if_cores_free"]
-                                                   for a, b in zip(runs[0::2], runs[1::2])],
-        "speedup_K2_over_K1_per_worker_rate": [2 * b["proposals_per_s_per_worker"] / a["proposals_per_s_per_worker"]
-                                               for a, b in zip(runs[0::2], runs[1::2])],
+        "speedup_K2_over_K1_total_if_cores_free": [
+            b["proposals_per_s_total_if_cores_free"] / a["proposals_per_s_total_if_cores_free"]
+            for a, b in zip(runs[0::2], runs[1::2])
+        ],
+        "speedup_K2_over_K1_per_worker_rate": [
+            2 * b["proposals_per_s_per_worker"] / a["proposals_per_s_per_worker"]
+            for a, b in zip(runs[0::2], runs[1::2])
+        ],
     }
     est = out["speedup_K2_over_K1_total_if_cores_free"]
-    print(f"K=2 / K=1 total proposals/s: {', '.join(f'{r:.2f}' for r in ratios)} "
-          f"[estimate with CPU time for sampling time: {', '.join(f'{r:.2f}' for r in est)}] "
-          f"(per-worker sampling rate K=1: {best[1]['proposals_per_s_per_worker']:,.0f}/s, "
-          f"K=2: {best[2]['proposals_per_s_per_worker']:,.0f}/s; load avg {os.getloadavg()[0]:.1f})")
+    print(
+        f"K=2 / K=1 total proposals/s: {', '.join(f'{r:.2f}' for r in ratios)} "
+        f"[estimate with CPU time for sampling time: {', '.join(f'{r:.2f}' for r in est)}] "
+        f"(per-worker sampling rate K=1: {best[1]['proposals_per_s_per_worker']:,.0f}/s, "
+        f"K=2: {best[2]['proposals_per_s_per_worker']:,.0f}/s; load avg {os.getloadavg()[0]:.1f})"
+    )
     return out
 
 
 def large(args):
-    from coreflab.crossdoc.shard import ModelParams
-    from coreflab.crossdoc.synthetic import config_for, generate
+    from coreflab.papers.singh2011.shard import ModelParams
+    from coreflab.papers.singh2011.synthetic import config_for, generate
 
     t0 = time.perf_counter()
     big = generate(config_for("large"))

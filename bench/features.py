@@ -53,8 +53,16 @@ def template_shares(corpus, store):
     T = mention_table(corpus)
     jmask, imask, nonroot = definedness_masks(T, res.n_ana, res.ana_col, res.n_oth, res.oth_slot, T.shape[1])
     counts = np.zeros(len(res.names), dtype=np.int64)
-    _template_counts(np.asarray(store.doc_mention_offsets, dtype=np.int64), store.m_arc_offsets,
-                     store.arc_ante, jmask, imask, nonroot, len(res.names), counts)
+    _template_counts(
+        np.asarray(store.doc_mention_offsets, dtype=np.int64),
+        store.m_arc_offsets,
+        store.arc_ante,
+        jmask,
+        imask,
+        nonroot,
+        len(res.names),
+        counts,
+    )
     n_nonroot = store.n_arcs - store.n_mentions
     return {name: round(float(c) / max(n_nonroot, 1), 4) for name, c in zip(res.names, counts)}
 
@@ -65,8 +73,13 @@ def real_split(args):
 
     corpus = CompiledCorpus.load(args.compiled)
     fs = load_featureset(args.featureset)
-    result = {"corpus": corpus.name, "split": corpus.split, "featureset": fs.name, "n_bits": 22,
-              "target_bytes_per_arc": TARGET_BYTES_PER_ARC}
+    result = {
+        "corpus": corpus.name,
+        "split": corpus.split,
+        "featureset": fs.name,
+        "n_bits": 22,
+        "target_bytes_per_arc": TARGET_BYTES_PER_ARC,
+    }
     for reach in (False, True):
         r = measure(corpus, fs, window=args.window, repeats=1, reach=reach)
         result["window_reach" if reach else "window_only"] = r
@@ -125,9 +138,13 @@ def main():
     fs = load_featureset(args.featureset)
     sizes = corpus.doc_mention_offsets[1:] - corpus.doc_mention_offsets[:-1]
     result = {
-        "corpus": {"documents": corpus.n_docs, "mentions": corpus.n_mentions,
-                   "mean_mentions": float(sizes.mean()), "max_mentions": int(sizes.max()),
-                   "build_seconds": build},
+        "corpus": {
+            "documents": corpus.n_docs,
+            "mentions": corpus.n_mentions,
+            "mean_mentions": float(sizes.mean()),
+            "max_mentions": int(sizes.max()),
+            "build_seconds": build,
+        },
         "featureset": fs.name,
         "templates": len(fs.local),
         "n_bits": 22,
@@ -136,8 +153,10 @@ def main():
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "machine": platform.processor() or platform.machine(),
         "load_average": list(os.getloadavg()),
-        "note": ("best of 3 by wall time, one thread; user = the numba kernels, sys = OS time, mostly "
-                 "allocating fresh pages for the output arrays; wall is inflated when other jobs share the cores"),
+        "note": (
+            "best of 3 by wall time, one thread; user = the numba kernels, sys = OS time, mostly "
+            "allocating fresh pages for the output arrays; wall is inflated when other jobs share the cores"
+        ),
         "target_us_per_arc": 0.5,
     }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -61,9 +61,30 @@ def main():
     ng = Path(args.newsgroups)
     if ng.is_dir():
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "coreflab.cli", "doccluster", "--local-dir", str(ng), "--key", "author",
-                               "--max-sets", "20", "--folds", "10", "--passes", "5", "--out", "/dev/null",
-                               "--resources", str(ROOT / "resources")], capture_output=True, text=True)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "coreflab.cli",
+                "doccluster",
+                "--local-dir",
+                str(ng),
+                "--key",
+                "author",
+                "--max-sets",
+                "20",
+                "--folds",
+                "10",
+                "--passes",
+                "5",
+                "--out",
+                "/dev/null",
+                "--resources",
+                str(ROOT / "resources"),
+            ],
+            capture_output=True,
+            text=True,
+        )
         out["doccluster_author_job_s"] = round(time.perf_counter() - t0, 1)
         out["doccluster_ok"] = proc.returncode == 0
         out["doccluster_note"] = "the workflow runs four such jobs (author/thread x natural/shuffled), two at a time"
@@ -82,10 +103,20 @@ def _head(corpus, store, n_docs=20):
     m_hi = int(off[-1])
     a_hi = int(store.m_arc_offsets[m_hi])
     f_hi = int(store.arc_feat_offsets[a_hi])
-    s = SimpleNamespace(n_bits=store.n_bits, doc_mention_offsets=off, m_arc_offsets=store.m_arc_offsets[: m_hi + 1],
-                        arc_ante=store.arc_ante[:a_hi], arc_feat_offsets=store.arc_feat_offsets[: a_hi + 1],
-                        arc_feats=store.arc_feats[:f_hi])
-    c = SimpleNamespace(n_mentions=m_hi, missing=list(corpus.missing), m_cluster=corpus.m_cluster[:m_hi], arrays={"doc_mention_offsets": off, "m_cluster": corpus.m_cluster[:m_hi]})
+    s = SimpleNamespace(
+        n_bits=store.n_bits,
+        doc_mention_offsets=off,
+        m_arc_offsets=store.m_arc_offsets[: m_hi + 1],
+        arc_ante=store.arc_ante[:a_hi],
+        arc_feat_offsets=store.arc_feat_offsets[: a_hi + 1],
+        arc_feats=store.arc_feats[:f_hi],
+    )
+    c = SimpleNamespace(
+        n_mentions=m_hi,
+        missing=list(corpus.missing),
+        m_cluster=corpus.m_cluster[:m_hi],
+        arrays={"doc_mention_offsets": off, "m_cluster": corpus.m_cluster[:m_hi]},
+    )
     return c, s
 
 

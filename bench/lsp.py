@@ -29,10 +29,10 @@ def main(argv=None):
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--out", default="bench/results/lsp.json")
     args = p.parse_args(argv)
-    from coreflab.learn.lsp_regressor_data import regressor_examples, regressor_table
     from coreflab.learn.registry import make_learner
     from coreflab.mela.features import FEATURE_NAMES
     from coreflab.mela.regressor import fit_regressor, save_regressor
+    from coreflab.papers.hm2017.regressor_data import regressor_examples, regressor_table
 
     corpus, store = _load(args.small)
     regressor_examples(corpus, store, [0], n_iter=2)  # compile
@@ -44,8 +44,13 @@ def main(argv=None):
     save_regressor(reg, fit_regressor(table[list(FEATURE_NAMES)].to_numpy(), table["mela"].to_numpy()), len(table))
 
     big = _load(args.large)
-    out = {"data_generation_100_docs_seconds": round(data_secs, 2), "data_examples": len(df),
-           "large_docs": big[1].n_docs, "large_mentions": big[1].n_mentions, "epochs": {}}
+    out = {
+        "data_generation_100_docs_seconds": round(data_secs, 2),
+        "data_examples": len(df),
+        "large_docs": big[1].n_docs,
+        "large_mentions": big[1].n_mentions,
+        "epochs": {},
+    }
     for name, params in (("lsp_f", {}), ("lsp_yj", {}), ("lsp_rho", {"regressor": str(reg)})):
         make_learner(name, dict(params, n_iter=1)).fit(_load(args.small))  # compile
         m = make_learner(name, dict(params, n_iter=args.epochs, C=100.0)).fit(big)

@@ -35,16 +35,21 @@ def pair_of_jobs(threads):
     env = {**os.environ, "COREFLAB_THREADS": str(threads)}
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.pop(var, None)
-    procs = [subprocess.Popen([sys.executable, "-c", _JOB], env=env, stdout=subprocess.PIPE, text=True)
-             for _ in range(2)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _JOB], env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)
+    ]
     fits = [tuple(float(x) for x in p.communicate()[0].split()) for p in procs]
     return {"fit_wall_s": [round(w, 2) for w, _ in fits], "fit_cpu_s": [round(c, 2) for _, c in fits]}
 
 
 def main():
     cores = os.cpu_count() or 1
-    out = {"what": "two cc_base fits side by side (default synth train), BLAS threads per process",
-           "cores": cores, "load_before": round(os.getloadavg()[0], 2), "started": time.strftime("%Y-%m-%d %H:%M")}
+    out = {
+        "what": "two cc_base fits side by side (default synth train), BLAS threads per process",
+        "cores": cores,
+        "load_before": round(os.getloadavg()[0], 2),
+        "started": time.strftime("%Y-%m-%d %H:%M"),
+    }
     out["one_thread_per_process"] = pair_of_jobs(1)
     out[f"{cores}_threads_per_process"] = pair_of_jobs(cores)
     out["load_after"] = round(os.getloadavg()[0], 2)

@@ -1,7 +1,7 @@
 """Benchmark sweeps for issue #10 ("cost as the work grows"): time and peak memory against
 the number of candidate arcs, against the beam size, and against Dask workers.
 
-(i) arcs: training splits of the conll2012-size synthetic corpus (`coreflab.corpus.synthetic`,
+(i) arcs: training splits of the conll2012-size synthetic corpus (`coreflab.corpus.synthetic.generator`,
     seed 0) cut to its first N documents (a document does not change with the corpus size, so
     the points are nested), every earlier mention a candidate (no window), the real local
     features (`config/featuresets/local.yaml`, 2**22 weights), as in bench/train_bk.py. Per
@@ -48,8 +48,17 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 FEATURESET = ROOT / "config" / "featuresets" / "local.yaml"
 # the non-local templates of bench/train_bk.py (B&K 2014, Sect. 5)
-NONLOCAL = ["cluster_size", "cluster_shape", "syntactic_context", "cluster_start_distance", "ante_ante_type",
-            "ante_ante_head", "cluster_first_head", "cluster_first_name_head", "cluster_bag_head"]
+NONLOCAL = [
+    "cluster_size",
+    "cluster_shape",
+    "syntactic_context",
+    "cluster_start_distance",
+    "ante_ante_type",
+    "ante_ante_head",
+    "cluster_first_head",
+    "cluster_first_name_head",
+    "cluster_bag_head",
+]
 PLANS = {
     "full": {"docs": [175, 350, 700, 1400, 2802], "beam_docs": 700, "beams": [1, 5, 20, 50], "epochs": 3},
     "quick": {"docs": [25, 50, 100, 200], "beam_docs": 50, "beams": [1, 5, 20], "epochs": 3},
@@ -59,6 +68,7 @@ N_BITS = 22
 
 
 # ----------------------------------------------------------------------------- child side
+
 
 def _status_mb(field):
     """A memory line of /proc/self/status in MB (None where /proc is absent)."""
@@ -111,7 +121,7 @@ def _timed(fn):
 def child_prepare(a):
     """Compile the first N training documents for every N of the plan into a.dir."""
     from coreflab.corpus.compile import compile_documents
-    from coreflab.corpus.synthetic import SIZES, generate_document, resolve_knobs
+    from coreflab.corpus.synthetic.generator import SIZES, generate_document, resolve_knobs
 
     spec, knobs = SIZES["conll2012"], resolve_knobs(None)
     sizes = sorted(set(a.docs + [a.beam_docs]))
@@ -143,11 +153,20 @@ def _load_and_extract(path, repeats=1):
             best = (wall, cpu, r1.ru_utime - r0.ru_utime, r1.ru_stime - r0.ru_stime)
     wall, cpu, user, sys_ = best
     arcs = int(store.arc_ante.shape[0])
-    res.update(arcs=arcs, feature_entries=int(store.arc_feats.shape[0]), store_mb=store.nbytes / 2**20,
-               extract_repeats=repeats, extract_wall_s=wall, extract_cpu_s=cpu, extract_user_s=user,
-               extract_sys_s=sys_, extract_cpu_us_per_arc=1e6 * cpu / arcs, extract_user_us_per_arc=1e6 * user / arcs,
-               extract_wall_us_per_arc=1e6 * wall / arcs,
-               extract_peak_mb=_status_mb("VmHWM") if resettable else None)
+    res.update(
+        arcs=arcs,
+        feature_entries=int(store.arc_feats.shape[0]),
+        store_mb=store.nbytes / 2**20,
+        extract_repeats=repeats,
+        extract_wall_s=wall,
+        extract_cpu_s=cpu,
+        extract_user_s=user,
+        extract_sys_s=sys_,
+        extract_cpu_us_per_arc=1e6 * cpu / arcs,
+        extract_user_us_per_arc=1e6 * user / arcs,
+        extract_wall_us_per_arc=1e6 * wall / arcs,
+        extract_peak_mb=_status_mb("VmHWM") if resettable else None,
+    )
     return corpus, store, res
 
 
@@ -162,15 +181,25 @@ def child_arcs(a):
     marks = []  # process CPU time at the end of every epoch: an epoch's CPU is a difference
     learner = make_learner("bk_baseline", dict(n_iter=a.epochs, seed=SEED))
     t0 = time.process_time()
-    model, wall, cpu = _timed(lambda: learner.fit((corpus, store), callback=lambda e, m: marks.append(time.process_time())))
+    model, wall, cpu = _timed(
+        lambda: learner.fit((corpus, store), callback=lambda e, m: marks.append(time.process_time()))
+    )
     epoch_cpu = np.diff([t0] + marks)
     epoch_wall = [h["seconds"] for h in model.history_]
     best_cpu, best_wall = float(min(epoch_cpu[1:])), float(min(epoch_wall[1:]))
-    res.update(epochs=a.epochs, baseline_epochs_wall_s=epoch_wall, baseline_epochs_cpu_s=[float(x) for x in epoch_cpu],
-               baseline_epoch_wall_s=best_wall, baseline_epoch_cpu_s=best_cpu, baseline_fit_cpu_s=cpu,
-               baseline_fit_wall_s=wall, baseline_wall_us_per_arc=1e6 * best_wall / arcs,
-               baseline_cpu_us_per_arc=1e6 * best_cpu / arcs,
-               peak_mb=_status_mb("VmHWM"), ru_maxrss_mb=_maxrss_mb())
+    res.update(
+        epochs=a.epochs,
+        baseline_epochs_wall_s=epoch_wall,
+        baseline_epochs_cpu_s=[float(x) for x in epoch_cpu],
+        baseline_epoch_wall_s=best_wall,
+        baseline_epoch_cpu_s=best_cpu,
+        baseline_fit_cpu_s=cpu,
+        baseline_fit_wall_s=wall,
+        baseline_wall_us_per_arc=1e6 * best_wall / arcs,
+        baseline_cpu_us_per_arc=1e6 * best_cpu / arcs,
+        peak_mb=_status_mb("VmHWM"),
+        ru_maxrss_mb=_maxrss_mb(),
+    )
     res["peak_mb"] = max(v for v in (res["peak_mb"], res["extract_peak_mb"]) if v is not None)
     return res
 
@@ -187,13 +216,19 @@ def child_beam(a):
     params = dict(n_iter=1, beam=a.beam, nonlocal_templates=NONLOCAL, seed=SEED)
     model, wall, cpu = _timed(lambda: make_learner("bk_delayed_laso", params).fit((corpus, store)))
     peak_train = _status_mb("VmHWM")
-    res.update(beam=a.beam, epoch_wall_s=model.history_[0]["seconds"], fit_wall_s=wall, epoch_cpu_s=cpu,
-               cpu_us_per_arc=1e6 * cpu / res["arcs"], updates=model.history_[0]["updates"],
-               fit_setup_wall_s=wall - model.history_[0]["seconds"],
-               rss_before_training_mb=rss0,
-               training_added_mb=(peak_train - rss0) if resettable and peak_train is not None else None,
-               peak_mb=max(v for v in (peak_before, peak_train, res["extract_peak_mb"]) if v is not None),
-               ru_maxrss_mb=_maxrss_mb())
+    res.update(
+        beam=a.beam,
+        epoch_wall_s=model.history_[0]["seconds"],
+        fit_wall_s=wall,
+        epoch_cpu_s=cpu,
+        cpu_us_per_arc=1e6 * cpu / res["arcs"],
+        updates=model.history_[0]["updates"],
+        fit_setup_wall_s=wall - model.history_[0]["seconds"],
+        rss_before_training_mb=rss0,
+        training_added_mb=(peak_train - rss0) if resettable and peak_train is not None else None,
+        peak_mb=max(v for v in (peak_before, peak_train, res["extract_peak_mb"]) if v is not None),
+        ru_maxrss_mb=_maxrss_mb(),
+    )
     return res
 
 
@@ -201,6 +236,7 @@ CHILDREN = {"prepare": child_prepare, "arcs": child_arcs, "beam": child_beam}
 
 
 # ---------------------------------------------------------------------------- parent side
+
 
 def run_child(kind, *args):
     """Run one measurement in a fresh interpreter; its last stdout line is its JSON result."""
@@ -220,12 +256,26 @@ def worker_points(crossdoc_json):
     if not crossdoc_json.exists():
         return None
     d = json.loads(crossdoc_json.read_text())
-    keep = ("workers", "rounds", "samples_per_round_per_worker", "wall_s", "proposals", "proposals_per_s_per_worker",
-            "proposals_per_s_total_wall", "worker_peak_rss_mb", "driver_peak_rss_mb")
+    keep = (
+        "workers",
+        "rounds",
+        "samples_per_round_per_worker",
+        "wall_s",
+        "proposals",
+        "proposals_per_s_per_worker",
+        "proposals_per_s_total_wall",
+        "worker_peak_rss_mb",
+        "driver_peak_rss_mb",
+    )
     points = [{k: p[k] for k in keep if k in p} for p in d.get("personx", [])]
     large = {k: v for k, v in d.get("large", {}).items() if k != "trace"}
-    return {"source": "bench/results/crossdoc.json", "corpus": "personx", "points": points,
-            "large": large or None, "machine_cpus": d.get("machine_cpus")}
+    return {
+        "source": "bench/results/crossdoc.json",
+        "corpus": "personx",
+        "points": points,
+        "large": large or None,
+        "machine_cpus": d.get("machine_cpus"),
+    }
 
 
 def _rounded(x):
@@ -253,12 +303,22 @@ def main(argv=None):
     plan_name = "quick" if a.quick else "full"
     plan = PLANS[plan_name]
     started = datetime.datetime.now(datetime.timezone.utc)
-    out = {"benchmark": "scaling", "plan": plan_name, "date": started.isoformat(timespec="seconds"),
-           "machine": {"platform": platform.platform(), "python": platform.python_version(),
-                       "processor": platform.processor() or platform.machine(), "cpu_count": os.cpu_count()},
-           "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
-           "corpus": "synthetic conll2012 size, train split, first N documents, seed 0",
-           "featureset": "local", "n_bits": N_BITS, "nonlocal_templates": NONLOCAL}
+    out = {
+        "benchmark": "scaling",
+        "plan": plan_name,
+        "date": started.isoformat(timespec="seconds"),
+        "machine": {
+            "platform": platform.platform(),
+            "python": platform.python_version(),
+            "processor": platform.processor() or platform.machine(),
+            "cpu_count": os.cpu_count(),
+        },
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+        "corpus": "synthetic conll2012 size, train split, first N documents, seed 0",
+        "featureset": "local",
+        "n_bits": N_BITS,
+        "nonlocal_templates": NONLOCAL,
+    }
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="coreflab-scaling-") as tmp:
         run_child("prepare", tmp, plan["beam_docs"], *plan["docs"])

@@ -36,8 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-from coreflab.corpus.conll import atomic_write_text, format_conll, read_conll
 from coreflab.corpus.document import Document
+from coreflab.corpus.readers.conll import atomic_write_text, format_conll, read_conll
 from coreflab.metrics.coref_file import read_coref_path
 from coreflab.metrics.scorer import score_clusterings, score_documents, score_files, score_labels
 
@@ -137,7 +137,10 @@ def writable(clusters):
         kept = []
         for s, e in cl:
             clash = any(
-                (a < s <= b < e) or (s < a <= e < b) or (s == b and (a, b) != (s, s) and (s, e) != (s, s)) or (e == a and s != e and a != b)
+                (a < s <= b < e)
+                or (s < a <= e < b)
+                or (s == b and (a, b) != (s, s) and (s, e) != (s, s))
+                or (e == a and s != e and a != b)
                 for a, b in kept
             )
             if not clash:
@@ -233,7 +236,9 @@ def official_cases_against_perl(scorer_pl):
         key, resp = CASES_DIR / case["key"], CASES_DIR / case["response"]
         perl = {}
         for m in PERL_METRICS:
-            run = subprocess.run(["perl", str(scorer_pl), m, str(key), str(resp), "none"], capture_output=True, text=True)
+            run = subprocess.run(
+                ["perl", str(scorer_pl), m, str(key), str(resp), "none"], capture_output=True, text=True
+            )
             perl.update(parse_perl(run.stdout, m))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -248,7 +253,11 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--process-repeat", type=int, default=3)
-    parser.add_argument("--perl-scorer", default=os.environ.get("COREFLAB_REFERENCE_SCORER"), help="folder with scorer.pl (v8.01) and lib/")
+    parser.add_argument(
+        "--perl-scorer",
+        default=os.environ.get("COREFLAB_REFERENCE_SCORER"),
+        help="folder with scorer.pl (v8.01) and lib/",
+    )
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "scorer.json"))
     args = parser.parse_args(argv)
     keys, responses = synthetic_pair(args.seed)
@@ -272,7 +281,10 @@ def main(argv=None):
         result["per_metric_seconds"][m] = best_time(lambda: score_clusterings(keys, responses, m), args.repeat)[0]
     result["score_labels_seconds"] = best_time(lambda: score_labels(*labels), args.repeat)[0]
     words = ["w"] * 700
-    kd = [Document(f"doc{i}", 0, words, [700], clusters=c, cluster_labels=[str(j) for j in range(len(c))]) for i, c in enumerate(keys)]
+    kd = [
+        Document(f"doc{i}", 0, words, [700], clusters=c, cluster_labels=[str(j) for j in range(len(c))])
+        for i, c in enumerate(keys)
+    ]
     rd = [d.with_clusters(c) for d, c in zip(kd, responses)]
     with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -291,15 +303,24 @@ def main(argv=None):
         read = best_time(lambda: (read_coref_path(kp), read_coref_path(rp)), args.repeat)
         kf, rf = read_coref_path(kp), read_coref_path(rp)
         scored = best_time(lambda: score_files(kf, rf, "all"), args.repeat)
-        result["in_process"] = {"read_both_files_seconds": read[0], "read_cpu": read[2], "score_files_seconds": scored[0], "score_cpu": scored[2]}
+        result["in_process"] = {
+            "read_both_files_seconds": read[0],
+            "read_cpu": read[2],
+            "score_files_seconds": scored[0],
+            "score_cpu": scored[2],
+        }
         result["in_process"]["read_plus_score_seconds"] = read[0] + scored[0]
         # the command as a process, and what bounds it
         cmd, how = coreflab_command()
-        command, out = timed_process(cmd + ["score", kp, rp, "--metric", "all", "--format", "json"], args.process_repeat)
+        command, out = timed_process(
+            cmd + ["score", kp, rp, "--metric", "all", "--format", "json"], args.process_repeat
+        )
         ours = json.loads(out)
         startup, _ = timed_process([sys.executable, "-c", "pass"], args.process_repeat)
         numpy_import, _ = timed_process([sys.executable, "-c", "import numpy"], args.process_repeat)
-        imports, _ = timed_process([sys.executable, "-c", "import coreflab.commands.score, coreflab.metrics.coref_file"], args.process_repeat)
+        imports, _ = timed_process(
+            [sys.executable, "-c", "import coreflab.commands.score, coreflab.metrics.coref_file"], args.process_repeat
+        )
         result["command"] = {
             "how": how,
             "argv": "coreflab score KEY RESPONSE --metric all --format json",
@@ -334,7 +355,9 @@ def main(argv=None):
     result["load_average"] = result["load_average_end"][0]
     result["scores"] = {m: scores.metric_dict(m)["f1"] for m in ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")}
     result["scores"]["mela"] = scores.mela
-    result["command_scores_match_in_memory"] = all(abs(ours[m]["f1"] - result["scores"][m]) < 1e-9 for m in result["scores"] if m != "mela")
+    result["command_scores_match_in_memory"] = all(
+        abs(ours[m]["f1"] - result["scores"][m]) < 1e-9 for m in result["scores"] if m != "mela"
+    )
     atomic_write_text(args.out, json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
     return 0

@@ -1,7 +1,7 @@
 """Benchmark: Björkelund & Kuhn training epochs on a conll2012-size arc store.
 
 Two stores over the training split of the conll2012-size synthetic corpus
-(`coreflab.corpus.synthetic`, size "conll2012"; every earlier mention a candidate, no
+(`coreflab.corpus.synthetic.generator`, size "conll2012"; every earlier mention a candidate, no
 window, so the number of candidate arcs is that corpus's):
 - `synth`: the real local features (`config/featuresets/local.yaml`, E1's extractor)
   and the corpus's own gold clusters and mention attributes — realistic feature-id
@@ -34,14 +34,23 @@ import numpy as np
 from coreflab.decode.random_problem import random_problem
 from coreflab.learn.registry import make_learner
 
-NONLOCAL = ["cluster_size", "cluster_shape", "syntactic_context", "cluster_start_distance", "ante_ante_type",
-            "ante_ante_head", "cluster_first_head", "cluster_first_name_head", "cluster_bag_head"]
+NONLOCAL = [
+    "cluster_size",
+    "cluster_shape",
+    "syntactic_context",
+    "cluster_start_distance",
+    "ante_ante_type",
+    "ante_ante_head",
+    "cluster_first_head",
+    "cluster_first_name_head",
+    "cluster_bag_head",
+]
 
 
 def synth_train(quick):
     """Compiled training split of the conll2012-size synthetic corpus."""
     from coreflab.corpus.compile import compile_documents
-    from coreflab.corpus.synthetic import SIZES, generate_document, resolve_knobs
+    from coreflab.corpus.synthetic.generator import SIZES, generate_document, resolve_knobs
 
     spec = SIZES["conll2012"]
     n_docs = 200 if quick else spec["docs"][0]
@@ -57,9 +66,10 @@ def epochs(data, beam, prefix, res, n_iter):
     (steady state), wall clock, plus the process CPU time of the whole fit.
     """
     n_arcs = int(data[1].arc_ante.shape[0])
-    for key, name, params in (("baseline", "bk_baseline", dict(n_iter=n_iter)),
-                              ("delayed_laso", "bk_delayed_laso",
-                               dict(n_iter=n_iter, beam=beam, nonlocal_templates=NONLOCAL))):
+    for key, name, params in (
+        ("baseline", "bk_baseline", dict(n_iter=n_iter)),
+        ("delayed_laso", "bk_delayed_laso", dict(n_iter=n_iter, beam=beam, nonlocal_templates=NONLOCAL)),
+    ):
         cpu = time.process_time()
         m = make_learner(name, params).fit(data)
         cpu = time.process_time() - cpu
@@ -97,9 +107,14 @@ def main():
     t0 = time.perf_counter()
     corpus = synth_train(args.quick)
     sizes = np.diff(corpus.doc_mention_offsets)
-    res = {"documents": int(len(sizes)), "mentions": int(sizes.sum()), "n_bits": args.n_bits,
-           "beam": args.beam, "nonlocal_templates": NONLOCAL,
-           "seconds_corpus": round(time.perf_counter() - t0, 1)}
+    res = {
+        "documents": int(len(sizes)),
+        "mentions": int(sizes.sum()),
+        "n_bits": args.n_bits,
+        "beam": args.beam,
+        "nonlocal_templates": NONLOCAL,
+        "seconds_corpus": round(time.perf_counter() - t0, 1),
+    }
     t0 = time.perf_counter()
     store = extract_arc_store(corpus, root / "config" / "featuresets" / "local.yaml", n_bits=args.n_bits)
     res["seconds_extract"] = round(time.perf_counter() - t0, 1)
@@ -109,15 +124,20 @@ def main():
     epochs((corpus, store), args.beam, "synth", res, args.epochs)
     del store
     if not args.skip_random:
-        data = random_problem(sizes, n_bits=args.n_bits, feats_per_arc=(args.feats, args.feats),
-                              informative=False, seed=0)
+        data = random_problem(
+            sizes, n_bits=args.n_bits, feats_per_arc=(args.feats, args.feats), informative=False, seed=0
+        )
         res["random_feats_per_arc"] = args.feats
         res["random_store_mb"] = round(data[1].nbytes / 2**20, 1)
         epochs(data, args.beam, "random", res, args.epochs)
         del data
     res["peak_rss_mb"] = round(peak_rss_mb(), 1)
-    res["targets"] = {"baseline_epoch_seconds": 10, "baseline_us_per_arc": 0.2,
-                      "delayed_laso_epoch_seconds": 120, "peak_rss_mb": 4096}
+    res["targets"] = {
+        "baseline_epoch_seconds": 10,
+        "baseline_us_per_arc": 0.2,
+        "delayed_laso_epoch_seconds": 120,
+        "peak_rss_mb": 4096,
+    }
     res["load_average_1min"] = round(os.getloadavg()[0], 2)
     res["machine"] = {"python": platform.python_version(), "processor": platform.processor() or platform.machine()}
     out = Path(args.out)

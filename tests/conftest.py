@@ -25,3 +25,17 @@ def _with_singletons(docs):
 def with_singletons():
     """Function: documents → the same documents with a singleton cluster added to each."""
     return _with_singletons
+
+
+@pytest.fixture(scope="session")
+def default_config():
+    """config/config.yaml validated against the workflow schema (defaults filled in)."""
+    from pathlib import Path
+
+    import yaml
+
+    from coreflab.config import check_config
+
+    root = Path(__file__).resolve().parents[1]
+    config = yaml.safe_load((root / "config" / "config.yaml").read_text())
+    return check_config(config, root / "workflow" / "schemas" / "config.schema.yaml")

@@ -91,16 +91,27 @@ def test_a_misspelled_system_is_a_one_line_error_naming_it():
     assert "\n" not in msg
 
 
-
 def test_a_users_conll2012_plans_every_learner_and_paper_experiment(tmp_path):
     import subprocess
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", "-n", "--snakefile", str(ROOT / "Snakefile"),
-         "--configfile", str(ROOT / "config" / "conll2012.yaml"),
-         "--config", f"corpora={{conll2012: {{local_dir: {tmp_path}}}}}"],
-        capture_output=True, text=True, cwd=ROOT)
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-n",
+            "--snakefile",
+            str(ROOT / "workflow" / "Snakefile"),
+            "--configfile",
+            str(ROOT / "config" / "conll2012.yaml"),
+            "--config",
+            f"corpora={{conll2012: {{local_dir: {tmp_path}}}}}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = proc.stdout + proc.stderr
     default = _cfg()

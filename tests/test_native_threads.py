@@ -28,7 +28,11 @@ def _blas_threads(**env):
 
 def test_defaults_to_one_and_keeps_what_the_user_set():
     env = {"OPENBLAS_NUM_THREADS": "3"}
-    assert native_threads.configure(env) == {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "3", "MKL_NUM_THREADS": "1"}
+    assert native_threads.configure(env) == {
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "3",
+        "MKL_NUM_THREADS": "1",
+    }
     assert native_threads.configure({"COREFLAB_THREADS": "2"})["MKL_NUM_THREADS"] == "2"
 
 

@@ -55,8 +55,9 @@ def test_the_command_writes_markdown_and_html(tmp_path):
     p = argparse.ArgumentParser()
     skipped.add_arguments(p)
     rows = skipped_experiments(_config(tmp_path, None, None))
-    args = p.parse_args(["--skipped-json", json.dumps(rows), "--out-md", str(tmp_path / "s.md"),
-                         "--out-html", str(tmp_path / "s.html")])
+    args = p.parse_args(
+        ["--skipped-json", json.dumps(rows), "--out-md", str(tmp_path / "s.md"), "--out-html", str(tmp_path / "s.html")]
+    )
     assert skipped.run(args) == 0
     md = (tmp_path / "s.md").read_text()
     assert "20 Newsgroups" in md and "ECB+" in md and "doccluster.local_dir is not set" in md

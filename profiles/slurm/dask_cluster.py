@@ -1,10 +1,10 @@
-"""Start a Dask cluster whose workers are SLURM jobs, for `coreflab crossdoc --scheduler`.
+"""Start a Dask cluster whose workers are SLURM jobs, for `coreflab singh2011 run --scheduler`.
 
     pip install 'coreflab[slurm]'     # or: pip install dask-jobqueue
     python profiles/slurm/dask_cluster.py --jobs 4 --cores 4 --memory 16GB \\
         --walltime 04:00:00 --account my_account --partition my_partition \\
         --address-file dask-scheduler.txt
-    coreflab crossdoc ... --scheduler "$(cat dask-scheduler.txt)"
+    coreflab singh2011 run ... --scheduler "$(cat dask-scheduler.txt)"
 
 The cross-document sampler (Singh et al. 2011) distributes entities over Dask workers and
 redistributes them between rounds; it needs nothing from SLURM except workers, so the
@@ -23,10 +23,19 @@ import sys
 import time
 
 
-def start_cluster(*, jobs: int, cores: int, processes: int, memory: str, walltime: str,
-                  partition: str | None = None, account: str | None = None,
-                  host: str | None = None, log_directory: str | None = None,
-                  local_directory: str | None = None):
+def start_cluster(
+    *,
+    jobs: int,
+    cores: int,
+    processes: int,
+    memory: str,
+    walltime: str,
+    partition: str | None = None,
+    account: str | None = None,
+    host: str | None = None,
+    log_directory: str | None = None,
+    local_directory: str | None = None,
+):
     """A SLURMCluster scaled to `jobs` worker jobs (dask-jobqueue; imported here, optional)."""
     from dask_jobqueue import SLURMCluster
 
@@ -52,22 +61,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=1, help="SLURM jobs (1)")
     parser.add_argument("--cores", type=int, default=1, help="cores per job (1)")
-    parser.add_argument("--processes", type=int, default=None,
-                        help="Dask worker processes per job (default: one per core)")
+    parser.add_argument(
+        "--processes", type=int, default=None, help="Dask worker processes per job (default: one per core)"
+    )
     parser.add_argument("--memory", default="4GB", help="memory per job (4GB)")
     parser.add_argument("--walltime", default="01:00:00", help="per job, HH:MM:SS")
     parser.add_argument("--partition", default=None)
     parser.add_argument("--account", default=None)
-    parser.add_argument("--host", default=None,
-                        help="address the scheduler listens on (default: dask's choice)")
+    parser.add_argument("--host", default=None, help="address the scheduler listens on (default: dask's choice)")
     parser.add_argument("--log-directory", default=None, help="SLURM output of the workers")
     parser.add_argument("--address-file", default=None, help="write the scheduler address here")
     parser.add_argument("--lifetime", type=float, default=None, help="seconds, then stop")
     args = parser.parse_args(argv)
     cluster = start_cluster(
-        jobs=args.jobs, cores=args.cores, processes=args.processes or args.cores,
-        memory=args.memory, walltime=args.walltime, partition=args.partition,
-        account=args.account, host=args.host, log_directory=args.log_directory,
+        jobs=args.jobs,
+        cores=args.cores,
+        processes=args.processes or args.cores,
+        memory=args.memory,
+        walltime=args.walltime,
+        partition=args.partition,
+        account=args.account,
+        host=args.host,
+        log_directory=args.log_directory,
     )
     try:
         print(cluster.scheduler_address, flush=True)

@@ -4,7 +4,7 @@
 
 Every rule of the workflow writes `benchmark:` files (one TSV per job: `s` wall seconds,
 `max_rss` peak resident memory in MB). This script finds the rule each file belongs to by
-matching the file against the rules' benchmark patterns in workflow/rules/*.smk, takes the
+matching the file against the rules' benchmark patterns in workflow/rules/**/*.smk, takes the
 worst job of each rule, and prints a `set-resources:` block for profiles/slurm/config.yaml:
 memory = peak RSS times a headroom factor, rounded up to 500 MB (at least 1000 MB); runtime
 = wall time times the factor, in whole minutes (at least 5). A SLURM job that exceeds
@@ -28,7 +28,7 @@ _BENCH = re.compile(r"^\s+benchmark:\s*\n\s+(?:benchmark\()?\"([^\"]+)\"", re.M)
 def benchmark_patterns(rules_dir: Path) -> dict[str, re.Pattern[str]]:
     """Rule name -> regex of its benchmark path (wildcards match one path component)."""
     patterns: dict[str, re.Pattern[str]] = {}
-    for smk in sorted(rules_dir.glob("*.smk")):
+    for smk in sorted(rules_dir.rglob("*.smk")):
         text = smk.read_text(encoding="utf-8")
         starts = [(m.start(), m.group(1)) for m in _RULE.finditer(text)] + [(len(text), "")]
         for (begin, name), (end, _) in zip(starts, starts[1:]):
@@ -86,8 +86,7 @@ def render(worst: dict[str, tuple[float, float]], factor: float) -> str:
     for name in sorted(worst):
         s, r = worst[name]
         mem, runtime = suggest(s, r, factor)
-        lines += [f"  {name}:  # measured {s:.1f} s, {r:.0f} MB",
-                  f"    mem_mb: {mem}", f"    runtime: {runtime}"]
+        lines += [f"  {name}:  # measured {s:.1f} s, {r:.0f} MB", f"    mem_mb: {mem}", f"    runtime: {runtime}"]
     return "\n".join(lines) + "\n"
 
 

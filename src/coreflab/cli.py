@@ -1,7 +1,10 @@
 """The `coreflab` command: one verb per workflow step, so every step runs without Snakemake.
 
-Each verb lives in `coreflab.commands.<module>` and provides `add_arguments(parser)` and
-`run(args) -> int`. Verbs are imported lazily so `coreflab score` does not pay for numba.
+Core pipeline verbs (`coreflab prepare`, `train`, `score`, ...) live in `coreflab.commands.<module>`;
+each paper has a command group (`coreflab l3m2014 robustness ...`) whose verb table is
+`coreflab.papers.<paper>.cli.VERBS` and whose verbs live in `coreflab.papers.<paper>.commands`.
+Every verb module provides `add_arguments(parser)` and `run(args) -> int`. Verbs are imported
+lazily so `coreflab score` does not pay for numba.
 """
 
 import argparse
@@ -10,73 +13,89 @@ import sys
 
 from coreflab.errors import UserError
 
-# verb -> (module under coreflab.commands, one-line help)
+# the paper command groups: coreflab <paper> <verb>
+PAPERS = ("bk2014", "cc2007", "l3m2014", "hm2017", "singh2011")
+
+# verb -> (module, one-line help)
 VERBS = {
-    "score": ("score", "score a response against a key with the CoNLL metrics"),
-    "compare": ("compare", "paired significance test between two systems"),
-    "synth": ("synth", "generate the embedded synthetic corpus as CoNLL-2012"),
-    "import": ("import_corpus", "load one split of a corpus source and write it as CoNLL-2012"),
-    "prepare": ("prepare", "read, validate and compile a corpus split"),
-    "baseline": ("baseline", "string-match baseline predictions"),
-    "features": ("features", "compute the arc feature store (local features of every candidate arc) of a compiled split"),
-    "train": ("train", "fit a registered learner on a compiled split and its arc store"),
-    "predict": ("predict", "predict a split with a trained model and write CoNLL-2012"),
-    "scores-table": ("scores_table", "collect score files into tidy CSV"),
-    "leaderboard": ("leaderboard", "leaderboard table from tidy scores"),
-    "overview": ("overview", "corpus overview figure"),
-    "select": ("select", "greedy forward/backward feature-template selection (B&K 2014)"),
-    "tune-root-loss": ("tune_root_loss", "choose B&K's root-attachment loss on dev (keys with singletons)"),
-    "bk-report": ("bk_report", "Björkelund & Kuhn 2014 Figs. 3-4 and Table 1 from dev curves"),
-    "cc-run": ("cc_run", "train one Choi & Cardie 2007 configuration and score every EM iteration"),
-    "cc-tables": ("cc_tables", "Choi & Cardie 2007 Tables 1-3 from cc-run results"),
-    "l3m-experiment": ("l3m_experiments", "L3M robustness, CCCP vs SGD and order-control studies"),
-    "l3m-tables": ("l3m_tables", "Samdani et al. 2014 tables from the experiment results"),
-    "mela-data": ("mela_data", "regressor training data from per-document LSP_F runs (H&M 2017)"),
-    "mela-fit": ("mela_fit", "fit the MELA regressor (LinearSVR on the nine features)"),
-    "hm2017-table1": ("hm2017_table1", "H&M 2017 Table 1 and Fig. 2"),
-    "hm2017-select": ("hm2017_select", "rank features by a mention-pair classifier"),
-    "hm2017-tune": ("hm2017_tune", "tune C and r of an LSP learner on a training sample"),
-    "hm2017-run": ("hm2017_run", "one LSP learner in one feature space, dev/test scores per epoch"),
-    "hm2017-report": ("hm2017", "H&M 2017 Fig. 3 and Tables 2-4"),
-    "crossdoc": ("crossdoc", "distributed MCMC cross-document coreference on Dask (Singh et al. 2011)"),
-    "synth-crossdoc": ("synth_crossdoc", "synthetic cross-document corpus (Person-X / large scale)"),
-    "crossdoc-ecbplus": ("crossdoc_ecbplus", "ECB+ entity mentions as a cross-document corpus"),
-    "crossdoc-calibrate": ("crossdoc_calibrate", "entity bias giving the true number of entities (Person-X)"),
-    "crossdoc-baselines": ("crossdoc_baselines", "string-match and label-propagation baselines"),
-    "crossdoc-report": ("crossdoc_report", "Singh et al. 2011 Figs. 5-7 and Table 2"),
-    "skipped": ("skipped", "table of the experiments skipped for missing data, with how to enable each"),
-    "docs": ("docs", "render docs/ pages whose numbers come from result files"),
-    "manifest": ("manifest", "record config hash, seed, package versions and git commit of a results directory"),
-    "doccluster": ("doccluster", "supervised clustering of 20 Newsgroups posts (L3M Table 2)"),
+    "score": ("coreflab.commands.score", "score a response against a key with the CoNLL metrics"),
+    "compare": ("coreflab.commands.compare", "paired significance test between two systems"),
+    "synth": ("coreflab.commands.synth", "generate the embedded synthetic corpus as CoNLL-2012"),
+    "import": ("coreflab.commands.import_corpus", "load one split of a corpus source and write it as CoNLL-2012"),
+    "prepare": ("coreflab.commands.prepare", "read, validate and compile a corpus split"),
+    "baseline": ("coreflab.commands.baseline", "string-match baseline predictions"),
+    "features": (
+        "coreflab.commands.features",
+        "compute the arc feature store (local features of every candidate arc) of a compiled split",
+    ),
+    "train": ("coreflab.commands.train", "fit a registered learner on a compiled split and its arc store"),
+    "predict": ("coreflab.commands.predict", "predict a split with a trained model and write CoNLL-2012"),
+    "scores-table": ("coreflab.commands.scores_table", "collect score files into tidy CSV"),
+    "leaderboard": ("coreflab.commands.leaderboard", "leaderboard table from tidy scores"),
+    "overview": ("coreflab.commands.overview", "corpus overview figure"),
+    "select": ("coreflab.commands.select", "greedy forward/backward feature-template selection (B&K 2014)"),
+    "tune-root-loss": (
+        "coreflab.commands.tune_root_loss",
+        "choose B&K's root-attachment loss on dev (keys with singletons)",
+    ),
+    "skipped": (
+        "coreflab.commands.skipped",
+        "table of the experiments skipped for missing data, with how to enable each",
+    ),
+    "docs": ("coreflab.commands.docs", "render docs/ pages whose numbers come from result files"),
+    "manifest": (
+        "coreflab.commands.manifest",
+        "record config hash, seed, package versions and git commit of a results directory",
+    ),
 }
 
 
-def _load(verb):
-    module_name, _ = VERBS[verb]
-    return importlib.import_module(f"coreflab.commands.{module_name}")
+def _entry(entry):
+    """(module, help, parser defaults) of a verb-table entry `(module, help[, defaults])`."""
+    module, help_text, *defaults = entry
+    return module, help_text, (defaults[0] if defaults else {})
 
 
-def build_parser(verb=None):
+def _add_verbs(sub, table, wanted):
+    """One sub-parser per verb; only the wanted verb's module is imported (for its arguments)."""
+    for name, entry in table.items():
+        module, help_text, defaults = _entry(entry)
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == wanted:
+            importlib.import_module(module).add_arguments(p)
+        p.set_defaults(_module=module, **defaults)
+
+
+def paper_verbs(paper):
+    """The verb table of one paper's command group."""
+    return importlib.import_module(f"coreflab.papers.{paper}.cli").VERBS
+
+
+def build_parser(argv=()):
     """The argument parser; only the requested verb's module is imported."""
+    argv = list(argv)
+    wanted = argv[0] if argv else None
     parser = argparse.ArgumentParser(prog="coreflab", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     sub.required = True
-    for name, (_, help_text) in VERBS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        if name == verb:
-            _load(name).add_arguments(p)
+    _add_verbs(sub, VERBS, wanted)
+    for paper in PAPERS:
+        group = importlib.import_module(f"coreflab.papers.{paper}.cli")
+        p = sub.add_parser(paper, help=group.HELP, description=group.HELP)
+        paper_sub = p.add_subparsers(dest="paper_verb", metavar="VERB")
+        paper_sub.required = True
+        _add_verbs(paper_sub, group.VERBS, argv[1] if wanted == paper and len(argv) > 1 else None)
     return parser
 
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    # Only import the module of the requested verb (fast start, isolated failures).
-    parser = build_parser(argv[0] if argv and argv[0] in VERBS else None)
-    args = parser.parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
+    label = " ".join(v for v in (args.verb, getattr(args, "paper_verb", None)) if v)
     try:
-        return int(_load(args.verb).run(args) or 0)
+        return int(importlib.import_module(args._module).run(args) or 0)
     except UserError as err:
-        print(f"coreflab {args.verb}: error: {err}", file=sys.stderr)
+        print(f"coreflab {label}: error: {err}", file=sys.stderr)
         return err.exit_code
     except BrokenPipeError:
         return 0

@@ -62,8 +62,10 @@ def check_systems(config):
     valid = ["string_match", *sorted(config.get("learners", {}))]
     for name in config.get("systems", []):
         if name not in valid:
-            raise UserError(f"config key systems: {name!r} is neither string_match nor a configured learner; "
-                            f"expected one of {', '.join(valid)}")
+            raise UserError(
+                f"config key systems: {name!r} is neither string_match nor a configured learner; "
+                f"expected one of {', '.join(valid)}"
+            )
 
 
 def check_corpus_folders(config):
@@ -71,8 +73,8 @@ def check_corpus_folders(config):
     (or, for a user's own CoNLL-2012 release, at none): the same one-line errors the import gives.
 
     Separate from check_config, which judges the config alone; this looks at the machine."""
-    from coreflab.corpus.conll2012_release import require_release_root
     from coreflab.corpus.download import DOWNLOAD_KEY, local_copy
+    from coreflab.corpus.readers.conll2012_release import require_release_root
 
     for name in config.get("run", {}).get("corpora", []):
         local = (config.get("corpora", {}).get(name) or {}).get("local_dir")

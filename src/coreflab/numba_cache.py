@@ -53,6 +53,9 @@ def compile_notice(stream, cache_dir=None, source_dir=None):
     cache_dir = cache_dir or configure()
     if not cold(cache_dir, source_dir):
         return False
-    print(f"coreflab: compiling kernels (once per machine, about a minute; cached in {cache_dir})",
-          file=stream, flush=True)
+    print(
+        f"coreflab: compiling kernels (once per machine, about a minute; cached in {cache_dir})",
+        file=stream,
+        flush=True,
+    )
     return True

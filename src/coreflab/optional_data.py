@@ -29,19 +29,33 @@ def skipped_experiments(config):
     out = []
     if "l3m2014" in papers and not doccluster_enabled(config):
         local = config["doccluster"]["local_dir"]
-        why = ("doccluster.enabled is false" if config["doccluster"]["enabled"] is False
-               else f"no 20 Newsgroups copy at doccluster.local_dir ({local})" if local
-               else "doccluster.local_dir is not set")
-        out.append((NEWSGROUPS, why,
-                    "set doccluster.local_dir to a folder holding 20news-bydate-train/ and 20news-bydate-test/ "
-                    "(or 20news-bydate.tar.xz); or set doccluster.enabled: true with local_dir: null to let "
-                    "scikit-learn download it into its data home (needs the network)"))
+        why = (
+            "doccluster.enabled is false"
+            if config["doccluster"]["enabled"] is False
+            else f"no 20 Newsgroups copy at doccluster.local_dir ({local})"
+            if local
+            else "doccluster.local_dir is not set"
+        )
+        out.append(
+            (
+                NEWSGROUPS,
+                why,
+                "set doccluster.local_dir to a folder holding 20news-bydate-train/ and 20news-bydate-test/ "
+                "(or 20news-bydate.tar.xz); or set doccluster.enabled: true with local_dir: null to let "
+                "scikit-learn download it into its data home (needs the network)",
+            )
+        )
     if "singh2011" in papers and not ecbplus_available(config):
         folder = config["crossdoc"]["ecbplus_dir"]
         why = f"no ECB+ folder at crossdoc.ecbplus_dir ({folder})" if folder else "crossdoc.ecbplus_dir is not set"
-        out.append((ECBPLUS, why,
-                    "set crossdoc.ecbplus_dir to a folder holding ECBplus_xml.tar.xz and "
-                    "ECBplus_coreference_sentences.csv (the ECB+ release of the cltl/ecbPlus repository, packed so)"))
+        out.append(
+            (
+                ECBPLUS,
+                why,
+                "set crossdoc.ecbplus_dir to a folder holding ECBplus_xml.tar.xz and "
+                "ECBplus_coreference_sentences.csv (the ECB+ release of the cltl/ecbPlus repository, packed so)",
+            )
+        )
     return out
 
 

@@ -21,27 +21,71 @@ def _load_collect():
 collect = _load_collect()
 
 FAKE = {
-    "train_bk": {"arcs": 1000, "synth_baseline_last_epoch_seconds": 12.0, "synth_baseline_last_epoch_us_per_arc": 0.1,
-                 "synth_baseline_fit_cpu_seconds_per_epoch": 0.5, "peak_rss_mb": 100.0,
-                 "updates": [3, 4], "machine": {"cores": 2},
-                 "targets": {"baseline_epoch_seconds": 15, "baseline_us_per_arc": 0.2, "peak_rss_mb": 50}},
+    "train_bk": {
+        "arcs": 1000,
+        "synth_baseline_last_epoch_seconds": 12.0,
+        "synth_baseline_last_epoch_us_per_arc": 0.1,
+        "synth_baseline_fit_cpu_seconds_per_epoch": 0.5,
+        "peak_rss_mb": 100.0,
+        "updates": [3, 4],
+        "machine": {"cores": 2},
+        "targets": {"baseline_epoch_seconds": 15, "baseline_us_per_arc": 0.2, "peak_rss_mb": 50},
+    },
     "features": {"full": {"arcs": 1000, "us_per_arc": 0.7, "cpu_us_per_arc": 0.3}, "target_us_per_arc": 0.5},
-    "crossdoc": {"personx": [{"workers": 1, "proposals_per_s_per_worker": 250_000.0,
-                              "proposals_per_s_total_wall": 240_000.0, "wall_s": 10.0, "trace": [{"round": 0}]},
-                             {"workers": 2, "proposals_per_s_per_worker": 150_000.0,
-                              "proposals_per_s_total_wall": 280_000.0, "wall_s": 12.0}],
-                 "personx_speedup_total_throughput": 1.2, "machine_cpus": 2},
-    "scaling": {"date": "2026-01-01T00:00:00+00:00", "plan": "quick", "machine": {"cpu_count": 2},
-                "load_average_at_start": [1.0, 1.0, 1.0],
-                "arcs": [{"documents": d, "arcs": a, "extract_cpu_s": 0.25e-6 * a, "extract_wall_s": 0.3e-6 * a,
-                          "baseline_epoch_cpu_s": 0.1e-6 * a, "baseline_epoch_wall_s": 0.12e-6 * a,
-                          "baseline_cpu_us_per_arc": 0.1, "peak_mb": 300 + a / 1e4, "store_mb": a / 1e4,
-                          "rss_before_extract_mb": 260.0}
-                         for d, a in ((10, 10_000), (20, 40_000), (40, 160_000))],
-                "beam": [{"beam": b, "arcs": 40_000, "epoch_cpu_s": 0.01 * b, "epoch_wall_s": 0.02 * b,
-                          "cpu_us_per_arc": 0.25 * b, "peak_mb": 400.0, "training_added_mb": 160.0, "store_mb": 4.0}
-                         for b in (1, 5, 20)],
-                "targets": {"baseline_cpu_us_per_arc": 0.2, "peak_mb": 4096}},
+    "crossdoc": {
+        "personx": [
+            {
+                "workers": 1,
+                "proposals_per_s_per_worker": 250_000.0,
+                "proposals_per_s_total_wall": 240_000.0,
+                "wall_s": 10.0,
+                "trace": [{"round": 0}],
+            },
+            {
+                "workers": 2,
+                "proposals_per_s_per_worker": 150_000.0,
+                "proposals_per_s_total_wall": 280_000.0,
+                "wall_s": 12.0,
+            },
+        ],
+        "personx_speedup_total_throughput": 1.2,
+        "machine_cpus": 2,
+    },
+    "scaling": {
+        "date": "2026-01-01T00:00:00+00:00",
+        "plan": "quick",
+        "machine": {"cpu_count": 2},
+        "load_average_at_start": [1.0, 1.0, 1.0],
+        "arcs": [
+            {
+                "documents": d,
+                "arcs": a,
+                "extract_cpu_s": 0.25e-6 * a,
+                "extract_wall_s": 0.3e-6 * a,
+                "baseline_epoch_cpu_s": 0.1e-6 * a,
+                "baseline_epoch_wall_s": 0.12e-6 * a,
+                "baseline_cpu_us_per_arc": 0.1,
+                "peak_mb": 300 + a / 1e4,
+                "store_mb": a / 1e4,
+                "rss_before_extract_mb": 260.0,
+            }
+            for d, a in ((10, 10_000), (20, 40_000), (40, 160_000))
+        ],
+        "beam": [
+            {
+                "beam": b,
+                "arcs": 40_000,
+                "epoch_cpu_s": 0.01 * b,
+                "epoch_wall_s": 0.02 * b,
+                "cpu_us_per_arc": 0.25 * b,
+                "peak_mb": 400.0,
+                "training_added_mb": 160.0,
+                "store_mb": 4.0,
+            }
+            for b in (1, 5, 20)
+        ],
+        "targets": {"baseline_cpu_us_per_arc": 0.2, "peak_mb": 4096},
+    },
     "misc": {"name": "text only", "flag": True, "n": 3, "nan": None},
 }
 
@@ -61,11 +105,27 @@ def _row(df, bench, quantity):
 
 
 def test_flatten_numbers_only_with_labels():
-    rows = collect.flatten({"a": 1, "b": {"c": 2.5, "d": "x", "e": True}, "trace": [1], "targets": {"a": 3},
-                            "target_a": 4, "l": [7, 8], "k": [{"workers": 2, "v": 9.0}, {"v": 10}],
-                            "inf": float("inf")})
-    assert rows == [("a", 1), ("b.c", 2.5), ("l[0]", 7), ("l[1]", 8), ("k[workers=2].workers", 2),
-                    ("k[workers=2].v", 9.0), ("k[1].v", 10)]
+    rows = collect.flatten(
+        {
+            "a": 1,
+            "b": {"c": 2.5, "d": "x", "e": True},
+            "trace": [1],
+            "targets": {"a": 3},
+            "target_a": 4,
+            "l": [7, 8],
+            "k": [{"workers": 2, "v": 9.0}, {"v": 10}],
+            "inf": float("inf"),
+        }
+    )
+    assert rows == [
+        ("a", 1),
+        ("b.c", 2.5),
+        ("l[0]", 7),
+        ("l[1]", 8),
+        ("k[workers=2].workers", 2),
+        ("k[workers=2].v", 9.0),
+        ("k[1].v", 10),
+    ]
 
 
 def test_targets_from_json_override_registry_and_decide_met():
@@ -98,7 +158,8 @@ def test_generic_json_targets_apply_to_every_point_by_last_component():
     judged = df[(df.met != "") & (df.benchmark == "scaling")]
     assert sorted(judged.quantity) == sorted(
         [f"arcs[documents={d}].{k}" for d in (10, 20, 40) for k in ("baseline_cpu_us_per_arc", "peak_mb")]
-        + [f"beam[beam={b}].peak_mb" for b in (1, 5, 20)])
+        + [f"beam[beam={b}].peak_mb" for b in (1, 5, 20)]
+    )
     assert (judged.met == "yes").all()
     # "peak_mb" must not match "extract_peak_mb" or "store_mb"
     assert _row(df, "scaling", "arcs[documents=10].store_mb").target == ""
@@ -184,8 +245,25 @@ def test_explicit_files_and_outputs(tmp_path):
 
 
 def test_worker_points_read_the_runs_of_crossdoc_json():
-    results = {"crossdoc": {"personx": {"runs": [
-        {"workers": 1, "proposals_per_s_total": 100.0, "proposals_per_s_per_worker": 100.0, "wall_s_with_scoring": 4.0},
-        {"workers": 2, "proposals_per_s_total": 190.0, "proposals_per_s_per_worker": 95.0, "wall_s_with_scoring": 4.5}],
-        "speedup_K2_over_K1_total_best": 1.9}}}
+    results = {
+        "crossdoc": {
+            "personx": {
+                "runs": [
+                    {
+                        "workers": 1,
+                        "proposals_per_s_total": 100.0,
+                        "proposals_per_s_per_worker": 100.0,
+                        "wall_s_with_scoring": 4.0,
+                    },
+                    {
+                        "workers": 2,
+                        "proposals_per_s_total": 190.0,
+                        "proposals_per_s_per_worker": 95.0,
+                        "wall_s_with_scoring": 4.5,
+                    },
+                ],
+                "speedup_K2_over_K1_total_best": 1.9,
+            }
+        }
+    }
     assert collect.worker_points(results) == [(1, 100.0, 100.0, 4.0), (2, 190.0, 190.0, 4.5)]

@@ -24,16 +24,19 @@ EXTENSIONS = (".csv", ".md", ".tex", ".json", ".conll")
 # headers/keys of measured costs: seconds, time, peak memory, RSS
 # (also the cross-document traces' `max_shard_seconds`, `sum_shard_cpu_seconds`, ... and the
 # rates derived from them, `proposals_per_s_per_worker`)
-COST = re.compile(r"(?i)^\s*(train(ing)?[ _]?(s|sec|seconds|time)|\w*seconds|wall[ _]?s|time[ _]?\(?s\)?"
-                  r"|\w*_per_s(_\w+)?|peak[ _]?(mb|mem|memory|rss)|max[ _]?rss|mem(ory)?[ _]?\(?mb\)?|rss)\s*$")
+COST = re.compile(
+    r"(?i)^\s*(train(ing)?[ _]?(s|sec|seconds|time)|\w*seconds|wall[ _]?s|time[ _]?\(?s\)?"
+    r"|\w*_per_s(_\w+)?|peak[ _]?(mb|mem|memory|rss)|max[ _]?rss|mem(ory)?[ _]?\(?mb\)?|rss)\s*$"
+)
 
 
 def result_files(root: Path) -> list[str]:
     base = root / "results"
     if not base.is_dir():
         return []
-    return sorted(p.relative_to(root).as_posix() for p in base.rglob("*")
-                  if p.is_file() and p.name.endswith(EXTENSIONS))
+    return sorted(
+        p.relative_to(root).as_posix() for p in base.rglob("*") if p.is_file() and p.name.endswith(EXTENSIONS)
+    )
 
 
 def _cost_columns(header: list[str]) -> list[int]:
@@ -134,8 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     for rel in costs:
         print(f"identical except measured costs: {rel}")
     total = len(same) + len(costs) + len(diff) + len(missing)
-    print(f"{total} result files: {len(same)} byte-identical, {len(costs)} identical except "
-          f"measured costs, {len(diff)} differ, {len(missing)} on one side only")
+    print(
+        f"{total} result files: {len(same)} byte-identical, {len(costs)} identical except "
+        f"measured costs, {len(diff)} differ, {len(missing)} on one side only"
+    )
     return 0 if total and not diff and not missing else 1
 
 

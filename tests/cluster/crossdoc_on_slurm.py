@@ -3,7 +3,7 @@
     python tests/cluster/crossdoc_on_slurm.py tcp://HOST:PORT
 
 Singh et al. (2011) distribute entities over machines and redistribute them between rounds;
-coreflab.crossdoc.distributed seeds every shard of every round from (seed, round, shard), so
+coreflab.papers.singh2011.distributed seeds every shard of every round from (seed, round, shard), so
 the run on a Dask cluster must equal the serial run of the same shards bit for bit. This
 connects to the scheduler of a dask-jobqueue SLURMCluster (started by slurm_check.sh with
 profiles/slurm/dask_cluster.py), runs a few rounds on the tiny synthetic cross-document
@@ -24,14 +24,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import numpy as np
 
-        from coreflab.crossdoc.distributed import (
+        from coreflab.papers.singh2011.distributed import (
             DaskExecutor,
             InferenceConfig,
             SerialExecutor,
             run_inference,
             start_client,
         )
-        from coreflab.crossdoc.synthetic import config_for, generate
+        from coreflab.papers.singh2011.synthetic import config_for, generate
     except ImportError as err:
         print(f"crossdoc_on_slurm: coreflab.crossdoc not available ({err})", file=sys.stderr)
         return 3
@@ -51,10 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     cols = [c for c in serial_trace.columns if c.startswith("b3") or c in ("entities", "accepted", "proposals")]
     same = np.array_equal(labels, serial_labels) and serial_trace[cols].equals(trace[cols])
     f1 = [c for c in cols if "f" in c.lower()]
-    print(f"crossdoc on SLURM workers (jobs {where}): {len(corpus)} mentions, 2 shards, "
-          f"{cfg.rounds} rounds; final {f1[0] if f1 else 'b3'} = "
-          f"{float(trace[f1[0]].iloc[-1]) if f1 else float('nan'):.4f}; "
-          f"identical to the serial run: {same}")
+    print(
+        f"crossdoc on SLURM workers (jobs {where}): {len(corpus)} mentions, 2 shards, "
+        f"{cfg.rounds} rounds; final {f1[0] if f1 else 'b3'} = "
+        f"{float(trace[f1[0]].iloc[-1]) if f1 else float('nan'):.4f}; "
+        f"identical to the serial run: {same}"
+    )
     if None in where or not where:
         print("crossdoc_on_slurm: a worker runs outside SLURM", file=sys.stderr)
         return 1

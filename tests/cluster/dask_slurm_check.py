@@ -2,7 +2,7 @@
 
 The cross-document sampler (Singh et al. 2011, METHODS.md §5) distributes entities over Dask
 workers; on a cluster those workers are SLURM jobs started by dask-jobqueue's SLURMCluster,
-and `coreflab crossdoc --scheduler ADDRESS` connects to that cluster's scheduler. This script
+and `coreflab singh2011 run --scheduler ADDRESS` connects to that cluster's scheduler. This script
 starts such a cluster with profiles/slurm/dask_cluster.py (one worker job), checks that the
 worker really runs inside a SLURM job and computes a known sum on it, then runs the
 cross-document sampler on it (crossdoc_on_slurm.py) or, when COREFLAB_SLURM_CROSSDOC holds
@@ -46,10 +46,28 @@ def main(argv: list[str] | None = None) -> int:
     address_file = Path(args.work) / "dask-scheduler.txt"
     t0 = time.monotonic()
     # the same command a user runs on a login node (README), with a one-job cluster
-    cmd = [sys.executable, str(helper), "--jobs", "1", "--cores", "1", "--memory", "1GB",
-           "--walltime", "00:10:00", "--partition", args.partition, "--host", "127.0.0.1",
-           "--log-directory", str(Path(args.work) / "dask_logs"),
-           "--address-file", str(address_file), "--lifetime", str(args.timeout + 120)]
+    cmd = [
+        sys.executable,
+        str(helper),
+        "--jobs",
+        "1",
+        "--cores",
+        "1",
+        "--memory",
+        "1GB",
+        "--walltime",
+        "00:10:00",
+        "--partition",
+        args.partition,
+        "--host",
+        "127.0.0.1",
+        "--log-directory",
+        str(Path(args.work) / "dask_logs"),
+        "--address-file",
+        str(address_file),
+        "--lifetime",
+        str(args.timeout + 120),
+    ]
     print("running: " + shlex.join(cmd))
     proc = subprocess.Popen(cmd)
     status = 0
@@ -65,8 +83,10 @@ def main(argv: list[str] | None = None) -> int:
             t_up = time.monotonic() - t0
             job_ids = sorted(set(client.run(_slurm_job_id).values()), key=str)
             total = sum(client.gather(client.map(_square, range(100))))
-            print(f"scheduler {address}; worker up after {t_up:.1f} s "
-                  f"in SLURM job(s) {job_ids}; sum of squares 0..99 = {total}")
+            print(
+                f"scheduler {address}; worker up after {t_up:.1f} s "
+                f"in SLURM job(s) {job_ids}; sum of squares 0..99 = {total}"
+            )
             if total != 328350:
                 print("dask_slurm_check: wrong sum", file=sys.stderr)
                 status = 1
@@ -75,8 +95,10 @@ def main(argv: list[str] | None = None) -> int:
                 status = 1
         # the cross-document sampler on these workers (crossdoc_on_slurm.py: equal to the
         # serial run bit for bit), or the command in COREFLAB_SLURM_CROSSDOC
-        template = os.environ.get("COREFLAB_SLURM_CROSSDOC", "").strip() or shlex.join(
-            [sys.executable, str(Path(__file__).with_name("crossdoc_on_slurm.py"))]) + " {scheduler}"
+        template = (
+            os.environ.get("COREFLAB_SLURM_CROSSDOC", "").strip()
+            or shlex.join([sys.executable, str(Path(__file__).with_name("crossdoc_on_slurm.py"))]) + " {scheduler}"
+        )
         cross = shlex.split(template.format(scheduler=address))
         print("running: " + shlex.join(cross), flush=True)
         result = subprocess.run(cross, cwd=args.cwd)

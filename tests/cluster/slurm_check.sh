@@ -27,7 +27,7 @@
 # COREFLAB_SLURM_CONFIG=<yaml> runs another config instead of the tiny one;
 # COREFLAB_SLURM_LOCAL=<dir> compares with <dir>/results of a local run already made with
 # the same config and code (CI: the repo after its tiny run) instead of running it again;
-# COREFLAB_SLURM_REPO=<dir> takes the workflow files (Snakefile, workflow/, config/,
+# COREFLAB_SLURM_REPO=<dir> takes the workflow files (workflow/, config/,
 # profiles/, src/) from another checkout.
 set -euo pipefail
 
@@ -184,7 +184,7 @@ t_up=$(date +%s)
 # ---- run: local, then through the profile -------------------------------------------------
 copy_workflow() {  # fresh copy of the workflow files (never results/ or .snakemake/)
     mkdir -p "$1"
-    (cd "$REPO" && cp -r Snakefile workflow config profiles "$1/")
+    (cd "$REPO" && cp -r workflow config profiles "$1/")
     mkdir -p "$1/$(dirname "$CONFIG")"
     cp "$REPO/$CONFIG" "$1/$CONFIG"
 }

@@ -6,15 +6,20 @@ import importlib.util
 from pathlib import Path
 
 _spec = importlib.util.spec_from_file_location(
-    "compare_results", Path(__file__).resolve().parent / "compare_results.py")
+    "compare_results", Path(__file__).resolve().parent / "compare_results.py"
+)
 cr = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cr)
 
 CSV = "rank,system,MUC F,MELA,train s,peak MB\n1,a,70.00,60.00,{t},{m}\n"
-MD = ("Leaderboard: synth\n\n|   rank | system |   MELA |   train s |   peak MB |\n"
-      "|-------:|:-------|-------:|----------:|----------:|\n|      1 | a      |  {mela} |      {t} |     {m} |\n")
-TEX = ("\\begin{{tabular}}{{rlrrr}}\n rank & system & MELA & train s & peak MB \\\\\n\\midrule\n"
-       " 1 & a & {mela} & {t} & {m} \\\\\n\\end{{tabular}}\n")
+MD = (
+    "Leaderboard: synth\n\n|   rank | system |   MELA |   train s |   peak MB |\n"
+    "|-------:|:-------|-------:|----------:|----------:|\n|      1 | a      |  {mela} |      {t} |     {m} |\n"
+)
+TEX = (
+    "\\begin{{tabular}}{{rlrrr}}\n rank & system & MELA & train s & peak MB \\\\\n\\midrule\n"
+    " 1 & a & {mela} & {t} & {m} \\\\\n\\end{{tabular}}\n"
+)
 
 
 def _tree(root: Path, t: str, m: str, mela: str = "60.00", conll: str = "x\n") -> Path:
@@ -41,8 +46,11 @@ def test_costs_may_differ_nothing_else(tmp_path):
     same, costs, diff, missing = cr.compare(a, b)
     assert same == ["results/synth/test.conll"]
     assert [c.split(" ")[0] for c in costs] == [
-        "results/synth/leaderboard.csv", "results/synth/leaderboard.md",
-        "results/synth/leaderboard.tex", "results/synth/stats.json"]
+        "results/synth/leaderboard.csv",
+        "results/synth/leaderboard.md",
+        "results/synth/leaderboard.tex",
+        "results/synth/stats.json",
+    ]
     assert "train s, peak MB" in costs[0]
     assert diff == [] and missing == []
     assert cr.main([str(a), str(b)]) == 0
@@ -52,8 +60,7 @@ def test_a_score_or_a_token_differs(tmp_path):
     a = _tree(tmp_path / "a", "1.0", "100")
     b = _tree(tmp_path / "b", "2.0", "100", mela="61.00", conll="y\n")
     _, _, diff, _ = cr.compare(a, b)
-    assert diff == ["results/synth/leaderboard.md", "results/synth/leaderboard.tex",
-                    "results/synth/test.conll"]
+    assert diff == ["results/synth/leaderboard.md", "results/synth/leaderboard.tex", "results/synth/test.conll"]
     assert cr.main([str(a), str(b)]) == 1
 
 
@@ -75,8 +82,13 @@ def test_cost_header_names():
 
 
 def test_crossdoc_trace_timings_are_costs_but_scores_are_not():
-    for h in ["max_shard_seconds", "sum_shard_cpu_seconds", "roundtrip_seconds",
-              "proposals_per_s_per_worker", "proposals_per_s"]:
+    for h in [
+        "max_shard_seconds",
+        "sum_shard_cpu_seconds",
+        "roundtrip_seconds",
+        "proposals_per_s_per_worker",
+        "proposals_per_s",
+    ]:
         assert cr.COST.match(h), h
     for h in ["b3_f1", "entities", "proposals", "accepted", "round", "workers", "bias"]:
         assert not cr.COST.match(h), h

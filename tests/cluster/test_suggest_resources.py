@@ -29,7 +29,7 @@ def _load_module():
 
 sr = _load_module()
 
-RULES = '''
+RULES = """
 rule string_match:
     input:
         x="a",
@@ -58,7 +58,7 @@ rule leaderboard:
 rule nobench:
     shell:
         "true"
-'''
+"""
 
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
@@ -113,12 +113,13 @@ def test_profile_parses_and_names_existing_rules():
     assert prof["default-resources"]["mem_mb"] > 0
     assert prof["default-resources"]["runtime"] > 0
     rule_names = set()
-    for smk in (ROOT / "workflow" / "rules").glob("*.smk"):
+    for smk in (ROOT / "workflow" / "rules").rglob("*.smk"):
         rule_names |= set(re.findall(r"^rule\s+(\w+)\s*:", smk.read_text(), re.M))
     if not rule_names:
         pytest.skip("no workflow rules yet")
     unknown = set(prof.get("set-resources", {})) - rule_names
     assert not unknown, f"profiles/slurm names rules that do not exist: {sorted(unknown)}"
     for name, res in prof.get("set-resources", {}).items():
-        assert set(res) <= {"mem_mb", "runtime", "cpus_per_task", "slurm_partition",
-                            "slurm_extra", "nodes", "tasks"}, name
+        assert set(res) <= {"mem_mb", "runtime", "cpus_per_task", "slurm_partition", "slurm_extra", "nodes", "tasks"}, (
+            name
+        )

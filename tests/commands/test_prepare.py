@@ -4,15 +4,25 @@ import numpy as np
 
 from coreflab.cli import main
 from coreflab.corpus.compiled import CompiledCorpus
-from coreflab.corpus.conll import parse_conll, read_conll
+from coreflab.corpus.readers.conll import parse_conll, read_conll
 
-ROWS = [("John", "NNP", "(TOP(S(NP*)", "(PERSON)", "(1)"), ("saw", "VBD", "(VP*", "*", "-"),
-        ("the", "DT", "(NP*", "*", "(2"), ("dog", "NN", "*))", "*", "2)"), (".", ".", "*))", "*", "-"),
-        None,
-        ("It", "PRP", "(TOP(S(NP*)", "*", "(2)"), ("barked", "VBD", "(VP*", "*", "-"),
-        ("at", "IN", "(PP*", "*", "-"), ("him", "PRP", "(NP*)))", "*", "(1)"), (".", ".", "*))", "*", "-"),
-        None,
-        ("Mary", "NNP", "(TOP(S(NP*)", "(PERSON)", "-"), ("left", "VBD", "(VP*)", "*", "-"), (".", ".", "*))", "*", "-")]
+ROWS = [
+    ("John", "NNP", "(TOP(S(NP*)", "(PERSON)", "(1)"),
+    ("saw", "VBD", "(VP*", "*", "-"),
+    ("the", "DT", "(NP*", "*", "(2"),
+    ("dog", "NN", "*))", "*", "2)"),
+    (".", ".", "*))", "*", "-"),
+    None,
+    ("It", "PRP", "(TOP(S(NP*)", "*", "(2)"),
+    ("barked", "VBD", "(VP*", "*", "-"),
+    ("at", "IN", "(PP*", "*", "-"),
+    ("him", "PRP", "(NP*)))", "*", "(1)"),
+    (".", ".", "*))", "*", "-"),
+    None,
+    ("Mary", "NNP", "(TOP(S(NP*)", "(PERSON)", "-"),
+    ("left", "VBD", "(VP*)", "*", "-"),
+    (".", ".", "*))", "*", "-"),
+]
 
 
 def conll_text(doc_id="nw/a/00/a_0000", rows=ROWS):
@@ -33,7 +43,24 @@ def test_prepare_gold_and_predicted(tmp_path, capsys):
     src = tmp_path / "train.conll"
     src.write_text(conll_text())
     out, stats = tmp_path / "out" / "train.npz", tmp_path / "out" / "train.json"
-    assert main(["prepare", "--conll", str(src), "--corpus", "toy", "--split", "train", "--out", str(out), "--stats", str(stats)]) == 0
+    assert (
+        main(
+            [
+                "prepare",
+                "--conll",
+                str(src),
+                "--corpus",
+                "toy",
+                "--split",
+                "train",
+                "--out",
+                str(out),
+                "--stats",
+                str(stats),
+            ]
+        )
+        == 0
+    )
     line = capsys.readouterr().out.strip()
     assert line == "toy/train: 1 documents, 13 tokens, 4 gold mentions, 2 clusters, 0 singletons"
     c = CompiledCorpus.load(out)
@@ -42,7 +69,24 @@ def test_prepare_gold_and_predicted(tmp_path, capsys):
     assert (s["documents"], s["tokens"], s["gold_mentions"], s["clusters"], s["singletons"]) == (1, 13, 4, 2, 0)
 
     out_p = tmp_path / "out" / "train_pred.npz"
-    assert main(["prepare", "--conll", str(src), "--corpus", "toy", "--split", "train", "--mentions", "predicted", "--out", str(out_p)]) == 0
+    assert (
+        main(
+            [
+                "prepare",
+                "--conll",
+                str(src),
+                "--corpus",
+                "toy",
+                "--split",
+                "train",
+                "--mentions",
+                "predicted",
+                "--out",
+                str(out_p),
+            ]
+        )
+        == 0
+    )
     line = capsys.readouterr().out.strip()
     # predicted: John, the dog, It, him, Mary -> 4 of 5 in the key
     assert line.endswith("5 predicted mentions, recall 100.00%, precision 80.00%, F1 88.89%")
@@ -74,7 +118,24 @@ def test_baseline_writes_response(tmp_path, capsys):
     src = tmp_path / "test.conll"
     src.write_text(conll_text())
     npz, pred = tmp_path / "test.npz", tmp_path / "pred.conll"
-    assert main(["prepare", "--conll", str(src), "--corpus", "toy", "--split", "test", "--mentions", "predicted", "--out", str(npz)]) == 0
+    assert (
+        main(
+            [
+                "prepare",
+                "--conll",
+                str(src),
+                "--corpus",
+                "toy",
+                "--split",
+                "test",
+                "--mentions",
+                "predicted",
+                "--out",
+                str(npz),
+            ]
+        )
+        == 0
+    )
     assert main(["baseline", "--compiled", str(npz), "--conll", str(src), "--out", str(pred)]) == 0
     (resp,) = read_conll(pred)
     # John <- him (male, 1 sentence back); the dog <- It (neuter; 'John' is male);
@@ -82,7 +143,10 @@ def test_baseline_writes_response(tmp_path, capsys):
     assert sorted(sorted(c) for c in resp.clusters) == [[(0, 0), (8, 8)], [(2, 3), (5, 5)]]
     assert resp.words == parse_conll(conll_text())[0].words
     pred2 = tmp_path / "pred_keep.conll"
-    assert main(["baseline", "--compiled", str(npz), "--conll", str(src), "--out", str(pred2), "--singletons", "keep"]) == 0
+    assert (
+        main(["baseline", "--compiled", str(npz), "--conll", str(src), "--out", str(pred2), "--singletons", "keep"])
+        == 0
+    )
     assert [(10, 10)] in read_conll(pred2)[0].clusters
 
 
@@ -109,4 +173,17 @@ def test_baseline_unknown_document_is_an_error(tmp_path, capsys):
     assert main(["baseline", "--compiled", str(npz), "--conll", str(other), "--out", str(tmp_path / "p.conll")]) == 2
     assert "not in the compiled split" in capsys.readouterr().err
     assert not (tmp_path / "p.conll").exists()
-    assert main(["baseline", "--compiled", str(tmp_path / "nope.npz"), "--conll", str(src), "--out", str(tmp_path / "p.conll")]) == 2
+    assert (
+        main(
+            [
+                "baseline",
+                "--compiled",
+                str(tmp_path / "nope.npz"),
+                "--conll",
+                str(src),
+                "--out",
+                str(tmp_path / "p.conll"),
+            ]
+        )
+        == 2
+    )

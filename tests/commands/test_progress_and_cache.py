@@ -84,11 +84,12 @@ def test_numba_reads_the_configured_cache_dir():
 def test_cache_folder_name_matches_numbas_own(tmp_path):
     from numba.core.caching import _CacheLocator
 
-    import coreflab.learn.l3m as module
+    import coreflab.learn.leftlink.l3m as module
 
     here = numba_cache.source_cache_dir(tmp_path, tmp_path.parent / "x" / "learn")
     assert here.parent == tmp_path and here.name.startswith("learn_")
     import os
 
-    assert numba_cache.source_cache_dir("", os.path.dirname(module.__file__)).name == \
-        _CacheLocator.get_suitable_cache_subpath(module.__file__)
+    assert numba_cache.source_cache_dir(
+        "", os.path.dirname(module.__file__)
+    ).name == _CacheLocator.get_suitable_cache_subpath(module.__file__)

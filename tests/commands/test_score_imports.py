@@ -12,9 +12,17 @@ import sys
 
 HEAVY = ("scipy.optimize", "scipy.linalg", "numba", "sklearn", "matplotlib", "dask", "pandas")
 
-KEY = "#begin document (d);\n" + "".join(f"t\t0\t{i}\tw\t{c}\n" for i, c in enumerate(["(1", "1)", "(1)", "(2)", "(2)", "(3)"])) + "#end document\n"
+KEY = (
+    "#begin document (d);\n"
+    + "".join(f"t\t0\t{i}\tw\t{c}\n" for i, c in enumerate(["(1", "1)", "(1)", "(2)", "(2)", "(3)"]))
+    + "#end document\n"
+)
 # a response whose CEAF alignment is not one-to-one (cluster 1 of the key split, 2 and 3 merged)
-RESPONSE = "#begin document (d);\n" + "".join(f"t\t0\t{i}\tw\t{c}\n" for i, c in enumerate(["(1", "1)", "(4)", "(2)", "(2)", "(2)"])) + "#end document\n"
+RESPONSE = (
+    "#begin document (d);\n"
+    + "".join(f"t\t0\t{i}\tw\t{c}\n" for i, c in enumerate(["(1", "1)", "(4)", "(2)", "(2)", "(2)"]))
+    + "#end document\n"
+)
 
 PROBE = """
 import json, sys

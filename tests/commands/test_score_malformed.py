@@ -29,7 +29,11 @@ CASES = {
     "closing_id_never_opened": ({6: "s\t0\t0\td\t(3)|4)"}, 6, "not open"),
     "missing_begin": ({1: None}, 1, "#begin document"),
     "missing_end": ({7: None}, 1, "#end document"),
-    "duplicate_document": ({8: "#begin document (doc); part 000", 9: "s\t0\t0\ta\t(1)", 10: "#end document"}, 8, "duplicate document"),
+    "duplicate_document": (
+        {8: "#begin document (doc); part 000", 9: "s\t0\t0\ta\t(1)", 10: "#end document"},
+        8,
+        "duplicate document",
+    ),
     "non_integer_id": ({4: "s\t0\t2\tc\t(x1)|(3"}, 4, "not an integer"),
     "token_line_with_no_column": ({5: " \t "}, 5, "no column"),
 }
@@ -94,6 +98,11 @@ def test_compare_reports_the_same_errors(good, tmp_path, capsys):
 def test_the_process_exits_2_without_traceback(good, tmp_path):
     bad = tmp_path / "bad.conll"
     write_case(bad, CASES["closing_id_never_opened"][0])
-    proc = subprocess.run([sys.executable, "-m", "coreflab.cli", "score", str(good), str(bad)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "coreflab.cli", "score", str(good), str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"coreflab score: error: {bad}:6: ") and "Traceback" not in proc.stderr

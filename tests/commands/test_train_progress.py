@@ -10,8 +10,8 @@ import pytest
 
 from coreflab import cli
 from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.conll import write_conll
-from coreflab.corpus.synthetic import generate_corpus
+from coreflab.corpus.readers.conll import write_conll
+from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.features.extract import extract_arc_store
 
 FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
@@ -28,8 +28,10 @@ LEARNERS = [
     ("spanning_forest", '{"epochs": 2}', 2),
     ("corr_clustering", '{"epochs": 2}', 2),
 ]
-EPOCH_LINE = re.compile(r"^(?P<learner>\w+): epoch (?P<epoch>\d+)/(?P<total>\d+): dev MELA (?P<mela>\d+\.\d\d), "
-                        r"\d+\.\d s \+ \d+\.\d s dev scoring$")
+EPOCH_LINE = re.compile(
+    r"^(?P<learner>\w+): epoch (?P<epoch>\d+)/(?P<total>\d+): dev MELA (?P<mela>\d+\.\d\d), "
+    r"\d+\.\d s \+ \d+\.\d s dev scoring$"
+)
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +50,25 @@ def split_files(tmp_path_factory):
 
 def _train_argv(files, learner, params, out):
     tr, dv = files["train"], files["dev"]
-    return ["train", "--learner", learner, "--compiled", tr[0], "--arcs", tr[1], "--dev-compiled", dv[0],
-            "--dev-arcs", dv[1], "--dev-conll", dv[2], "--params", params, "--out", str(out)]
+    return [
+        "train",
+        "--learner",
+        learner,
+        "--compiled",
+        tr[0],
+        "--arcs",
+        tr[1],
+        "--dev-compiled",
+        dv[0],
+        "--dev-arcs",
+        dv[1],
+        "--dev-conll",
+        dv[2],
+        "--params",
+        params,
+        "--out",
+        str(out),
+    ]
 
 
 @pytest.mark.parametrize("learner,params,epochs", LEARNERS, ids=[x[0] for x in LEARNERS])
@@ -70,8 +89,24 @@ def test_train_prints_a_line_per_epoch_with_dev_mela(split_files, capsys, learne
 def test_train_without_dev_split_still_counts_epochs(split_files, capsys):
     tr = split_files["train"]
     out = split_files["tmp"] / "nodev.npz"
-    assert cli.main(["train", "--learner", "sumlink", "--compiled", tr[0], "--arcs", tr[1], "--params",
-                     '{"epochs": 3}', "--out", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "train",
+                "--learner",
+                "sumlink",
+                "--compiled",
+                tr[0],
+                "--arcs",
+                tr[1],
+                "--params",
+                '{"epochs": 3}',
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert err.count("dev MELA n/a (no dev split)") == 3
     assert "sumlink: 3 epoch(s) in " in err
@@ -87,22 +122,57 @@ def _one_line_error(capsys, argv):
     return lines[0]
 
 
-@pytest.mark.parametrize("params,name,kind", [('{"n_iter": "ten"}', "n_iter", "an integer"),
-                                              ('{"beam": 2.5}', "beam", "an integer"),
-                                              ('{"average": "yes"}', "average", "true or false"),
-                                              ('{"root_loss": [1]}', "root_loss", "a number")])
+@pytest.mark.parametrize(
+    "params,name,kind",
+    [
+        ('{"n_iter": "ten"}', "n_iter", "an integer"),
+        ('{"beam": 2.5}', "beam", "an integer"),
+        ('{"average": "yes"}', "average", "true or false"),
+        ('{"root_loss": [1]}', "root_loss", "a number"),
+    ],
+)
 def test_parameter_type_error_is_one_line_naming_the_parameter(split_files, capsys, params, name, kind):
     tr = split_files["train"]
-    line = _one_line_error(capsys, ["train", "--learner", "bk_baseline", "--compiled", tr[0], "--arcs", tr[1],
-                                    "--params", params, "--out", str(split_files["tmp"] / "bad.npz")])
+    line = _one_line_error(
+        capsys,
+        [
+            "train",
+            "--learner",
+            "bk_baseline",
+            "--compiled",
+            tr[0],
+            "--arcs",
+            tr[1],
+            "--params",
+            params,
+            "--out",
+            str(split_files["tmp"] / "bad.npz"),
+        ],
+    )
     assert f"parameter {name!r} must be {kind}" in line
     assert line.startswith("coreflab train: error: bk_baseline:")
 
 
 def test_integral_float_is_accepted_for_an_integer_parameter(split_files, capsys):
     tr = split_files["train"]
-    assert cli.main(["train", "--learner", "bk_baseline", "--compiled", tr[0], "--arcs", tr[1], "--params",
-                     '{"n_iter": 1.0}', "--out", str(split_files["tmp"] / "float.npz")]) == 0
+    assert (
+        cli.main(
+            [
+                "train",
+                "--learner",
+                "bk_baseline",
+                "--compiled",
+                tr[0],
+                "--arcs",
+                tr[1],
+                "--params",
+                '{"n_iter": 1.0}',
+                "--out",
+                str(split_files["tmp"] / "float.npz"),
+            ]
+        )
+        == 0
+    )
     assert "bk_baseline: 1 epoch(s)" in capsys.readouterr().err
 
 
@@ -110,22 +180,62 @@ def test_integral_float_is_accepted_for_an_integer_parameter(split_files, capsys
 def test_conll_file_given_as_npz_is_one_line_naming_the_file(split_files, capsys, slot):
     tr = split_files["train"]
     files = {"--compiled": tr[0], "--arcs": tr[1], slot: tr[2]}
-    line = _one_line_error(capsys, ["train", "--learner", "bk_baseline", "--compiled", files["--compiled"],
-                                    "--arcs", files["--arcs"], "--out", str(split_files["tmp"] / "bad.npz")])
+    line = _one_line_error(
+        capsys,
+        [
+            "train",
+            "--learner",
+            "bk_baseline",
+            "--compiled",
+            files["--compiled"],
+            "--arcs",
+            files["--arcs"],
+            "--out",
+            str(split_files["tmp"] / "bad.npz"),
+        ],
+    )
     assert tr[2] in line and "CoNLL-2012 text file" in line
     assert "allow_pickle" not in line
 
 
 def test_predict_with_a_conll_file_as_model_is_one_line(split_files, capsys):
     dv = split_files["dev"]
-    line = _one_line_error(capsys, ["predict", "--model", dv[2], "--compiled", dv[0], "--arcs", dv[1],
-                                    "--conll", dv[2], "--out", str(split_files["tmp"] / "x.conll")])
+    line = _one_line_error(
+        capsys,
+        [
+            "predict",
+            "--model",
+            dv[2],
+            "--compiled",
+            dv[0],
+            "--arcs",
+            dv[1],
+            "--conll",
+            dv[2],
+            "--out",
+            str(split_files["tmp"] / "x.conll"),
+        ],
+    )
     assert dv[2] in line and "not a coreflab model file" in line
 
 
 def test_npz_of_the_wrong_kind_names_what_it_is(split_files, capsys):
     tr = split_files["train"]
-    line = _one_line_error(capsys, ["train", "--learner", "bk_baseline", "--compiled", tr[1], "--arcs", tr[1],
-                                    "--out", str(split_files["tmp"] / "bad.npz")])
-    assert line.endswith(f"{tr[1]}: not a compiled corpus (the .npz written by `coreflab prepare`); "
-                         "it is an arc store from `coreflab features`")
+    line = _one_line_error(
+        capsys,
+        [
+            "train",
+            "--learner",
+            "bk_baseline",
+            "--compiled",
+            tr[1],
+            "--arcs",
+            tr[1],
+            "--out",
+            str(split_files["tmp"] / "bad.npz"),
+        ],
+    )
+    assert line.endswith(
+        f"{tr[1]}: not a compiled corpus (the .npz written by `coreflab prepare`); "
+        "it is an arc store from `coreflab features`"
+    )

@@ -3,11 +3,18 @@ import numpy as np
 from coreflab.corpus.attributes import embedding
 from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.compiled import (
-    GENDER_FEMALE, GENDER_MALE, GENDER_NEUTER, GENDER_UNKNOWN, NUMBER_PLURAL, NUMBER_SINGULAR,
-    TYPE_COMMON, TYPE_NAME, TYPE_PRONOUN,
+    GENDER_FEMALE,
+    GENDER_MALE,
+    GENDER_NEUTER,
+    GENDER_UNKNOWN,
+    NUMBER_PLURAL,
+    NUMBER_SINGULAR,
+    TYPE_COMMON,
+    TYPE_NAME,
+    TYPE_PRONOUN,
 )
-from coreflab.corpus.conll import parse_conll
 from coreflab.corpus.document import Document
+from coreflab.corpus.readers.conll import parse_conll
 
 
 def conll_doc(rows, doc_id="t"):
@@ -20,10 +27,17 @@ def conll_doc(rows, doc_id="t"):
 
 # Mrs. Smith told the boys about IBM and her dogs .
 ROWS = [
-    ("Mrs.", "NNP", "(TOP(S(NP*", "(PERSON*", "(1"), ("Smith", "NNP", "*)", "*)", "1)"),
-    ("told", "VBD", "(VP*", "*", "-"), ("the", "DT", "(NP*", "*", "(2"), ("boys", "NNS", "*)", "*", "2)"),
-    ("about", "IN", "(PP*", "*", "-"), ("IBM", "NNP", "(NP(NP*)", "(ORG)", "(3|(4)"), ("and", "CC", "*", "*", "-"),
-    ("her", "PRP$", "(NP*", "*", "(1)|(5"), ("dogs", "NNS", "*))))", "*", "5)|3)"), (".", ".", "*))", "*", "-"),
+    ("Mrs.", "NNP", "(TOP(S(NP*", "(PERSON*", "(1"),
+    ("Smith", "NNP", "*)", "*)", "1)"),
+    ("told", "VBD", "(VP*", "*", "-"),
+    ("the", "DT", "(NP*", "*", "(2"),
+    ("boys", "NNS", "*)", "*", "2)"),
+    ("about", "IN", "(PP*", "*", "-"),
+    ("IBM", "NNP", "(NP(NP*)", "(ORG)", "(3|(4)"),
+    ("and", "CC", "*", "*", "-"),
+    ("her", "PRP$", "(NP*", "*", "(1)|(5"),
+    ("dogs", "NNS", "*))))", "*", "5)|3)"),
+    (".", ".", "*))", "*", "-"),
 ]
 
 
@@ -37,13 +51,34 @@ def test_types_genders_numbers_with_pos_and_ne():
     assert spans == [(0, 1), (3, 4), (6, 6), (6, 9), (8, 8), (8, 9)]
     # the coordination's head is its first conjunct (IBM, NNP): a name, but plural
     assert attrs(c, "m_type") == [TYPE_NAME, TYPE_COMMON, TYPE_NAME, TYPE_NAME, TYPE_PRONOUN, TYPE_COMMON]
-    assert attrs(c, "m_gender") == [GENDER_FEMALE, GENDER_MALE, GENDER_NEUTER, GENDER_NEUTER, GENDER_FEMALE, GENDER_UNKNOWN]
-    assert attrs(c, "m_number") == [NUMBER_SINGULAR, NUMBER_PLURAL, NUMBER_SINGULAR, NUMBER_PLURAL, NUMBER_SINGULAR, NUMBER_PLURAL]
+    assert attrs(c, "m_gender") == [
+        GENDER_FEMALE,
+        GENDER_MALE,
+        GENDER_NEUTER,
+        GENDER_NEUTER,
+        GENDER_FEMALE,
+        GENDER_UNKNOWN,
+    ]
+    assert attrs(c, "m_number") == [
+        NUMBER_SINGULAR,
+        NUMBER_PLURAL,
+        NUMBER_SINGULAR,
+        NUMBER_PLURAL,
+        NUMBER_SINGULAR,
+        NUMBER_PLURAL,
+    ]
     assert attrs(c, "m_head") == [1, 4, 6, 6, 8, 9]
     assert [c.string(i) for i in attrs(c, "m_ne")] == ["PERSON", "", "ORG", "ORG", "", ""]
     assert attrs(c, "m_ne")[1] == 0
     assert [c.string(i) for i in attrs(c, "m_pronoun")] == [None, None, None, None, "her", None]
-    assert [c.string(i) for i in attrs(c, "m_full_str")] == ["mrs. smith", "the boys", "ibm", "ibm and her dogs", "her", "her dogs"]
+    assert [c.string(i) for i in attrs(c, "m_full_str")] == [
+        "mrs. smith",
+        "the boys",
+        "ibm",
+        "ibm and her dogs",
+        "her",
+        "her dogs",
+    ]
     assert [c.string(i) for i in attrs(c, "m_head_str")] == ["smith", "boys", "ibm", "ibm", "her", "dogs"]
     assert [c.string(i) for i in attrs(c, "m_first_str")][3] == "ibm"
     assert [c.string(i) for i in attrs(c, "m_last_str")][3] == "dogs"
@@ -62,8 +97,14 @@ def test_syntax_strings():
 
 def test_without_pos_capitalised_heads_are_names():
     words = "The doctor met Dracula . Mother said she knew the Count . mother".split()
-    doc = Document("x", 0, words, [5, 12, 13], columns={k: None for k in ("pos", "parse", "ne", "speaker")},
-                   clusters=[[(0, 1)], [(3, 3), (9, 10)], [(5, 5), (7, 7)], [(12, 12)]])
+    doc = Document(
+        "x",
+        0,
+        words,
+        [5, 12, 13],
+        columns={k: None for k in ("pos", "parse", "ne", "speaker")},
+        clusters=[[(0, 1)], [(3, 3), (9, 10)], [(5, 5), (7, 7)], [(12, 12)]],
+    )
     c = compile_documents([doc], "t", "x")
     spans = list(zip(attrs(c, "m_start"), attrs(c, "m_end")))
     assert spans == [(0, 1), (3, 3), (5, 5), (7, 7), (9, 10), (12, 12)]
@@ -76,8 +117,9 @@ def test_without_pos_capitalised_heads_are_names():
 
 def test_name_gender_from_first_name():
     words = "John Smith and Lady Jane Grey and Acme Holdings .".split()
-    doc = Document("x", 0, words, [10], columns={k: None for k in ("pos", "parse", "ne")},
-                   clusters=[[(0, 1)], [(3, 5)], [(7, 8)]])
+    doc = Document(
+        "x", 0, words, [10], columns={k: None for k in ("pos", "parse", "ne")}, clusters=[[(0, 1)], [(3, 5)], [(7, 8)]]
+    )
     c = compile_documents([doc], "t", "x")
     assert attrs(c, "m_type") == [TYPE_NAME] * 3
     assert attrs(c, "m_gender") == [GENDER_MALE, GENDER_FEMALE, GENDER_UNKNOWN]

@@ -5,7 +5,7 @@ import pytest
 
 from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.compiled import ARRAY_FIELDS, CompiledCorpus
-from coreflab.corpus.conll import parse_conll, read_conll_path
+from coreflab.corpus.readers.conll import parse_conll, read_conll_path
 from coreflab.errors import UserError
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
@@ -20,10 +20,20 @@ def conll_doc(rows, doc_id="bc/x/00/x_0000", part=0):
 
 
 # John saw the dog . It barked at him .   (two sentences: one document row list each)
-S1 = [("John", "NNP", "(TOP(S(NP*)", "(PERSON)", "(1)"), ("saw", "VBD", "(VP*", "*", "-"),
-      ("the", "DT", "(NP*", "*", "(2"), ("dog", "NN", "*))", "*", "2)"), (".", ".", "*))", "*", "-")]
-S2 = [("It", "PRP", "(TOP(S(NP*)", "*", "(2)"), ("barked", "VBD", "(VP*", "*", "-"),
-      ("at", "IN", "(PP*", "*", "-"), ("him", "PRP", "(NP*)))", "*", "(1)"), (".", ".", "*))", "*", "-")]
+S1 = [
+    ("John", "NNP", "(TOP(S(NP*)", "(PERSON)", "(1)"),
+    ("saw", "VBD", "(VP*", "*", "-"),
+    ("the", "DT", "(NP*", "*", "(2"),
+    ("dog", "NN", "*))", "*", "2)"),
+    (".", ".", "*))", "*", "-"),
+]
+S2 = [
+    ("It", "PRP", "(TOP(S(NP*)", "*", "(2)"),
+    ("barked", "VBD", "(VP*", "*", "-"),
+    ("at", "IN", "(PP*", "*", "-"),
+    ("him", "PRP", "(NP*)))", "*", "(1)"),
+    (".", ".", "*))", "*", "-"),
+]
 
 
 def two_docs():

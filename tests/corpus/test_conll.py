@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.corpus.conll import format_conll, parse_conll, read_conll, read_conll_path, write_conll
 from coreflab.corpus.document import OPTIONAL_COLUMNS, Document
+from coreflab.corpus.readers.conll import format_conll, parse_conll, read_conll, read_conll_path, write_conll
 from coreflab.errors import InputFormatError, UserError
 
 DOC = """#begin document (nw/test/01); part 000
@@ -44,7 +44,12 @@ def test_round_trip_is_lossless(tmp_path):
     again = read_conll(tmp_path / "out.conll")
     for a, b in zip(docs, again):
         assert (a.key, a.words, a.sentence_ends, a.columns, a.args, a.clusters) == (
-            b.key, b.words, b.sentence_ends, b.columns, b.args, b.clusters
+            b.key,
+            b.words,
+            b.sentence_ends,
+            b.columns,
+            b.args,
+            b.clusters,
         )
     assert format_conll(again) == format_conll(docs)
 
@@ -64,9 +69,11 @@ def test_empty_id_takes_file_name(tmp_path):
 
 
 def test_nested_same_id_and_crossing_mentions_as_the_official_scorer_reads_them():
-    text = "#begin document (d); part 0\n" + "".join(
-        f"d 0 {i} w{i} - - - - - - - - {c}\n" for i, c in enumerate(["(1|(2", "(1)", "1)|(3", "2)", "3)"])
-    ) + "#end document\n"
+    text = (
+        "#begin document (d); part 0\n"
+        + "".join(f"d 0 {i} w{i} - - - - - - - - {c}\n" for i, c in enumerate(["(1|(2", "(1)", "1)|(3", "2)", "3)"]))
+        + "#end document\n"
+    )
     (doc,) = parse_conll(text)
     assert doc.clusters == [[(1, 1), (0, 2)], [(0, 3)], [(2, 4)]]
 
@@ -78,8 +85,12 @@ def test_nested_same_id_and_crossing_mentions_as_the_official_scorer_reads_them(
         ("#begin document (d); part 0\nd 0 0 w - - - - - - - - (1)\n", 1, "never closed"),
         ("#begin document (d); part 0\nd 0 0 w - - - - - - - - (1\n#end document\n", 2, "never closed"),
         ("#begin document (d); part 0\nd 0 0 w - - - - - - - - 1)\n#end document\n", 2, "never opened"),
-        ("#begin document (d); part 0\nd 0 0 w - - - - - - - - (1)\n#end document\n"
-         "#begin document (d); part 0\nd 0 0 w - - - - - - - - (1)\n#end document\n", 4, "duplicate document"),
+        (
+            "#begin document (d); part 0\nd 0 0 w - - - - - - - - (1)\n#end document\n"
+            "#begin document (d); part 0\nd 0 0 w - - - - - - - - (1)\n#end document\n",
+            4,
+            "duplicate document",
+        ),
         ("#end document\n", 1, "without a matching"),
         ("#begin document (d); part 0\nd 0 0 w - - - - - - (1)\n#end document\n", 2, "expected at least 12"),
         ("#begin document (d); part 0\nd 0 0 w - (S* - - - - - - -\n\n#end document\n", 2, "unbalanced parse"),
@@ -140,8 +151,14 @@ def documents(draw):
             continue
         clusters.setdefault(lab, []).append(span)
     keys = sorted(clusters)
-    return Document("doc", 0, [f"w{i}" for i in range(n)], cuts + [n],
-                    clusters=[clusters[k] for k in keys], cluster_labels=[str(k) for k in keys])
+    return Document(
+        "doc",
+        0,
+        [f"w{i}" for i in range(n)],
+        cuts + [n],
+        clusters=[clusters[k] for k in keys],
+        cluster_labels=[str(k) for k in keys],
+    )
 
 
 @settings(max_examples=150, deadline=None)
@@ -168,7 +185,11 @@ def _reference_parse(text, source):
     def end_sentence():
         if doc["first"] is not None:
             if doc["depth"]:
-                raise InputFormatError(source, doc["first"], f"unbalanced parse brackets in the sentence starting here ({doc['depth']:+d}); expected a complete tree")
+                raise InputFormatError(
+                    source,
+                    doc["first"],
+                    f"unbalanced parse brackets in the sentence starting here ({doc['depth']:+d}); expected a complete tree",
+                )
             doc["ends"].append(len(doc["words"]))
             doc["first"] = None
 
@@ -178,11 +199,30 @@ def _reference_parse(text, source):
             m = _REF_BEGIN.match(line)
             if m:
                 if doc is not None:
-                    raise InputFormatError(source, lineno, f"'#begin document' while {doc['name']!r} (line {doc['begin']}) is still open; expected '#end document' first")
-                doc_id = (m.group(1) if m.group(1) is not None else m.group(2) or "").strip() or Path(source).name.split(".")[0]
+                    raise InputFormatError(
+                        source,
+                        lineno,
+                        f"'#begin document' while {doc['name']!r} (line {doc['begin']}) is still open; expected '#end document' first",
+                    )
+                doc_id = (m.group(1) if m.group(1) is not None else m.group(2) or "").strip() or Path(
+                    source
+                ).name.split(".")[0]
                 part = int(m.group(3)) if m.group(3) else 0
-                doc = dict(id=doc_id, part=part, name=f"{doc_id}; part {part:03d}", begin=lineno, layout="auto", words=[],
-                           cols=[[] for _ in range(7)], args=[], ends=[], first=None, depth=0, open={}, spans={})
+                doc = dict(
+                    id=doc_id,
+                    part=part,
+                    name=f"{doc_id}; part {part:03d}",
+                    begin=lineno,
+                    layout="auto",
+                    words=[],
+                    cols=[[] for _ in range(7)],
+                    args=[],
+                    ends=[],
+                    first=None,
+                    depth=0,
+                    open={},
+                    spans={},
+                )
                 continue
             if re.match(r"^#\s*end document", line):
                 if doc is None:
@@ -190,16 +230,38 @@ def _reference_parse(text, source):
                 end_sentence()
                 for label, stack in doc["open"].items():
                     if stack:
-                        raise InputFormatError(source, stack[-1][1], f"coreference bracket '({label}' is never closed; expected '{label})' before '#end document' (line {lineno})")
+                        raise InputFormatError(
+                            source,
+                            stack[-1][1],
+                            f"coreference bracket '({label}' is never closed; expected '{label})' before '#end document' (line {lineno})",
+                        )
                 if doc["layout"] == "conll2012":
-                    columns = {k: None if all(v == "_" for v in vals) else vals for k, vals in zip(OPTIONAL_COLUMNS, doc["cols"])}
-                    args = doc["args"] if any(doc["args"]) and not all(all(a == "_" for a in t) for t in doc["args"]) else None
+                    columns = {
+                        k: None if all(v == "_" for v in vals) else vals
+                        for k, vals in zip(OPTIONAL_COLUMNS, doc["cols"])
+                    }
+                    args = (
+                        doc["args"]
+                        if any(doc["args"]) and not all(all(a == "_" for a in t) for t in doc["args"])
+                        else None
+                    )
                 else:
                     columns, args = {k: None for k in OPTIONAL_COLUMNS}, None
-                d = Document(doc["id"], doc["part"], doc["words"], doc["ends"] or [len(doc["words"])], columns, args,
-                             list(doc["spans"].values()), list(doc["spans"]), source)
+                d = Document(
+                    doc["id"],
+                    doc["part"],
+                    doc["words"],
+                    doc["ends"] or [len(doc["words"])],
+                    columns,
+                    args,
+                    list(doc["spans"].values()),
+                    list(doc["spans"]),
+                    source,
+                )
                 if d.key in seen:
-                    raise InputFormatError(source, doc["begin"], f"duplicate document {d.name!r} (first at line {seen[d.key]})")
+                    raise InputFormatError(
+                        source, doc["begin"], f"duplicate document {d.name!r} (first at line {seen[d.key]})"
+                    )
                 seen[d.key] = doc["begin"]
                 docs.append(d)
                 doc = None
@@ -211,13 +273,19 @@ def _reference_parse(text, source):
                 end_sentence()
             continue
         if doc is None:
-            raise InputFormatError(source, lineno, "token line outside a document; expected '#begin document (id); part N' first")
+            raise InputFormatError(
+                source, lineno, "token line outside a document; expected '#begin document (id); part N' first"
+            )
         fields = line.split()
         if doc["layout"] == "auto":
             doc["layout"] = "index_word_coref" if len(fields) == 3 else "conll2012"
         if doc["layout"] == "conll2012":
             if len(fields) < 12:
-                raise InputFormatError(source, lineno, f"found {len(fields)} columns; expected at least 12 (CoNLL-2012: doc part word# word pos parse lemma frameset sense speaker ne [args] coref)")
+                raise InputFormatError(
+                    source,
+                    lineno,
+                    f"found {len(fields)} columns; expected at least 12 (CoNLL-2012: doc part word# word pos parse lemma frameset sense speaker ne [args] coref)",
+                )
             for k in range(7):
                 doc["cols"][k].append(fields[4 + k])
             doc["args"].append(tuple(fields[11:-1]))
@@ -235,7 +303,9 @@ def _reference_parse(text, source):
             continue
         items = _REF_ITEM.findall(cell)
         if "".join(items) != cell.replace("|", ""):
-            raise InputFormatError(source, lineno, f"bad coreference cell {cell!r}; expected '(id', 'id)' or '(id)' joined by '|'")
+            raise InputFormatError(
+                source, lineno, f"bad coreference cell {cell!r}; expected '(id', 'id)' or '(id)' joined by '|'"
+            )
         items.sort(key=lambda it: 0 if it[0] == "(" and it[-1] == ")" else 1 if it[0] == "(" else 2)
         for item in items:
             opens, closes = item[0] == "(", item[-1] == ")"
@@ -247,10 +317,16 @@ def _reference_parse(text, source):
                 doc["open"].setdefault(label, []).append((tok, lineno))
             else:
                 if not doc["open"].get(label):
-                    raise InputFormatError(source, lineno, f"closing bracket '{item}' for id {label!r} that was never opened")
+                    raise InputFormatError(
+                        source, lineno, f"closing bracket '{item}' for id {label!r} that was never opened"
+                    )
                 spans.append((doc["open"][label].pop()[0], tok))
     if doc is not None:
-        raise InputFormatError(source, doc["begin"], f"document {doc['name']!r} is never closed; expected '#end document' before end of file")
+        raise InputFormatError(
+            source,
+            doc["begin"],
+            f"document {doc['name']!r} is never closed; expected '#end document' before end of file",
+        )
     return docs
 
 
@@ -296,12 +372,20 @@ def conll_texts(draw):
     lines = []
     for d in range(draw(st.integers(0, 3))):
         gum = draw(st.booleans()) and draw(st.booleans())
-        lines.append(draw(st.sampled_from([f"#begin document (d{d}); part 00{d % 2}", f"# begin document d{d}", "#begin document ()"])))
+        lines.append(
+            draw(
+                st.sampled_from(
+                    [f"#begin document (d{d}); part 00{d % 2}", f"# begin document d{d}", "#begin document ()"]
+                )
+            )
+        )
         open_labels = {}
         n_sent = draw(st.integers(0, 4))
         for s in range(n_sent):
             if draw(st.integers(0, 9)) == 7:
-                lines.append(draw(st.sampled_from(["# a comment", "# a comment", "#", "#end document", "#begin document (x)"])))
+                lines.append(
+                    draw(st.sampled_from(["# a comment", "# a comment", "#", "#end document", "#begin document (x)"]))
+                )
             width = draw(st.sampled_from([13, 13, 12, 14]))
             m = draw(st.integers(1, 6))
             for i in range(m):
@@ -313,7 +397,19 @@ def conll_texts(draw):
                     bits = draw(st.sampled_from(["*", "*", "(NP*)", "(NP*)", "_", "*", "(NP*)", "*", "*", "(NP*"]))
                     bits = "(S" + bits if i == 0 else bits
                     bits = bits + ")" if i == m - 1 else bits
-                    fields = [f"d{d}", "0", str(i), word, draw(st.sampled_from(["NN", "_"])), bits, "-", "_", "_", "spk", "*"]
+                    fields = [
+                        f"d{d}",
+                        "0",
+                        str(i),
+                        word,
+                        draw(st.sampled_from(["NN", "_"])),
+                        bits,
+                        "-",
+                        "_",
+                        "_",
+                        "spk",
+                        "*",
+                    ]
                     if draw(st.integers(0, 20)) == 7:
                         width = draw(st.sampled_from([12, 13, 14]))  # lines of one sentence differ in width
                     fields += [draw(st.sampled_from(["*", "_", "(V*)"])) for _ in range(width - 12)] + [cell]
@@ -335,7 +431,7 @@ def test_reader_matches_the_line_by_line_reference(text):
 
 
 def test_reader_matches_the_reference_on_a_synthetic_corpus_and_with_nul_bytes():
-    from coreflab.corpus.synthetic import generate_corpus
+    from coreflab.corpus.synthetic.generator import generate_corpus
 
     text = format_conll(generate_corpus("tiny", seed=3)["train"])
     assert _outcome(parse_conll, text) == _outcome(_reference_parse, text)
@@ -347,8 +443,14 @@ def test_reader_matches_the_reference_on_a_synthetic_corpus_and_with_nul_bytes()
 def test_non_integer_cluster_labels_are_written_as_integers_the_official_scorer_reads():
     from coreflab.metrics.coref_file import parse_coref_bytes
 
-    doc = Document("doc", 0, ["a", "b", "c", "d"], [4], clusters=[[(0, 0), (2, 3)], [(1, 1)]],
-                   cluster_labels=["person-10-Bob", "x"])
+    doc = Document(
+        "doc",
+        0,
+        ["a", "b", "c", "d"],
+        [4],
+        clusters=[[(0, 0), (2, 3)], [(1, 1)]],
+        cluster_labels=["person-10-Bob", "x"],
+    )
     text = format_conll([doc])
     cells = [line.split()[-1] for line in text.splitlines() if line and not line.startswith("#")]
     assert cells == ["(0)", "(1)", "(0", "0)"]

@@ -1,39 +1,10 @@
 """A user's CoNLL-2012 release, on a tiny fixture in the official directory layout."""
 
 import pytest
+from corpus_builders import make_release
 
-from coreflab.corpus.conll2012_release import is_placeholder, load_conll2012_release
+from coreflab.corpus.readers.conll2012_release import is_placeholder, load_conll2012_release
 from coreflab.errors import InputFormatError, UserError
-
-
-def _part(doc_id, part, rows, speaker="spk1"):
-    lines = [f"#begin document ({doc_id}); part {part:03d}"]
-    for i, (word, pos, parse, coref) in enumerate(rows):
-        lines.append(" ".join([doc_id, str(part), str(i), word, pos, parse, "-", "-", "-", speaker, "*", "*", coref]))
-    return "\n".join(lines + ["", "#end document", ""])
-
-
-ROWS = [("John", "NNP", "(TOP(S(NP*)", "(0)"), ("left", "VBD", "(VP*)", "-"), (".", ".", "*))", "-")]
-
-
-def make_release(root):
-    """<root>/data/{train,development,test}/data/<lang>/annotations/<genre>/<src>/<nn>/*_{gold,auto}_conll"""
-    files = {
-        ("train", "english", "nw/wsj/00", "wsj_0001"): [("nw/wsj/00/wsj_0001", 0), ("nw/wsj/00/wsj_0001", 1)],
-        ("train", "english", "bc/cnn/00", "cnn_0002"): [("bc/cnn/00/cnn_0002", 0)],
-        ("development", "english", "nw/wsj/24", "wsj_2401"): [("nw/wsj/24/wsj_2401", 0)],
-        ("test", "english", "nw/wsj/23", "wsj_2301"): [("nw/wsj/23/wsj_2301", 0)],
-        ("train", "chinese", "nw/xinhua/00", "chtb_0001"): [("nw/xinhua/00/chtb_0001", 0)],
-    }
-    for (split, lang, sub, stem), parts in files.items():
-        folder = root / "data" / split / "data" / lang / "annotations" / sub
-        folder.mkdir(parents=True, exist_ok=True)
-        for kind in ("gold", "auto"):
-            speaker = "spk1" if kind == "gold" else "-"
-            text = "".join(_part(d, p, ROWS, speaker) for d, p in parts)
-            folder.joinpath(f"{stem}.v4_{kind}_conll").write_text(text)
-        folder.joinpath(f"{stem}.v4_gold_skel").write_text("not read")
-    return root
 
 
 def test_splits_languages_and_annotation(tmp_path):

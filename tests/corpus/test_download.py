@@ -1,37 +1,21 @@
 """Pinned corpus downloads: the local path, the atomic unpack, and the offline error.
 No test touches the network: `fetch` is replaced by a function that copies a local tarball."""
 
-import io
 import json
 import shutil
-import tarfile
 import urllib.error
 
 import pytest
+from corpus_builders import codeload_tarball, offline_fetch
 
 from coreflab.corpus import download
 from coreflab.corpus.download import ARCHIVES, corpus_root, download_corpus, pinned_archives
 from coreflab.errors import UserError
 
 
-def _codeload_tarball(path, top, files):
-    """A tarball shaped like codeload.github.com's: everything under `<repo>-<commit>/`."""
-    with tarfile.open(path, "w:gz") as tar:
-        for name, text in files.items():
-            data = text.encode()
-            info = tarfile.TarInfo(f"{top}/{name}")
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return path
-
-
-def _offline(url, dest):
-    raise urllib.error.URLError("Name or service not known")
-
-
 def test_offline_error_names_both_ways(tmp_path):
     with pytest.raises(UserError) as err:
-        corpus_root("litbank", {}, resources_dir=tmp_path / "resources", fetch=_offline)
+        corpus_root("litbank", {}, resources_dir=tmp_path / "resources", fetch=offline_fetch)
     msg = str(err.value)
     assert "\n" not in msg
     assert "corpora.litbank.local_dir" in msg and "allow network access" in msg
@@ -42,23 +26,29 @@ def test_offline_error_names_both_ways(tmp_path):
 
 def test_ontogum_shares_the_gum_archive(tmp_path):
     with pytest.raises(UserError, match=r"corpora\.ontogum\.local_dir .*shared/data/gum\).*resources/gum/"):
-        corpus_root("ontogum", {}, resources_dir=tmp_path / "resources", fetch=_offline)
+        corpus_root("ontogum", {}, resources_dir=tmp_path / "resources", fetch=offline_fetch)
 
 
 def test_local_dir_is_used_without_network(tmp_path):
     (tmp_path / "copy").mkdir()
-    assert corpus_root("gum", {"local_dir": str(tmp_path / "copy")}, fetch=_offline) == tmp_path / "copy"
+    assert corpus_root("gum", {"local_dir": str(tmp_path / "copy")}, fetch=offline_fetch) == tmp_path / "copy"
     with pytest.raises(UserError, match="no such directory.*remove it to download"):
-        corpus_root("gum", {"local_dir": str(tmp_path / "missing")}, fetch=_offline)
+        corpus_root("gum", {"local_dir": str(tmp_path / "missing")}, fetch=offline_fetch)
 
 
 def test_download_unpacks_into_reader_layout_once(tmp_path):
     lit, splits = ARCHIVES["litbank"]
     tarballs = {
-        lit.url: _codeload_tarball(tmp_path / "a.tgz", f"litbank-{lit.commit}", {
-            "coref/conll/1_a_brat.conll": "A", "coref/conll/2_b_brat.conll": "B", "README.md": "skip"}),
-        splits.url: _codeload_tarball(tmp_path / "b.tgz", f"lrec2020-coref-{splits.commit}", {
-            "data/litbank_tenfold_splits/0/train.ids": "1_a_brat.tsv\n", "code/x.py": "skip"}),
+        lit.url: codeload_tarball(
+            tmp_path / "a.tgz",
+            f"litbank-{lit.commit}",
+            {"coref/conll/1_a_brat.conll": "A", "coref/conll/2_b_brat.conll": "B", "README.md": "skip"},
+        ),
+        splits.url: codeload_tarball(
+            tmp_path / "b.tgz",
+            f"lrec2020-coref-{splits.commit}",
+            {"data/litbank_tenfold_splits/0/train.ids": "1_a_brat.tsv\n", "code/x.py": "skip"},
+        ),
     }
     calls = []
 
@@ -78,7 +68,7 @@ def test_download_unpacks_into_reader_layout_once(tmp_path):
 
 def test_archive_lacking_a_path_leaves_nothing(tmp_path):
     gum = ARCHIVES["gum"][0]
-    bad = _codeload_tarball(tmp_path / "g.tgz", f"gum-{gum.commit}", {"coref/gum/conll/x.conll": "x"})
+    bad = codeload_tarball(tmp_path / "g.tgz", f"gum-{gum.commit}", {"coref/gum/conll/x.conll": "x"})
     with pytest.raises(UserError, match="archive lacks coref/ontogum/conll/"):
         download_corpus("gum", tmp_path / "res" / "gum", {}, fetch=lambda url, dest: shutil.copy(bad, dest))
     assert list((tmp_path / "res").iterdir()) == []

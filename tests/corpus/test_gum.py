@@ -1,116 +1,24 @@
 """GUM / OntoGUM source on fixtures in GUM's own formats: 3-column coreference CoNLL,
 CoNLL-U and PTB side files packed into tar.xz archives like the released ones."""
 
-import io
-import tarfile
-
 import pytest
+from corpus_builders import BITS, PTB, SPLITS, WORDS, conllu_text, make_gum
 
-from coreflab.corpus.conll import format_conll, parse_conll
-from coreflab.corpus.conllu import parse_conllu
-from coreflab.corpus import gum
-from coreflab.corpus.gum import load_gum, read_splits
-from coreflab.corpus.ptb import normalise_label, parse_ptb, unescape_ptb
+from coreflab.corpus.readers import gum
+from coreflab.corpus.readers.conll import format_conll, parse_conll
+from coreflab.corpus.readers.conllu import parse_conllu
+from coreflab.corpus.readers.gum import load_gum, read_splits
+from coreflab.corpus.readers.ptb import normalise_label, parse_ptb, unescape_ptb
 from coreflab.errors import InputFormatError, UserError
-
-WORDS = ["I", "ca", "n't", "(", "see", ")", "it", ".", "He", ":)"]
-NATIVE = ["(person-1-Sam_Jones)(object-3", "object-3)", "_", "(abstract-2", "_", "abstract-2)", "(abstract-2)", "_", "(person-1-Sam_Jones)", "_"]
-ONTO = ["(7)", "_", "_", "(8", "_", "8)", "(8)", "_", "(7)", "_"]
-
-
-def conllu_text(doc_id, words=WORDS):
-    w = list(words)
-    rows = [
-        f"# newdoc id = {doc_id}", "# sent_id = s1", "# speaker = Dr  Who", "# text = ...",
-        f"1\t{w[0]}\tI\tPRON\tPRP\t_\t3\tnsubj\t_\t_",
-        "2-3\tcan't\t_\t_\t_\t_\t_\t_\t_\t_",
-        f"2\t{w[1]}\tcan\tAUX\tMD\t_\t5\taux\t_\t_",
-        f"3\t{w[2]}\tnot\tPART\tRB\t_\t5\tadvmod\t_\t_",
-        f"4\t{w[3]}\t(\tPUNCT\t-LRB-\t_\t5\tpunct\t_\t_",
-        f"5\t{w[4]}\tsee\tVERB\tVB\t_\t0\troot\t_\t_",
-        f"6\t{w[5]}\t)\tPUNCT\t-RRB-\t_\t5\tpunct\t_\t_",
-        f"7\t{w[6]}\tit\tPRON\tPRP\t_\t5\tobj\t_\t_",
-        "7.1\tsaw\tsee\tVERB\tVBD\t_\t_\t_\t5:conj\t_",
-        f"8\t{w[7]}\t.\tPUNCT\t.\t_\t5\tpunct\t_\t_",
-        "", "# sent_id = s2",
-        f"1\t{w[8]}\the\tPRON\tPRP\t_\t0\troot\t_\t_",
-        f"2\t{w[9]}\t:)\tSYM\tNFP\t_\t1\tdiscourse\t_\t_",
-        "",
-    ]
-    return "\n".join(rows) + "\n"
-
-
-PTB = """(ROOT
-  (S
-    (NP-SBJ (PRP I))
-    (VP (MD ca) (RB n't)
-      (PRN (-LRB- -LRB-) (VP (VB see)) (-RRB- -RRB-))
-      (NP (PRP
-        it)))
-    (. .)))
-
-(ROOT (FRAG (NP (PRP He)) (NFP :-RRB-)))
-"""
-BITS = ["(TOP(S(NP*)", "(VP*", "*", "(PRN*", "(VP*)", "*)", "(NP*))", "*))", "(TOP(FRAG(NP*)", "*))"]
-
-
-def coref_text(doc_id, cells, words=WORDS):
-    head = f"# begin document {doc_id}" if cells is NATIVE else "# begin document "
-    return "\n".join([head] + [f"{i}\t{w}\t{c}" for i, (w, c) in enumerate(zip(words, cells))]) + "\n# end document\n"
-
-
-SPLITS = [("GUM_news_a", "train"), ("GUM_reddit_b", "train"), ("GUM_bio_c", "dev"), ("GUM_fiction_d", "test"), ("GENTLE_poetry_e", "test2")]
-
-
-def _tar_xz(path, files):
-    with tarfile.open(path, "w:xz") as tar:
-        for name, text in files.items():
-            data = text.encode("utf-8")
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-
-
-def make_gum(root, layout="shared", bad_onto=None):
-    """A GUM copy with five documents; the reddit one is masked like the release."""
-    root.mkdir(parents=True, exist_ok=True)
-    native_dir = root / ("conll_gum_native" if layout == "shared" else "coref/gum/conll")
-    onto_dir = root / ("conll_ontogum" if layout == "shared" else "coref/ontogum/conll")
-    native_dir.mkdir(parents=True)
-    onto_dir.mkdir(parents=True)
-    dep, const = {}, {}
-    for doc_id, _ in SPLITS:
-        words = ["_" * len(w) for w in WORDS] if "reddit" in doc_id else WORDS
-        native_dir.joinpath(f"{doc_id}.conll").write_text(coref_text(doc_id, NATIVE, words))
-        onto = ONTO if doc_id != bad_onto else ["3)"] + ONTO[1:]
-        onto_dir.joinpath(f"{doc_id}.conll").write_text(coref_text(doc_id, onto, words))
-        dep[f"dep/{doc_id}.conllu"] = conllu_text(doc_id, words)
-        ptb = PTB
-        if "reddit" in doc_id:
-            for w in ("I", "ca", "n't", "-LRB-", "see", "-RRB-", "it", ".", "He", ":-RRB-"):
-                ptb = ptb.replace(f" {w})", " " + "_" * len(unescape_ptb(w)) + ")").replace(f"\n        {w})", "\n        _)")
-        const[f"const/{doc_id}.ptb"] = ptb
-    # GENTLE's OntoGUM file carries a bracket error like the real one; it is never read
-    onto_dir.joinpath("GENTLE_poetry_e.conll").write_text(coref_text("GENTLE_poetry_e", ["3)"] + ONTO[1:]))
-    if layout == "shared":
-        _tar_xz(root / "dep_conllu.tar.xz", dep)
-        _tar_xz(root / "const_ptb.tar.xz", const)
-        root.joinpath("splits.tsv").write_text("doc_id\tsplit\n" + "".join(f"{d}\t{s}\n" for d, s in SPLITS))
-    else:
-        for name, text in {**dep, **const}.items():
-            (root / name).parent.mkdir(exist_ok=True)
-            (root / name).write_text(text)
-        md = ["# Splits", "", "Some text.", ""]
-        for split in ("dev", "test", "test2", "train"):
-            md += [f"## {split}", ""] + [f"  * {d}" for d, s in SPLITS if s == split] + [""]
-        root.joinpath("splits.md").write_text("\n".join(md))
-    return root
 
 
 def test_merged_document_columns(tmp_path):
     docs = load_gum(make_gum(tmp_path / "g"), ["train", "dev", "test"])
     assert {s: [d.doc_id for d in v] for s, v in docs.items()} == {
-        "train": ["GUM_news_a"], "dev": ["GUM_bio_c"], "test": ["GUM_fiction_d"]}
+        "train": ["GUM_news_a"],
+        "dev": ["GUM_bio_c"],
+        "test": ["GUM_fiction_d"],
+    }
     doc = docs["train"][0]
     assert doc.words == WORDS and doc.part == 0
     assert doc.sentence_ends == [8, 10]
@@ -135,7 +43,12 @@ def test_ontogum_scheme_and_repository_layout(tmp_path):
 def test_normalised_output_reads_back_identically(tmp_path):
     doc = load_gum(make_gum(tmp_path / "g"), ["test"])["test"][0]
     back = parse_conll(format_conll([doc]), "x.conll")[0]
-    assert (back.doc_id, back.words, back.sentence_ends, back.clusters) == (doc.doc_id, doc.words, doc.sentence_ends, doc.clusters)
+    assert (back.doc_id, back.words, back.sentence_ends, back.clusters) == (
+        doc.doc_id,
+        doc.words,
+        doc.sentence_ends,
+        doc.clusters,
+    )
     for name in ("pos", "parse", "lemma", "speaker"):
         assert back.columns[name] == doc.columns[name]
 
@@ -199,6 +112,7 @@ def test_missing_layer_is_a_user_error(tmp_path):
 
 # --- the two side-format readers -------------------------------------------------------
 
+
 def test_ptb_unescape_and_labels():
     assert unescape_ptb("friend-LRB-s-RRB-") == "friend(s)"
     assert unescape_ptb("-LCB--RSB-") == "{]"
@@ -213,7 +127,10 @@ def test_ptb_bits_and_wrapper():
     assert parse_ptb("( (S (NP (DT a)) (VP (VBZ is))) )")[0].bits == ["(TOP(S(NP*)", "(VP*)))"]
 
 
-@pytest.mark.parametrize("text,line", [("(ROOT (NP (NN a))", 1), ("(ROOT (NN a)))\n", 1), ("(ROOT\n (NP ()))", 2), ("(ROOT (NP (NN a)))\nword", 2)])
+@pytest.mark.parametrize(
+    "text,line",
+    [("(ROOT (NP (NN a))", 1), ("(ROOT (NN a)))\n", 1), ("(ROOT\n (NP ()))", 2), ("(ROOT (NP (NN a)))\nword", 2)],
+)
 def test_ptb_errors(text, line):
     with pytest.raises(InputFormatError) as err:
         parse_ptb(text, "x.ptb")

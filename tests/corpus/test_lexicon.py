@@ -1,5 +1,12 @@
 from coreflab.corpus import lexicon
-from coreflab.corpus.compiled import GENDER_FEMALE, GENDER_MALE, GENDER_NEUTER, GENDER_UNKNOWN, NUMBER_PLURAL, NUMBER_SINGULAR
+from coreflab.corpus.compiled import (
+    GENDER_FEMALE,
+    GENDER_MALE,
+    GENDER_NEUTER,
+    GENDER_UNKNOWN,
+    NUMBER_PLURAL,
+    NUMBER_SINGULAR,
+)
 
 
 def test_pronoun_table():
@@ -23,5 +30,6 @@ def test_names_and_honorifics():
 
 
 def test_plural_heuristic():
-    assert [lexicon.looks_plural(w) for w in ["dogs", "glass", "bus", "news", "children", "cats", "analysis", "is"]] == [
-        True, False, False, False, True, True, False, False]
+    assert [
+        lexicon.looks_plural(w) for w in ["dogs", "glass", "bus", "news", "children", "cats", "analysis", "is"]
+    ] == [True, False, False, False, True, True, False, False]

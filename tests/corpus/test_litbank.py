@@ -1,39 +1,10 @@
 """LitBank source on a fixture written in LitBank's format (13 columns + tenfold id files)."""
 
 import pytest
+from corpus_builders import litbank_doc, make_litbank
 
-from coreflab.corpus.litbank import load_litbank, read_ids
+from coreflab.corpus.readers.litbank import load_litbank, read_ids
 from coreflab.errors import InputFormatError, UserError
-
-
-def _doc(name, sentences):
-    """A LitBank CoNLL file: sentences are lists of (word, coref-cell)."""
-    lines = [f"#begin document ({name}); part 0"]
-    for sent in sentences:
-        for i, (word, coref) in enumerate(sent):
-            lines.append("\t".join([name, "0", str(i), word] + ["_"] * 8 + [coref]))
-        lines.append("")
-    lines.append("#end document")
-    return "\n".join(lines) + "\n"
-
-
-def make_litbank(root):
-    conll = root / "conll"
-    conll.mkdir(parents=True)
-    conll.joinpath("1_alpha_brat.conll").write_text(
-        _doc("1_alpha_brat", [[("Emma", "(0)"), ("saw", ""), ("her", "(1"), ("host", "1)")], [("She", "(0)"), ("left", ""), (".", "")]])
-    )
-    conll.joinpath("2_beta_brat.conll").write_text(_doc("2_beta_brat", [[("The", "(3"), ("old", ""), ("man", "3)")]]))
-    conll.joinpath("3_gamma_brat.conll").write_text(_doc("3_gamma_brat", [[("Rain", "")]]))
-    for fold in (0, 1):
-        d = root / "splits_tenfold" / str(fold)
-        d.mkdir(parents=True)
-        order = ["1_alpha_brat", "2_beta_brat", "3_gamma_brat"]
-        if fold == 1:
-            order = order[::-1]
-        for split, name in zip(("train", "dev", "test"), order):
-            d.joinpath(f"{split}.ids").write_text(f"{name}.tsv\n")
-    return root
 
 
 def test_fold0_splits_and_columns(tmp_path):
@@ -80,7 +51,7 @@ def test_bad_fold(tmp_path, fold):
 
 def test_malformed_bracket_reported(tmp_path):
     root = make_litbank(tmp_path)
-    (root / "conll" / "3_gamma_brat.conll").write_text(_doc("3_gamma_brat", [[("Rain", "5)")]]))
+    (root / "conll" / "3_gamma_brat.conll").write_text(litbank_doc("3_gamma_brat", [[("Rain", "5)")]]))
     with pytest.raises(InputFormatError) as err:
         load_litbank(root, "test", 0)
     assert err.value.line == 2 and err.value.path.endswith("3_gamma_brat.conll")

@@ -1,6 +1,6 @@
-from coreflab.corpus.conll import parse_conll
 from coreflab.corpus.document import Document
 from coreflab.corpus.mentions import analyse_document, gold_mentions, mention_detection_scores, predicted_mentions
+from coreflab.corpus.readers.conll import parse_conll
 
 
 def conll_doc(rows, doc_id="t"):
@@ -21,13 +21,20 @@ def conll_doc(rows, doc_id="t"):
 
 # John Smith said it is likely that he saw the dog of Mary .
 SENTENCE = [
-    ("John", "NNP", "(TOP(S(NP*", "(PERSON*", "(1"), ("Smith", "NNP", "*)", "*)", "1)"),
-    ("said", "VBD", "(VP*", "*", "-"), ("it", "PRP", "(SBAR(S(NP*)", "*", "-"),
-    ("is", "VBZ", "(VP*", "*", "-"), ("likely", "JJ", "(ADJP*)", "*", "-"),
-    ("that", "IN", "(SBAR*", "*", "-"), ("he", "PRP", "(S(NP*)", "*", "(1)"),
-    ("saw", "VBD", "(VP*", "*", "-"), ("the", "DT", "(NP(NP*", "*", "(2"),
-    ("dog", "NN", "*)", "*", "-"), ("of", "IN", "(PP*", "*", "-"),
-    ("Mary", "NNP", "(NP*))))))))))", "(PERSON)", "(3)|2)"), (".", ".", "*))", "*", "-"),
+    ("John", "NNP", "(TOP(S(NP*", "(PERSON*", "(1"),
+    ("Smith", "NNP", "*)", "*)", "1)"),
+    ("said", "VBD", "(VP*", "*", "-"),
+    ("it", "PRP", "(SBAR(S(NP*)", "*", "-"),
+    ("is", "VBZ", "(VP*", "*", "-"),
+    ("likely", "JJ", "(ADJP*)", "*", "-"),
+    ("that", "IN", "(SBAR*", "*", "-"),
+    ("he", "PRP", "(S(NP*)", "*", "(1)"),
+    ("saw", "VBD", "(VP*", "*", "-"),
+    ("the", "DT", "(NP(NP*", "*", "(2"),
+    ("dog", "NN", "*)", "*", "-"),
+    ("of", "IN", "(PP*", "*", "-"),
+    ("Mary", "NNP", "(NP*))))))))))", "(PERSON)", "(3)|2)"),
+    (".", ".", "*))", "*", "-"),
 ]
 
 
@@ -47,16 +54,27 @@ def test_referential_it_is_kept():
 
 
 def test_numeric_entities_are_dropped():
-    rows = [("He", "PRP", "(TOP(S(NP*)", "*", "-"), ("paid", "VBD", "(VP*", "*", "-"),
-            ("ten", "CD", "(NP*", "(MONEY*", "-"), ("dollars", "NNS", "*)", "*)", "-"),
-            ("on", "IN", "(PP*", "*", "-"), ("Monday", "NNP", "(NP*)))", "(DATE)", "-"), (".", ".", "*))", "*", "-")]
+    rows = [
+        ("He", "PRP", "(TOP(S(NP*)", "*", "-"),
+        ("paid", "VBD", "(VP*", "*", "-"),
+        ("ten", "CD", "(NP*", "(MONEY*", "-"),
+        ("dollars", "NNS", "*)", "*)", "-"),
+        ("on", "IN", "(PP*", "*", "-"),
+        ("Monday", "NNP", "(NP*)))", "(DATE)", "-"),
+        (".", ".", "*))", "*", "-"),
+    ]
     s, e = predicted_mentions(conll_doc(rows))
     assert list(zip(s.tolist(), e.tolist())) == [(0, 0)]
 
 
 def test_coordinated_np_keeps_its_conjuncts():
-    rows = [("the", "DT", "(TOP(NP(NP*", "*", "-"), ("king", "NN", "*)", "*", "-"), ("and", "CC", "*", "*", "-"),
-            ("the", "DT", "(NP*", "*", "-"), ("queen", "NN", "*)))", "*", "-")]
+    rows = [
+        ("the", "DT", "(TOP(NP(NP*", "*", "-"),
+        ("king", "NN", "*)", "*", "-"),
+        ("and", "CC", "*", "*", "-"),
+        ("the", "DT", "(NP*", "*", "-"),
+        ("queen", "NN", "*)))", "*", "-"),
+    ]
     s, e = predicted_mentions(conll_doc(rows))
     assert list(zip(s.tolist(), e.tolist())) == [(0, 1), (0, 4), (3, 4)]
 
@@ -66,8 +84,13 @@ def test_fallback_without_parse():
     doc = Document("x", 0, words, [13, 18], columns={k: None for k in ("pos", "parse", "ne")})
     s, e = predicted_mentions(doc)
     # 'Suddenly' opens a sentence and 'suddenly' occurs lower-cased: not a mention
-    assert [" ".join(words[a: b + 1]) for a, b in zip(s.tolist(), e.tolist())] == [
-        "Count Dracula", "he", "Mr. Harker", "London", "Harker"]
+    assert [" ".join(words[a : b + 1]) for a, b in zip(s.tolist(), e.tolist())] == [
+        "Count Dracula",
+        "he",
+        "Mr. Harker",
+        "London",
+        "Harker",
+    ]
 
 
 def test_gold_mentions_dedupe_and_scores():

@@ -11,7 +11,7 @@ def test_constituents_of_a_sentence():
     assert t.parent.tolist() == [-1, 0, 1, 1, 3]
     assert t.tok_parent.tolist() == [2, 2, 3, 4, 4, 1]
     # children in textual order: S -> NP, VP, token 5 ('.')
-    kids = t.child_item[t.child_off[1]: t.child_off[2]].tolist()
+    kids = t.child_item[t.child_off[1] : t.child_off[2]].tolist()
     assert kids == [2, 3, -6]
     assert t.post_order.tolist() == [2, 4, 3, 1, 0]
 

@@ -11,10 +11,7 @@ from coreflab.corpus.sources import SOURCES, available_sources, get_source, load
 from coreflab.errors import UserError
 
 sys.path.insert(0, str(Path(__file__).parent))  # fixture builders of the sibling test modules
-from test_conll2012_release import make_release
-from test_download import _offline
-from test_gum import make_gum
-from test_litbank import make_litbank
+from corpus_builders import make_gum, make_litbank, make_release, offline_fetch
 
 
 def test_registry_names():
@@ -38,7 +35,9 @@ def test_synth_delegates_to_generator(monkeypatch):
         calls.append((size, seed, knobs))
         return {"train": [doc], "dev": [], "test": []}
 
-    monkeypatch.setitem(sys.modules, "coreflab.corpus.synthetic", types.SimpleNamespace(generate_corpus=generate_corpus))
+    monkeypatch.setitem(
+        sys.modules, "coreflab.corpus.synthetic.generator", types.SimpleNamespace(generate_corpus=generate_corpus)
+    )
     assert load_split("synth", "train", {"size": 5, "seed": 7, "knobs": {"noise": 0.1}}) == [doc]
     assert load_split("synth", "dev", {"seed": 3}) == []
     assert calls == [(5, 7, {"noise": 0.1}), (None, 3, None)]
@@ -65,6 +64,6 @@ def test_conll2012_needs_a_path(tmp_path):
 
 
 def test_missing_open_corpus_without_network(tmp_path, monkeypatch):
-    monkeypatch.setattr("coreflab.corpus.download.fetch_url", _offline)
+    monkeypatch.setattr("coreflab.corpus.download.fetch_url", offline_fetch)
     with pytest.raises(UserError, match="corpora.gum.local_dir .* or allow network access"):
         load_split("gum", "train", {}, resources_dir=tmp_path / "resources")

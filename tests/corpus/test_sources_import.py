@@ -7,12 +7,11 @@ from pathlib import Path
 import pytest
 
 from coreflab.commands import import_corpus
-from coreflab.corpus.conll import read_conll
+from coreflab.corpus.readers.conll import read_conll
 from coreflab.errors import UserError
 
 sys.path.insert(0, str(Path(__file__).parent))  # fixture builders of the sibling test modules
-from test_download import _offline
-from test_gum import WORDS, make_gum
+from corpus_builders import WORDS, make_gum, offline_fetch
 
 
 def _run(argv):
@@ -46,7 +45,11 @@ def test_configfile_options_and_override(tmp_path, capsys):
 
 def test_parse_options():
     assert import_corpus.parse_options(["fold=3", "local_dir=../x", "include_reddit=true", "url="], {"fold": 0}) == {
-        "fold": 3, "local_dir": "../x", "include_reddit": True, "url": None}
+        "fold": 3,
+        "local_dir": "../x",
+        "include_reddit": True,
+        "url": None,
+    }
     with pytest.raises(UserError, match="KEY=VALUE"):
         import_corpus.parse_options(["fold"])
 
@@ -54,10 +57,19 @@ def test_parse_options():
 def test_cli_offline_error_is_one_line_exit_2(tmp_path, monkeypatch, capsys):
     from coreflab import cli
 
-    monkeypatch.setitem(cli.VERBS, "import", ("import_corpus", "import a corpus split as CoNLL-2012"))
-    monkeypatch.setattr("coreflab.corpus.download.fetch_url", _offline)
-    argv = ["import", "--corpus", "litbank", "--split", "train", "--out", str(tmp_path / "t.conll"),
-            "--resources", str(tmp_path / "resources")]
+    monkeypatch.setitem(cli.VERBS, "import", ("coreflab.commands.import_corpus", "import a corpus split as CoNLL-2012"))
+    monkeypatch.setattr("coreflab.corpus.download.fetch_url", offline_fetch)
+    argv = [
+        "import",
+        "--corpus",
+        "litbank",
+        "--split",
+        "train",
+        "--out",
+        str(tmp_path / "t.conll"),
+        "--resources",
+        str(tmp_path / "resources"),
+    ]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("coreflab import: error: corpus 'litbank' is not available")

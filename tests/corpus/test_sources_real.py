@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from coreflab.corpus.gum import load_gum
+from coreflab.corpus.readers.gum import load_gum
 from coreflab.corpus.sources import load_split
 from coreflab.errors import InputFormatError
 

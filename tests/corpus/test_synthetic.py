@@ -1,5 +1,5 @@
 """The embedded synthetic corpus: determinism, lossless CoNLL, well-formed trees, agreement,
-and the presence of every phenomenon the generator promises (coreflab.corpus.synthetic)."""
+and the presence of every phenomenon the generator promises (coreflab.corpus.synthetic.generator)."""
 
 import re
 
@@ -7,16 +7,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.corpus import synthetic_lexicon as lex
-from coreflab.corpus.conll import format_conll, parse_conll
-from coreflab.corpus.synthetic import DEFAULT_KNOBS, SIZES, SPLITS, generate_corpus, generate_document
+from coreflab.corpus.readers.conll import format_conll, parse_conll
+from coreflab.corpus.synthetic import lexicon as lex
+from coreflab.corpus.synthetic.generator import DEFAULT_KNOBS, SIZES, SPLITS, generate_corpus, generate_document
 from coreflab.errors import UserError
 
 THIRD = {
-    "he": ("m", "sg"), "him": ("m", "sg"), "his": ("m", "sg"),
-    "she": ("f", "sg"), "her": ("f", "sg"),
-    "it": ("n", "sg"), "its": ("n", "sg"),
-    "they": ("-", "pl"), "them": ("-", "pl"), "their": ("-", "pl"),
+    "he": ("m", "sg"),
+    "him": ("m", "sg"),
+    "his": ("m", "sg"),
+    "she": ("f", "sg"),
+    "her": ("f", "sg"),
+    "it": ("n", "sg"),
+    "its": ("n", "sg"),
+    "they": ("-", "pl"),
+    "them": ("-", "pl"),
+    "their": ("-", "pl"),
 }
 FIRST = {"i", "me", "my"}
 SECOND = {"you", "your"}
@@ -162,7 +168,7 @@ def test_every_sentence_ends_with_a_period_and_words_have_no_blanks(tiny):
 def test_ne_column_is_ontonotes_style(default):
     for doc in all_docs(default)[:100]:
         open_label = None
-        for t, cell in enumerate(doc.columns["ne"]):
+        for _t, cell in enumerate(doc.columns["ne"]):
             if cell == "*":
                 continue
             m = re.fullmatch(r"\(([A-Z]+)\)|\(([A-Z]+)\*|\*\)", cell)
@@ -187,7 +193,11 @@ def test_pronouns_agree_with_their_entity(default):
     checked = 0
     for doc in all_docs(default):
         for cluster in doc.clusters:
-            classes = {THIRD[doc.words[s].lower()] for s, e in cluster if s == e and doc.words[s].lower() in THIRD and doc.columns["pos"][s].startswith("PRP")}
+            classes = {
+                THIRD[doc.words[s].lower()]
+                for s, e in cluster
+                if s == e and doc.words[s].lower() in THIRD and doc.columns["pos"][s].startswith("PRP")
+            }
             ne = {doc.columns["ne"][s].strip("()*") for s, e in cluster}
             if "ORG" in ne:  # organisations are "it" or, notionally plural, "they"
                 assert classes <= {("n", "sg"), ("-", "pl")}, (doc.doc_id, classes)
@@ -218,7 +228,9 @@ def test_first_and_second_person_follow_the_speaker(default):
 
 def test_phenomena_are_present(default):
     docs = all_docs(default)
-    counts = dict.fromkeys(("apposition", "quote", "dialogue", "pleonastic", "generic", "surname", "head", "possessive"), 0)
+    counts = dict.fromkeys(
+        ("apposition", "quote", "dialogue", "pleonastic", "generic", "surname", "head", "possessive"), 0
+    )
     for doc in docs:
         mentions = {span for c in doc.clusters for span in c}
         words, pos = doc.words, doc.columns["pos"]
@@ -228,7 +240,7 @@ def test_phenomena_are_present(default):
                 continue
             if (s, e) not in mentions and not any(s <= a and b <= e for a, b in mentions):
                 counts["generic"] += 1
-            if (s, e) in mentions and "," in words[s:e + 1] and pos[e].startswith("NN"):
+            if (s, e) in mentions and "," in words[s : e + 1] and pos[e].startswith("NN"):
                 counts["apposition"] += 1
         counts["quote"] += words.count("``")
         counts["dialogue"] += doc.doc_id.split("/")[0] in ("bc", "tc")

@@ -3,8 +3,8 @@
 import pytest
 
 from coreflab.commands import synth
-from coreflab.corpus.conll import format_conll, read_conll
-from coreflab.corpus.synthetic import SPLITS, generate_corpus
+from coreflab.corpus.readers.conll import format_conll, read_conll
+from coreflab.corpus.synthetic.generator import SPLITS, generate_corpus
 from coreflab.errors import UserError
 
 

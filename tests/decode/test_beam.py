@@ -3,12 +3,12 @@
 import itertools
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from coreflab.decode.arcs import gold_arc_mask
+from coreflab.decode.arcs import arc_scores, gold_arc_mask
 from coreflab.decode.beam import beam_antecedents, beam_decode_doc
 from coreflab.decode.best_first import best_first_antecedents
-from coreflab.decode.arcs import arc_scores
 from coreflab.decode.featvec import tree_feature_vector
 from coreflab.decode.random_problem import random_problem
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES, mention_attributes, resolve_nonlocal
@@ -35,15 +35,19 @@ def _exhaustive(w, store, lo, hi, codes, attrs, allowed=None):
 
 def _pos_of(ante, lo, hi, store):
     out = []
-    for i, r in enumerate(range(lo, hi)):
+    for _i, r in enumerate(range(lo, hi)):
         a0, a1 = store.m_arc_offsets[r], store.m_arc_offsets[r + 1]
         out.append(int(np.flatnonzero(store.arc_ante[a0:a1] == ante[r])[0]))
     return out
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.integers(1, 5), min_size=1, max_size=3), st.integers(0, 10_000),
-       st.sampled_from([None, 2]), st.booleans())
+@given(
+    st.lists(st.integers(1, 5), min_size=1, max_size=3),
+    st.integers(0, 10_000),
+    st.sampled_from([None, 2]),
+    st.booleans(),
+)
 def test_unbounded_beam_equals_exhaustive_search(sizes, seed, window, constrained):
     corpus, store = random_problem(sizes, n_bits=N_BITS, seed=seed, window=window, n_clusters=2)
     attrs = mention_attributes(corpus)
@@ -69,8 +73,9 @@ def test_beam_score_equals_replayed_tree_score():
     for d in range(2):
         lo, hi = int(store.doc_mention_offsets[d]), int(store.doc_mention_offsets[d + 1])
         out = np.empty(hi - lo, dtype=np.int32)
-        s = beam_decode_doc(lo, hi, 5, scores, 0, store.m_arc_offsets, store.arc_ante, gold, False, codes,
-                            attrs, w, N_BITS, out)
+        s = beam_decode_doc(
+            lo, hi, 5, scores, 0, store.m_arc_offsets, store.arc_ante, gold, False, codes, attrs, w, N_BITS, out
+        )
         full = np.full(store.m_arc_offsets.shape[0] - 1, -9, dtype=np.int32)
         full[lo:hi] = out
         assert np.isclose(s, _tree_score(w, _pos_of(full, lo, hi, store), lo, store, codes, attrs))
@@ -95,6 +100,20 @@ def test_absorbed_arc_score_differences_follow_best_first():
     out = np.empty(3, dtype=np.int32)
     no_codes = np.zeros(0, dtype=np.int32)
     for k in (1, 3):
-        beam_decode_doc(0, 3, k, scores, 0, store.m_arc_offsets, store.arc_ante, gold, False, no_codes,
-                        mention_attributes(corpus), np.zeros(1 << N_BITS), N_BITS, out)
+        beam_decode_doc(
+            0,
+            3,
+            k,
+            scores,
+            0,
+            store.m_arc_offsets,
+            store.arc_ante,
+            gold,
+            False,
+            no_codes,
+            mention_attributes(corpus),
+            np.zeros(1 << N_BITS),
+            N_BITS,
+            out,
+        )
         assert out.tolist() == [-1, 0, 1]

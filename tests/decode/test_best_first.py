@@ -3,7 +3,8 @@
 import itertools
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.decode.arcs import antecedents_to_clusters, arc_scores, bk_arc_loss, gold_arc_mask
 from coreflab.decode.best_first import best_first_antecedents
@@ -14,8 +15,7 @@ def _brute_force(store, scores, lo, hi, allowed=None, bonus=None):
     """Highest-scoring tree of one document by enumerating every tree."""
     per_mention = []
     for r in range(lo, hi):
-        arcs = [a for a in range(store.m_arc_offsets[r], store.m_arc_offsets[r + 1])
-                if allowed is None or allowed[a]]
+        arcs = [a for a in range(store.m_arc_offsets[r], store.m_arc_offsets[r + 1]) if allowed is None or allowed[a]]
         per_mention.append(arcs)
     best, best_tree = -np.inf, None
     for tree in itertools.product(*per_mention):

@@ -1,7 +1,8 @@
 """Δ of two tree prefixes computed over their differing part equals two full replays."""
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.decode.featvec import acc_clear, add_tree_delta, add_tree_features
 from coreflab.decode.random_problem import random_problem

@@ -51,7 +51,7 @@ def build_corpus(docs, missing=(), name="hand", split="dev"):
             cols["m_head_str"].append(vid(words[h].lower()))
             cols["m_first_str"].append(vid(words[s].lower()))
             cols["m_last_str"].append(vid(words[e].lower()))
-            cols["m_full_str"].append(vid(" ".join(words[s:e + 1]).lower()))
+            cols["m_full_str"].append(vid(" ".join(words[s : e + 1]).lower()))
             cols["m_pronoun"].append(vid(words[s].lower()) if m["type"] == 1 else -1)
             cols["m_category"].append(vid(m.get("category", "NP")))
             cols["m_subcategory"].append(vid(m.get("subcategory", "NNP")))
@@ -70,8 +70,14 @@ def build_corpus(docs, missing=(), name="hand", split="dev"):
     arrays["doc_token_offsets"] = np.array(t_off, np.int64)
     arrays["doc_sentence_offsets"] = np.array(s_off, np.int64)
     blank_missing(arrays, missing)
-    return CompiledCorpus(name=name, split=split, doc_ids=[f"hand/{d}" for d in range(len(docs))],
-                          vocab=vocab, missing=list(missing), arrays=arrays)
+    return CompiledCorpus(
+        name=name,
+        split=split,
+        doc_ids=[f"hand/{d}" for d in range(len(docs))],
+        vocab=vocab,
+        missing=list(missing),
+        arrays=arrays,
+    )
 
 
 # "Drug Emporium Inc. said Gary Wilber was named CEO . | He said DEI would grow ."
@@ -80,8 +86,10 @@ P, N, C = 1, 2, 3
 MALE, FEMALE, NEUTER = 1, 2, 3
 SING, PLUR = 1, 2
 EXAMPLE = {
-    "sentences": [["Drug", "Emporium", "Inc.", "said", "Gary", "Wilber", "was", "named", "CEO", "."],
-                  ["He", "said", "DEI", "would", "grow", "."]],
+    "sentences": [
+        ["Drug", "Emporium", "Inc.", "said", "Gary", "Wilber", "was", "named", "CEO", "."],
+        ["He", "said", "DEI", "would", "grow", "."],
+    ],
     "speakers": ["A", "B"],
     "genre": "nw",
     "mentions": [

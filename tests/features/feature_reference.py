@@ -8,7 +8,7 @@ compares acronyms as strings), so the equivalence test checks semantics, not sha
 import hashlib
 
 from coreflab.features.hashing import MASK64, ROOT_MARK, py_hash_values, py_mix64, template_key
-from coreflab.features.templates import REGISTRY, K_ANA, K_CONST, split_entry
+from coreflab.features.templates import K_ANA, K_CONST, REGISTRY, split_entry
 
 
 def bucket(d):
@@ -20,9 +20,25 @@ def bucket(d):
 
 _GOLDEN, _M1 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9
 # attributes whose values are strings: the reference hashes the string itself
-STRING_ATTRS = {"ne", "head", "head_pos", "first", "last", "full", "prev", "next", "pronoun",
-                "category", "subcategory", "path_root", "path_s", "genre", "speaker", "verb",
-                "short_full"}
+STRING_ATTRS = {
+    "ne",
+    "head",
+    "head_pos",
+    "first",
+    "last",
+    "full",
+    "prev",
+    "next",
+    "pronoun",
+    "category",
+    "subcategory",
+    "path_root",
+    "path_s",
+    "genre",
+    "speaker",
+    "verb",
+    "short_full",
+}
 
 
 def skey(s):
@@ -74,8 +90,11 @@ class Ref:
 
     def stripped(self, r):
         drop = {"a", "an", "the", "this", "that", "these", "those", "'s", "'"}
-        kept = [w for w in self.words(r) if not (self.word(w) in drop or (
-            self.word(w) and not any(ch.isalnum() for ch in self.word(w))))]
+        kept = [
+            w
+            for w in self.words(r)
+            if not (self.word(w) in drop or (self.word(w) and not any(ch.isalnum() for ch in self.word(w))))
+        ]
         return chain(py_mix64(0x537472), [skey(self.word(w)) for w in kept]) >> 33 if kept else -1
 
     def base(self, r):
@@ -83,7 +102,7 @@ class Ref:
 
     def words(self, r, key="tok_lower"):
         b = self.base(r)
-        return self.a[key][b + self.a["m_start"][r]: b + self.a["m_end"][r] + 1]
+        return self.a[key][b + self.a["m_start"][r] : b + self.a["m_end"][r] + 1]
 
     def attr(self, r, name):
         a, b = self.a, self.base(r)
@@ -122,14 +141,24 @@ class Ref:
                 return -1
             sent = ts[b + s]
             n_tok = a["doc_token_offsets"][self.doc_of[r] + 1] - b
-            cands = [t for t in range(n_tok) if ts[b + t] == sent and not s <= t <= e
-                     and (self.word(a["tok_pos"][b + t]).startswith("VB") or self.word(a["tok_pos"][b + t]) == "VERB")]
+            cands = [
+                t
+                for t in range(n_tok)
+                if ts[b + t] == sent
+                and not s <= t <= e
+                and (self.word(a["tok_pos"][b + t]).startswith("VB") or self.word(a["tok_pos"][b + t]) == "VERB")
+            ]
             if not cands:
                 return -1
             best = min(cands, key=lambda t: (s - t if t < s else t - e, -t))  # nearest, ties right
             return a["tok_lower"][b + best]
-        field = {"head": "m_head_str", "first": "m_first_str", "last": "m_last_str",
-                 "full": "m_full_str", "subcategory": "m_subcategory"}.get(name, "m_" + name)
+        field = {
+            "head": "m_head_str",
+            "first": "m_first_str",
+            "last": "m_last_str",
+            "full": "m_full_str",
+            "subcategory": "m_subcategory",
+        }.get(name, "m_" + name)
         return a[field][r]
 
     def acronym(self, r):
@@ -158,7 +187,7 @@ class Ref:
         if op == "substring_match":
             x, y = self.words(j), self.words(i)
             short, long_ = (x, y) if len(x) <= len(y) else (y, x)
-            return int(any(long_[k:k + len(short)] == short for k in range(len(long_) - len(short) + 1)))
+            return int(any(long_[k : k + len(short)] == short for k in range(len(long_) - len(short) + 1)))
         if op == "head_contained":
             hj = a["tok_lower"][self.base(j) + a["m_head"][j]]
             hi = a["tok_lower"][self.base(i) + a["m_head"][i]]
@@ -167,8 +196,13 @@ class Ref:
             aj, ai = self.acronym(j), self.acronym(i)
             if (aj and aj == self.self_acronym(i)) or (ai and ai == self.self_acronym(j)):
                 return 1
-            if (a["m_type"][j] == 2 and a["m_type"][i] == 2 and a["m_last_str"][j] >= 0
-                    and a["m_last_str"][j] == a["m_last_str"][i] and a["m_full_str"][j] != a["m_full_str"][i]):
+            if (
+                a["m_type"][j] == 2
+                and a["m_type"][i] == 2
+                and a["m_last_str"][j] >= 0
+                and a["m_last_str"][j] == a["m_last_str"][i]
+                and a["m_full_str"][j] != a["m_full_str"][i]
+            ):
                 return 2
             return 0
         if op in ("gender_agree", "number_agree"):
@@ -248,9 +282,14 @@ def candidates(corpus, j, lo, window=None, reach=True):
     for i in range(lo, j):
         if window is None or j - i <= window:
             out.append(i)
-        elif reach and int(a["m_type"][j]) in (2, 3) and (
+        elif (
+            reach
+            and int(a["m_type"][j]) in (2, 3)
+            and (
                 (a["m_head_str"][j] >= 0 and a["m_head_str"][j] == a["m_head_str"][i])
-                or (a["m_full_str"][j] >= 0 and a["m_full_str"][j] == a["m_full_str"][i])):
+                or (a["m_full_str"][j] >= 0 and a["m_full_str"][j] == a["m_full_str"][i])
+            )
+        ):
             out.append(i)
     return out
 

@@ -2,10 +2,11 @@
 
 import numpy as np
 
-from .feature_builders import C, N, P, build_corpus
 from coreflab.decode.arcs import gold_arc_mask
 from coreflab.features import extract_arc_store
 from coreflab.features.candidates import candidate_arcs, reachability
+
+from .feature_builders import C, N, P, build_corpus
 
 
 def _doc():
@@ -83,15 +84,25 @@ def test_overview_writes_reachability(tmp_path):
 
     c = _doc()
     rows = overview.reach_rows([c], 2)
-    assert rows == [{"split": "dev", "window": 2, "nonfirst": 5, "reachable_before": 3, "reachable_after": 5,
-                     "share_before": 0.6, "share_after": 1.0,
-                     "arcs_before": rows[0]["arcs_before"], "arcs_after": rows[0]["arcs_before"] + 2}]
+    assert rows == [
+        {
+            "split": "dev",
+            "window": 2,
+            "nonfirst": 5,
+            "reachable_before": 3,
+            "reachable_after": 5,
+            "share_before": 0.6,
+            "share_after": 1.0,
+            "arcs_before": rows[0]["arcs_before"],
+            "arcs_after": rows[0]["arcs_before"] + 2,
+        }
+    ]
 
 
 def test_order_control_accepts_string_matched_candidates():
     """learn/order_control re-orders a store pair for pair; a reach store is not contiguous."""
     from coreflab.learn.base import TrainingData
-    from coreflab.learn.order_control import shuffled_data
+    from coreflab.papers.l3m2014.order_control import shuffled_data
 
     c = _doc()
     store = extract_arc_store(c, ["head_match", "ana_type+ante_type"], window=2, reach=True)
@@ -104,7 +115,8 @@ def test_order_control_accepts_string_matched_candidates():
                 i = int(s.arc_ante[a])
                 key = (rows[j], None if i < 0 else rows[i])
                 out[key if key[1] is None or key[1] < key[0] else (key[1], key[0])] = sorted(
-                    s.arc_feats[s.arc_feat_offsets[a]:s.arc_feat_offsets[a + 1]].tolist())
+                    s.arc_feats[s.arc_feat_offsets[a] : s.arc_feat_offsets[a + 1]].tolist()
+                )
         return out
 
     assert pairs(shuffled.store, new_to_old.tolist()) == pairs(store, list(range(c.n_mentions)))

@@ -4,10 +4,11 @@ import argparse
 
 import pytest
 
-from .feature_builders import EXAMPLE, build_corpus
 from coreflab.commands import features as cmd
 from coreflab.errors import UserError
 from coreflab.features import ArcStore
+
+from .feature_builders import EXAMPLE, build_corpus
 
 
 def _args(**kw):

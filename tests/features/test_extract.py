@@ -2,13 +2,15 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from .feature_builders import EXAMPLE, build_corpus, chain_doc
 from coreflab.errors import UserError
 from coreflab.features import arc_offsets, extract_arc_store, load_featureset
 from coreflab.features.random_corpus import random_compiled_corpus
 from coreflab.features.templates import REGISTRY
+
+from .feature_builders import EXAMPLE, build_corpus, chain_doc
 from .feature_reference import reference_store
 
 ALL = sorted(REGISTRY)
@@ -20,11 +22,11 @@ def test_arc_counts_and_window():
     # mention q of a document has 1 + q arcs: 1..6 and 1..3
     assert s.m_arc_offsets.tolist() == np.cumsum([0, 1, 2, 3, 4, 5, 6, 1, 2, 3]).tolist()
     assert s.n_arcs == 21 + 6
-    assert s.arc_ante[s.m_arc_offsets[5]:s.m_arc_offsets[6]].tolist() == [-1, 0, 1, 2, 3, 4]
-    assert s.arc_ante[s.m_arc_offsets[8]:s.m_arc_offsets[9]].tolist() == [-1, 0, 1]  # within-doc index
+    assert s.arc_ante[s.m_arc_offsets[5] : s.m_arc_offsets[6]].tolist() == [-1, 0, 1, 2, 3, 4]
+    assert s.arc_ante[s.m_arc_offsets[8] : s.m_arc_offsets[9]].tolist() == [-1, 0, 1]  # within-doc index
     w = extract_arc_store(c, ["bias"], window=2)
     assert np.diff(w.m_arc_offsets).tolist() == [1, 2, 3, 3, 3, 3, 1, 2, 3]
-    assert w.arc_ante[w.m_arc_offsets[5]:w.m_arc_offsets[6]].tolist() == [-1, 3, 4]
+    assert w.arc_ante[w.m_arc_offsets[5] : w.m_arc_offsets[6]].tolist() == [-1, 3, 4]
     assert arc_offsets(c.doc_mention_offsets, 2).tolist() == w.m_arc_offsets.tolist()
     with pytest.raises(UserError):
         extract_arc_store(c, ["bias"], window=0)
@@ -56,12 +58,18 @@ def _compare(corpus, entries, n_bits, window, reach=True):
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), n_docs=st.integers(1, 3), window=st.sampled_from([None, 1, 3]),
-       missing=st.lists(st.sampled_from(["pos", "parse", "speaker", "ne", "genre"]), unique=True, max_size=2),
-       n_bits=st.integers(8, 24), data=st.data())
+@given(
+    seed=st.integers(0, 10_000),
+    n_docs=st.integers(1, 3),
+    window=st.sampled_from([None, 1, 3]),
+    missing=st.lists(st.sampled_from(["pos", "parse", "speaker", "ne", "genre"]), unique=True, max_size=2),
+    n_bits=st.integers(8, 24),
+    data=st.data(),
+)
 def test_kernel_equals_python_reference(seed, n_docs, window, missing, n_bits, data):
-    corpus = random_compiled_corpus(n_docs, mean_mentions=7, sigma=0.6, max_mentions=14,
-                                    n_words=4, missing=missing, seed=seed)
+    corpus = random_compiled_corpus(
+        n_docs, mean_mentions=7, sigma=0.6, max_mentions=14, n_words=4, missing=missing, seed=seed
+    )
     singles = data.draw(st.lists(st.sampled_from(ALL), unique=True, min_size=1, max_size=12))
     pairs = data.draw(st.lists(st.tuples(st.sampled_from(ALL), st.sampled_from(ALL)), max_size=6))
     triples = data.draw(st.lists(st.tuples(*[st.sampled_from(ALL)] * 3), max_size=4))
@@ -82,6 +90,7 @@ def test_reference_with_every_template_and_the_local_set():
 def test_acronyms_occur_in_random_corpora():
     # the equivalence test must exercise alias = 1 (acronym), not only 0/2
     from .feature_reference import Ref
+
     corpus = random_compiled_corpus(20, mean_mentions=20, n_words=3, seed=3)
     ref = Ref(corpus)
     values = set()
@@ -111,12 +120,13 @@ def test_documents_without_mentions():
 
 def test_on_the_compiled_synthetic_corpus():
     """Integration with the data layer: the real compiled arrays, checked against the reference."""
-    synthetic = pytest.importorskip("coreflab.corpus.synthetic")
+    synthetic = pytest.importorskip("coreflab.corpus.synthetic.generator")
     compile_mod = pytest.importorskip("coreflab.corpus.compile")
     docs = synthetic.generate_corpus("tiny", seed=0)["dev"]
     corpus = compile_mod.compile_documents(docs, "synth", "dev")
     entries = load_featureset("local").local + ["alias+ana_type", "ante_subcategory", "ana_path_root"]
     store = extract_arc_store(corpus, entries, n_bits=22).validate()
     assert store.unavailable == {} and store.n_arcs == sum(
-        n * (n + 1) // 2 for n in np.diff(corpus.doc_mention_offsets))
+        n * (n + 1) // 2 for n in np.diff(corpus.doc_mention_offsets)
+    )
     _compare(corpus, entries, 22, None)

@@ -25,10 +25,17 @@ def test_local_set_size_and_anaphor_type_conjunctions():
 def test_local_pool_holds_lexicalised_pair_families():
     """The pool selection draws from has B&K's lexicalised pair families (issue 14)."""
     local = set(load_featureset("local").local)
-    for entry in ["ana_head+ante_head", "ana_short_full+ante_short_full", "ana_first+ante_head",
-                  "ana_prev+ante_head", "ana_pronoun+ante_pronoun+same_speaker",
-                  "ana_pronoun+sent_paths", "ana_type+ante_type+match_kind",
-                  "substring_match+ana_head+ante_head", "ana_head+ante_type"]:
+    for entry in [
+        "ana_head+ante_head",
+        "ana_short_full+ante_short_full",
+        "ana_first+ante_head",
+        "ana_prev+ante_head",
+        "ana_pronoun+ante_pronoun+same_speaker",
+        "ana_pronoun+sent_paths",
+        "ana_type+ante_type+match_kind",
+        "substring_match+ana_head+ante_head",
+        "ana_head+ante_type",
+    ]:
         assert entry in local, entry
     assert any(e.count("+") == 2 for e in local)
     assert any("coord" in e for e in local) and any("quote" in e for e in local)
@@ -41,15 +48,18 @@ def test_load_by_path(tmp_path):
     assert fs.local == ["ana_type", "ana_type+head_match"] and fs.name == "mine"
 
 
-@pytest.mark.parametrize("text,pattern", [
-    ("- ana_type\n- head_mtch\n", r"bad.yaml:2: unknown feature template 'head_mtch'"),
-    ("- ana_type\n- ana_type+nope\n", r"bad.yaml:2: .*'nope' in entry 'ana_type\+nope'"),
-    ("- a+b+c+d\n", "at most three"),
-    ("- ana_type\n- ana_type\n", "listed twice"),
-    ("ana_type: 1\n", "expected a non-empty YAML list"),
-    ("- [unclosed\n", "not valid YAML"),
-    ("- 3\n", "expected a template name"),
-])
+@pytest.mark.parametrize(
+    "text,pattern",
+    [
+        ("- ana_type\n- head_mtch\n", r"bad.yaml:2: unknown feature template 'head_mtch'"),
+        ("- ana_type\n- ana_type+nope\n", r"bad.yaml:2: .*'nope' in entry 'ana_type\+nope'"),
+        ("- a+b+c+d\n", "at most three"),
+        ("- ana_type\n- ana_type\n", "listed twice"),
+        ("ana_type: 1\n", "expected a non-empty YAML list"),
+        ("- [unclosed\n", "not valid YAML"),
+        ("- 3\n", "expected a template name"),
+    ],
+)
 def test_mistakes_name_file_and_entry(text, pattern):
     with pytest.raises(UserError, match=pattern):
         parse_featureset(text, "bad.yaml")

@@ -3,15 +3,21 @@
 import numpy as np
 import pytest
 
-from .feature_builders import C, N, P, build_corpus
-from .feature_reference import reference_store
 from coreflab.errors import UserError
 from coreflab.features import extract_arc_store, load_featureset
 from coreflab.features.hashing import py_hash_values, string_keys, template_key
 from coreflab.features.mention_table import (
-    C_COORD, C_QUOTE, C_SHORT_FULL, C_STRIPPED, C_VERB, mention_table,
+    C_COORD,
+    C_QUOTE,
+    C_SHORT_FULL,
+    C_STRIPPED,
+    C_VERB,
+    mention_table,
 )
 from coreflab.features.templates import REGISTRY, resolve
+
+from .feature_builders import C, N, P, build_corpus
+from .feature_reference import reference_store
 
 BITS = 20
 
@@ -45,8 +51,12 @@ def test_conjunction_ids_depend_on_strings_not_on_vocabulary_ids():
     train = build_corpus([_two_mentions("dog", "dog")])
     test = build_corpus([_two_mentions("dog", "dog", filler=["cat", "bird", "fish"])])
     assert train.vocab.index("dog") != test.vocab.index("dog")
-    entries = ["ana_head+ante_head", "ana_short_full+ante_short_full", "ana_head+ante_type",
-               "ana_type+ante_type+match_kind"]
+    entries = [
+        "ana_head+ante_head",
+        "ana_short_full+ante_short_full",
+        "ana_head+ante_type",
+        "ana_type+ante_type+match_kind",
+    ]
     a = extract_arc_store(train, entries, n_bits=BITS)
     b = extract_arc_store(test, entries, n_bits=BITS)
     assert _feats(a, 1, 0) == _feats(b, 1, 0)  # equal strings: equal ids
@@ -64,6 +74,7 @@ def test_conjunction_ids_depend_on_strings_not_on_vocabulary_ids():
 
 def test_nonlocal_head_attributes_do_not_depend_on_vocabulary_ids():
     from coreflab.features.nonlocal_templates import A_HEAD, mention_attributes
+
     train = build_corpus([_two_mentions("dog", "dog")])
     test = build_corpus([_two_mentions("dog", "dog", filler=["cat", "bird"])])
     a, b = mention_attributes(train), mention_attributes(test)
@@ -73,22 +84,45 @@ def test_nonlocal_head_attributes_do_not_depend_on_vocabulary_ids():
 # "Acme Corp said `` we and our partners will grow '' . | The partners said it grew . |
 #  Those partners left ."
 QUOTED = {
-    "sentences": [["Acme", "Corp", "said", "``", "we", "and", "our", "partners", "will", "grow", "''", "."],
-                  ["The", "partners", "said", "it", "grew", "."],
-                  ["Those", "partners", "left", "."]],
-    "pos": ["NNP", "NNP", "VBD", "``", "PRP", "CC", "PRP$", "NNS", "MD", "VB", "''", ".",
-            "DT", "NNS", "VBD", "PRP", "VBD", ".",
-            "DT", "NNS", "VBD", "."],
+    "sentences": [
+        ["Acme", "Corp", "said", "``", "we", "and", "our", "partners", "will", "grow", "''", "."],
+        ["The", "partners", "said", "it", "grew", "."],
+        ["Those", "partners", "left", "."],
+    ],
+    "pos": [
+        "NNP",
+        "NNP",
+        "VBD",
+        "``",
+        "PRP",
+        "CC",
+        "PRP$",
+        "NNS",
+        "MD",
+        "VB",
+        "''",
+        ".",
+        "DT",
+        "NNS",
+        "VBD",
+        "PRP",
+        "VBD",
+        ".",
+        "DT",
+        "NNS",
+        "VBD",
+        ".",
+    ],
     "speakers": ["A", "A", "B"],
     "mentions": [
-        dict(start=0, end=1, head=1, type=N, cluster=0),       # 0 Acme Corp
-        dict(start=4, end=4, head=4, type=P, cluster=1),       # 1 we
-        dict(start=4, end=7, head=4, type=C, cluster=2),       # 2 we and our partners
-        dict(start=6, end=6, head=6, type=P, cluster=1),       # 3 our
-        dict(start=6, end=7, head=7, type=C, cluster=3),       # 4 our partners
-        dict(start=12, end=13, head=13, type=C, cluster=3),    # 5 The partners
-        dict(start=15, end=15, head=15, type=P, cluster=0),    # 6 it
-        dict(start=18, end=19, head=19, type=C, cluster=3),    # 7 Those partners
+        dict(start=0, end=1, head=1, type=N, cluster=0),  # 0 Acme Corp
+        dict(start=4, end=4, head=4, type=P, cluster=1),  # 1 we
+        dict(start=4, end=7, head=4, type=C, cluster=2),  # 2 we and our partners
+        dict(start=6, end=6, head=6, type=P, cluster=1),  # 3 our
+        dict(start=6, end=7, head=7, type=C, cluster=3),  # 4 our partners
+        dict(start=12, end=13, head=13, type=C, cluster=3),  # 5 The partners
+        dict(start=15, end=15, head=15, type=P, cluster=0),  # 6 it
+        dict(start=18, end=19, head=19, type=C, cluster=3),  # 7 Those partners
     ],
 }
 
@@ -127,8 +161,12 @@ def test_match_kind_values():
 
 def test_three_part_conjunctions_hand_computed():
     c = build_corpus([QUOTED])
-    entries = ["ana_pronoun+ante_pronoun+same_speaker", "ana_type+ante_type+match_kind",
-               "substring_match+ana_head+ante_head", "ana_quote+ana_pronoun+ana_verb"]
+    entries = [
+        "ana_pronoun+ante_pronoun+same_speaker",
+        "ana_type+ante_type+match_kind",
+        "substring_match+ana_head+ante_head",
+        "ana_quote+ana_pronoun+ana_verb",
+    ]
     s = extract_arc_store(c, entries, n_bits=BITS)
     # it (speaker A) -> our (speaker A): both pronouns, same speaker
     f = _feats(s, 6, 3)
@@ -138,6 +176,7 @@ def test_three_part_conjunctions_hand_computed():
     assert len(f) == 3
     # the anaphor-only 3-part conjunction fires on the root arc, with the root marker
     from coreflab.features.hashing import ROOT_MARK
+
     assert _feats(s, 1, -1) == [fid("ana_quote+ana_pronoun+ana_verb", 1, skey("we"), skey("said"), ROOT_MARK)]
     assert _feats(s, 0, -1) == []  # not a pronoun: no value
 

@@ -7,7 +7,14 @@ from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.errors import UserError
 from coreflab.features.hashing import py_hash_values, string_keys, template_key
 from coreflab.features.nonlocal_templates import (
-    F_CLUS, F_SIZE, NF, NONLOCAL_CODE, combine, emit_nonlocal, mention_attributes, resolve_nonlocal,
+    F_CLUS,
+    F_SIZE,
+    NF,
+    NONLOCAL_CODE,
+    combine,
+    emit_nonlocal,
+    mention_attributes,
+    resolve_nonlocal,
     state_push,
 )
 
@@ -21,12 +28,19 @@ HEADS = [int(KEYS[h]) for h in HEAD_IDS]  # the attribute matrix holds string ke
 
 
 def _corpus(path_s=True):
-    arrays = {"doc_mention_offsets": np.array([0, 5]), "m_doc": np.zeros(5, dtype=np.int32), "m_type": np.array(TYPES, dtype=np.int8),
-              "m_head_str": np.array(HEAD_IDS, dtype=np.int32), "m_ne": np.array([1, 0, 0, 2, 0], dtype=np.int32),
-              "m_gender": np.zeros(5, dtype=np.int8), "m_number": np.ones(5, dtype=np.int8),
-              "m_path_s": np.array([5, 6, 7, 8, 9] if path_s else [-1] * 5, dtype=np.int32)}
-    return CompiledCorpus(name="t", split="s", doc_ids=["d"], vocab=VOCAB, arrays=arrays,
-                          missing=[] if path_s else ["m_path_s"])
+    arrays = {
+        "doc_mention_offsets": np.array([0, 5]),
+        "m_doc": np.zeros(5, dtype=np.int32),
+        "m_type": np.array(TYPES, dtype=np.int8),
+        "m_head_str": np.array(HEAD_IDS, dtype=np.int32),
+        "m_ne": np.array([1, 0, 0, 2, 0], dtype=np.int32),
+        "m_gender": np.zeros(5, dtype=np.int8),
+        "m_number": np.ones(5, dtype=np.int8),
+        "m_path_s": np.array([5, 6, 7, 8, 9] if path_s else [-1] * 5, dtype=np.int32),
+    }
+    return CompiledCorpus(
+        name="t", split="s", doc_ids=["d"], vocab=VOCAB, arrays=arrays, missing=[] if path_s else ["m_path_s"]
+    )
 
 
 def _state(antes, attrs):
@@ -67,20 +81,24 @@ def test_cluster_bookkeeping_and_features_hand_computed():
     assert _emit(["syntactic_context"], st, shp, attrs, 4, 2) == [_fid("syntactic_context", ctx, t4)]
     # bag of heads over the cluster, most recent first
     assert _emit(["cluster_bag_head"], st, shp, attrs, 4, 0) == [
-        _fid("cluster_bag_head", h, t4) for h in (HEADS[3], HEADS[2], HEADS[0])]
+        _fid("cluster_bag_head", h, t4) for h in (HEADS[3], HEADS[2], HEADS[0])
+    ]
     # root attachments get no non-local features
     assert _emit(["cluster_size", "cluster_bag_head"], st, shp, attrs, 4, -1) == []
     # cluster of m1 (one name): size 1, start distance 1
     assert _emit(["cluster_size", "cluster_start_distance"], st, shp, attrs, 4, 1) == [
-        _fid("cluster_size", 1, t4), _fid("cluster_start_distance", 1, t4)]
+        _fid("cluster_size", 1, t4),
+        _fid("cluster_start_distance", 1, t4),
+    ]
 
 
 def test_shape_is_the_linear_type_string():
     attrs = np.zeros((40, 6), dtype=np.int64)
     attrs[:, 0] = [2, 1, 2, 3] * 10
     st, shp = _state([-1, 0, 1, 2], attrs)  # one cluster N P N C
-    st2, shp2 = _state([-1, -1, 0, 2, 1], np.array([[2], [3], [1], [2], [3]] * 1, dtype=np.int64)
-                       .repeat(6, axis=1))  # cluster {0,2,3}: N P N ; cluster {1,4}: C C
+    st2, shp2 = _state(
+        [-1, -1, 0, 2, 1], np.array([[2], [3], [1], [2], [3]] * 1, dtype=np.int64).repeat(6, axis=1)
+    )  # cluster {0,2,3}: N P N ; cluster {1,4}: C C
     st3, shp3 = _state([-1, 0, 1], attrs)  # N P N
     assert shp2[0] == shp3[0] and shp[0] != shp3[0] and shp2[1] != shp2[0]
     # capped at 15 mentions: clusters of 16 and 17 identical-type mentions share a shape
@@ -102,6 +120,7 @@ def test_unavailable_and_unknown_templates():
 def test_cluster_start_distance_log_buckets():
     """Issue 15 item 11: distances >= 20 no longer share one bucket."""
     from coreflab.features.nonlocal_templates import log_bucket
+
     got = [log_bucket(x) for x in (0, 1, 4, 5, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 280, 2000)]
     assert got == [0, 1, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 13]
     # monotone and unbounded: every power of two up to a long document opens a new bucket
@@ -109,8 +128,12 @@ def test_cluster_start_distance_log_buckets():
     assert values == sorted(values) and set(values) == set(range(16))  # 0-4, then 2**2 .. 2**12
     # the emitted feature: clusters starting at mentions 25, 40 and 200 differ (one bucket before)
     n = 210
-    arrays = {"doc_mention_offsets": np.array([0, n]), "m_doc": np.zeros(n, dtype=np.int32),
-              "m_type": np.full(n, 2, dtype=np.int8), "m_head_str": np.zeros(n, dtype=np.int32)}
+    arrays = {
+        "doc_mention_offsets": np.array([0, n]),
+        "m_doc": np.zeros(n, dtype=np.int32),
+        "m_type": np.full(n, 2, dtype=np.int8),
+        "m_head_str": np.zeros(n, dtype=np.int32),
+    }
     corpus = CompiledCorpus(name="t", split="s", doc_ids=["d"], vocab=["x"], arrays=arrays)
     attrs = mention_attributes(corpus)
     st, shp = _state([-1] * (n - 1), attrs)

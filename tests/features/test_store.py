@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from .feature_builders import EXAMPLE, build_corpus
 from coreflab.errors import UserError
 from coreflab.features import ArcStore, extract_arc_store
+
+from .feature_builders import EXAMPLE, build_corpus
 
 
 def test_round_trip(tmp_path):
@@ -23,9 +24,14 @@ def test_round_trip(tmp_path):
 
 
 def test_hand_built_store_and_validation():
-    s = ArcStore(n_bits=4, doc_mention_offsets=np.array([0, 2]), m_arc_offsets=np.array([0, 1, 3]),
-                 arc_ante=np.array([-1, -1, 0], np.int32), arc_feat_offsets=np.array([0, 1, 2, 4]),
-                 arc_feats=np.array([3, 1, 15, 0], np.int32))
+    s = ArcStore(
+        n_bits=4,
+        doc_mention_offsets=np.array([0, 2]),
+        m_arc_offsets=np.array([0, 1, 3]),
+        arc_ante=np.array([-1, -1, 0], np.int32),
+        arc_feat_offsets=np.array([0, 1, 2, 4]),
+        arc_feats=np.array([3, 1, 15, 0], np.int32),
+    )
     s.validate()
     assert (s.n_docs, s.n_mentions, s.n_arcs, s.n_entries) == (1, 2, 3, 4)
     assert s.arc_features(2).tolist() == [15, 0] and s.mention_arcs(1) == (1, 3)

@@ -3,12 +3,13 @@
 import numpy as np
 import pytest
 
-from .feature_builders import EXAMPLE, build_corpus, chain_doc
 from coreflab.errors import UserError
 from coreflab.features import extract_arc_store
 from coreflab.features.hashing import ROOT_MARK, py_hash_values, string_keys, template_key
 from coreflab.features.mention_table import bucket
 from coreflab.features.templates import REGISTRY, resolve
+
+from .feature_builders import EXAMPLE, build_corpus, chain_doc
 
 BITS = 20
 
@@ -52,18 +53,21 @@ def test_bucket_boundaries():
     assert [bucket(x) for x in d] == [0, 1, 2, 3, 4, 5, 5, 6, 6, 7, 7, 8, 8]
 
 
-@pytest.mark.parametrize("entry,expected", [
-    # (anaphor j, antecedent i) -> value, hand-computed from EXAMPLE
-    ("sent_dist", {(4, 0): 1, (3, 1): 1, (2, 1): 0, (1, 0): 0}),
-    ("ment_dist", {(4, 0): 4, (3, 1): 2, (2, 1): 1}),
-    ("alias", {(4, 0): 1, (4, 1): 0, (1, 0): 0, (3, 1): 0}),
-    ("gender_agree", {(3, 1): 1, (3, 0): 0, (3, 2): 2, (4, 0): 1}),
-    ("number_agree", {(3, 1): 1, (2, 0): 1}),
-    ("exact_match", {(4, 0): 0, (3, 1): 0}),
-    ("head_match", {(4, 0): 0}),
-    ("same_speaker", {(4, 3): 1, (3, 1): 0, (1, 0): 1}),
-    ("nested", {(1, 0): 0}),
-])
+@pytest.mark.parametrize(
+    "entry,expected",
+    [
+        # (anaphor j, antecedent i) -> value, hand-computed from EXAMPLE
+        ("sent_dist", {(4, 0): 1, (3, 1): 1, (2, 1): 0, (1, 0): 0}),
+        ("ment_dist", {(4, 0): 4, (3, 1): 2, (2, 1): 1}),
+        ("alias", {(4, 0): 1, (4, 1): 0, (1, 0): 0, (3, 1): 0}),
+        ("gender_agree", {(3, 1): 1, (3, 0): 0, (3, 2): 2, (4, 0): 1}),
+        ("number_agree", {(3, 1): 1, (2, 0): 1}),
+        ("exact_match", {(4, 0): 0, (3, 1): 0}),
+        ("head_match", {(4, 0): 0}),
+        ("same_speaker", {(4, 3): 1, (3, 1): 0, (1, 0): 1}),
+        ("nested", {(1, 0): 0}),
+    ],
+)
 def test_pair_values(example, entry, expected):
     got = pair_values(example, entry)
     for (j, i), v in expected.items():
@@ -73,8 +77,12 @@ def test_pair_values(example, entry, expected):
 def test_string_matches_and_ment_dist_buckets():
     # "the big dog . the dog . dog . the big dog ." + 22 filler mentions
     sents = [["the", "big", "dog", "."], ["the", "dog", "."], ["dog", "."], ["the", "big", "dog", "."]]
-    ments = [dict(start=0, end=2, head=2, type=3), dict(start=4, end=5, head=5, type=3),
-             dict(start=7, end=7, head=7, type=3), dict(start=9, end=11, head=11, type=3)]
+    ments = [
+        dict(start=0, end=2, head=2, type=3),
+        dict(start=4, end=5, head=5, type=3),
+        dict(start=7, end=7, head=7, type=3),
+        dict(start=9, end=11, head=11, type=3),
+    ]
     doc = {"sentences": sents, "mentions": ments}
     c = build_corpus([doc])
     exact = pair_values(c, "exact_match")
@@ -102,11 +110,18 @@ def test_nested_and_embedding():
     assert pair_values(c, "nested")[(1, 0)] == fid("nested", 1)
     store = extract_arc_store(c, ["ana_embedded", "ana_next", "ana_prev", "ana_length"], n_bits=BITS)
     # "France" is inside the first mention; both end the sentence (EOS = -3, BOS = -2)
-    assert arc_feats(store, 1, -1) == [fid("ana_embedded", 1, ROOT_MARK), fid("ana_next", -3, ROOT_MARK),
-                                       fid("ana_prev", skey("of"), ROOT_MARK),
-                                       fid("ana_length", 1, ROOT_MARK)]
-    assert arc_feats(store, 0, -1) == [fid("ana_embedded", 0, ROOT_MARK), fid("ana_next", -3, ROOT_MARK),
-                                       fid("ana_prev", -2, ROOT_MARK), fid("ana_length", 4, ROOT_MARK)]
+    assert arc_feats(store, 1, -1) == [
+        fid("ana_embedded", 1, ROOT_MARK),
+        fid("ana_next", -3, ROOT_MARK),
+        fid("ana_prev", skey("of"), ROOT_MARK),
+        fid("ana_length", 1, ROOT_MARK),
+    ]
+    assert arc_feats(store, 0, -1) == [
+        fid("ana_embedded", 0, ROOT_MARK),
+        fid("ana_next", -3, ROOT_MARK),
+        fid("ana_prev", -2, ROOT_MARK),
+        fid("ana_length", 4, ROOT_MARK),
+    ]
     assert arc_feats(store, 1, 0) == []  # anaphor-only: root arc only
 
 
@@ -120,8 +135,20 @@ def test_alias_last_word_of_name():
 def test_mention_attributes_and_conjunction_is_pair(example):
     c = example
     v = skey
-    store = extract_arc_store(c, ["ana_head+ante_head", "ante_type+ana_type", "ana_prev", "ana_next",
-                                  "ana_pronoun", "genre", "ana_head_pos", "ante_ne"], n_bits=BITS)
+    store = extract_arc_store(
+        c,
+        [
+            "ana_head+ante_head",
+            "ante_type+ana_type",
+            "ana_prev",
+            "ana_next",
+            "ana_pronoun",
+            "genre",
+            "ana_head_pos",
+            "ante_ne",
+        ],
+        n_bits=BITS,
+    )
     # conjunction = the pair of values (anaphor side first), on a non-root arc
     f = arc_feats(store, 3, 1)
     assert fid("ana_head+ante_head", v("he"), v("wilber")) in f
@@ -130,9 +157,14 @@ def test_mention_attributes_and_conjunction_is_pair(example):
     assert len(f) == 3
     # root arc: anaphor-side templates with the root marker; ante_type is R = 0 there
     r = arc_feats(store, 3, -1)
-    assert r == [fid("ante_type+ana_type", 1, 0, ROOT_MARK), fid("ana_prev", -2, ROOT_MARK),
-                 fid("ana_next", v("said"), ROOT_MARK), fid("ana_pronoun", v("he"), ROOT_MARK),
-                 fid("genre", v("nw"), ROOT_MARK), fid("ana_head_pos", v("NN"), ROOT_MARK)]
+    assert r == [
+        fid("ante_type+ana_type", 1, 0, ROOT_MARK),
+        fid("ana_prev", -2, ROOT_MARK),
+        fid("ana_next", v("said"), ROOT_MARK),
+        fid("ana_pronoun", v("he"), ROOT_MARK),
+        fid("genre", v("nw"), ROOT_MARK),
+        fid("ana_head_pos", v("NN"), ROOT_MARK),
+    ]
     # pronoun form has no value for a name; the last token of a sentence has EOS as next
     r0 = arc_feats(store, 2, -1)
     assert fid("ana_next", v("."), ROOT_MARK) in r0
@@ -156,11 +188,36 @@ def test_unavailable_templates_are_listed_not_fatal():
 
 
 def test_registry_covers_issue_templates():
-    needed = ["ana_type", "ante_type", "sent_dist", "ment_dist", "exact_match", "head_match",
-              "substring_match", "alias", "ana_gender", "ante_number", "gender_agree",
-              "number_agree", "ana_ne", "ana_head", "ana_head_pos", "ana_first", "ana_last",
-              "ana_prev", "ana_next", "ana_length", "nested", "ana_embedded", "same_speaker",
-              "ana_pronoun", "ana_category", "ana_subcategory", "ana_path_root", "ana_path_s",
-              "genre"]
+    needed = [
+        "ana_type",
+        "ante_type",
+        "sent_dist",
+        "ment_dist",
+        "exact_match",
+        "head_match",
+        "substring_match",
+        "alias",
+        "ana_gender",
+        "ante_number",
+        "gender_agree",
+        "number_agree",
+        "ana_ne",
+        "ana_head",
+        "ana_head_pos",
+        "ana_first",
+        "ana_last",
+        "ana_prev",
+        "ana_next",
+        "ana_length",
+        "nested",
+        "ana_embedded",
+        "same_speaker",
+        "ana_pronoun",
+        "ana_category",
+        "ana_subcategory",
+        "ana_path_root",
+        "ana_path_s",
+        "genre",
+    ]
     assert not [n for n in needed if n not in REGISTRY]
     assert len(set(np.array([template_key(n) for n in REGISTRY]))) == len(REGISTRY)

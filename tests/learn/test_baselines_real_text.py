@@ -18,8 +18,13 @@ from coreflab.learn.base import TrainingData
 from coreflab.learn.registry import make_learner
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-TECHNIQUES = [("l3m", {"gamma": 0.0}), ("l3m", {"gamma": 1.0}), ("sumlink", {}), ("binleftlink", {}),
-              ("corr_clustering", {"max_items": 15, "node_limit": 200})]
+TECHNIQUES = [
+    ("l3m", {"gamma": 0.0}),
+    ("l3m", {"gamma": 1.0}),
+    ("sumlink", {}),
+    ("binleftlink", {}),
+    ("corr_clustering", {"max_items": 15, "node_limit": 200}),
+]
 
 
 def _data(docs, name):
@@ -39,7 +44,7 @@ def litbank():
 
 @pytest.fixture(scope="module")
 def synth():
-    from coreflab.corpus.synthetic import generate_corpus
+    from coreflab.corpus.synthetic.generator import generate_corpus
 
     return _data(generate_corpus("tiny", seed=3)["train"], "synth")
 

@@ -1,8 +1,5 @@
-"""`coreflab train` / `coreflab predict` end to end on the tiny synthetic corpus.
-
-(Lives under tests/learn because the verbs are not yet in cli.VERBS; the commands are
-driven through their own add_arguments/run.)
-"""
+"""`coreflab train` / `coreflab predict` end to end on the tiny synthetic corpus (the commands are
+driven through their own add_arguments/run)."""
 
 import argparse
 import csv
@@ -13,8 +10,8 @@ import pytest
 from coreflab.commands import predict as predict_cmd
 from coreflab.commands import train as train_cmd
 from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.conll import read_conll, write_conll
-from coreflab.corpus.synthetic import generate_corpus
+from coreflab.corpus.readers.conll import read_conll, write_conll
+from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.errors import UserError
 from coreflab.features.extract import extract_arc_store
 from coreflab.learn.base import Learner
@@ -49,19 +46,58 @@ def test_train_with_curve_then_predict(files):
     tr, dv = files["train"], files["dev"]
     model = tmp / "model.npz"
     curve = tmp / "curve.csv"
-    assert _run(train_cmd, ["--learner", "bk_delayed_laso", "--compiled", str(tr[0]), "--arcs", str(tr[1]),
-                            "--dev-compiled", str(dv[0]), "--dev-arcs", str(dv[1]), "--dev-conll", str(dv[2]),
-                            "--curve", str(curve), "--params",
-                            '{"n_iter": 3, "beam": 4, "nonlocal_templates": ["cluster_size", "cluster_shape"]}',
-                            "--seed", "5", "--out", str(model)]) == 0
+    assert (
+        _run(
+            train_cmd,
+            [
+                "--learner",
+                "bk_delayed_laso",
+                "--compiled",
+                str(tr[0]),
+                "--arcs",
+                str(tr[1]),
+                "--dev-compiled",
+                str(dv[0]),
+                "--dev-arcs",
+                str(dv[1]),
+                "--dev-conll",
+                str(dv[2]),
+                "--curve",
+                str(curve),
+                "--params",
+                '{"n_iter": 3, "beam": 4, "nonlocal_templates": ["cluster_size", "cluster_shape"]}',
+                "--seed",
+                "5",
+                "--out",
+                str(model),
+            ],
+        )
+        == 0
+    )
     rows = list(csv.DictReader(open(curve)))
     assert [int(r["epoch"]) for r in rows if r["metric"] == "mela"] == [1, 2, 3]
     assert {r["metric"] for r in rows} == {"muc", "bcub", "ceafm", "ceafe", "mela"}
     m = Learner.load(model)
     assert m.name == "bk_delayed_laso" and m.seed == 5 and m.n_epochs_ == 3
     pred = tmp / "pred.conll"
-    assert _run(predict_cmd, ["--model", str(model), "--compiled", str(dv[0]), "--arcs", str(dv[1]),
-                              "--conll", str(dv[2]), "--out", str(pred)]) == 0
+    assert (
+        _run(
+            predict_cmd,
+            [
+                "--model",
+                str(model),
+                "--compiled",
+                str(dv[0]),
+                "--arcs",
+                str(dv[1]),
+                "--conll",
+                str(dv[2]),
+                "--out",
+                str(pred),
+            ],
+        )
+        == 0
+    )
     key, resp = read_conll(dv[2]), read_conll(pred)
     assert [d.key for d in resp] == [d.key for d in key]
     assert all(r.words == k.words for r, k in zip(resp, key))
@@ -84,16 +120,45 @@ def test_user_errors(files):
     with pytest.raises(UserError, match="dev curve needs"):
         _run(train_cmd, ["--learner", "bk_early", "--curve", "c.csv"] + base)
     with pytest.raises(UserError, match="not a coreflab model"):
-        _run(predict_cmd, ["--model", str(tr[1]), "--compiled", str(dv[0]), "--arcs", str(dv[1]),
-                           "--conll", str(dv[2]), "--out", out])
+        _run(
+            predict_cmd,
+            [
+                "--model",
+                str(tr[1]),
+                "--compiled",
+                str(dv[0]),
+                "--arcs",
+                str(dv[1]),
+                "--conll",
+                str(dv[2]),
+                "--out",
+                out,
+            ],
+        )
 
 
 def test_predict_writes_singletons_iff_the_key_annotates_them(files):
     tmp = files["tmp"]
     tr, dv = files["train"], files["dev"]
     model = tmp / "model_singletons.npz"
-    assert _run(train_cmd, ["--learner", "bk_baseline", "--compiled", str(tr[0]), "--arcs", str(tr[1]),
-                            "--params", '{"n_iter": 1}', "--out", str(model)]) == 0
+    assert (
+        _run(
+            train_cmd,
+            [
+                "--learner",
+                "bk_baseline",
+                "--compiled",
+                str(tr[0]),
+                "--arcs",
+                str(tr[1]),
+                "--params",
+                '{"n_iter": 1}',
+                "--out",
+                str(model),
+            ],
+        )
+        == 0
+    )
     plain = read_conll(dv[2])
     assert not any(len(c) == 1 for d in plain for c in d.clusters)  # CoNLL-2012 style: no singletons
     with_one = [plain[0].with_clusters(plain[0].clusters + [[(0, 0)]])] + plain[1:]
@@ -102,8 +167,25 @@ def test_predict_writes_singletons_iff_the_key_annotates_them(files):
 
     def singletons(key, *flags):
         out = tmp / "pred_singletons.conll"
-        assert _run(predict_cmd, ["--model", str(model), "--compiled", str(dv[0]), "--arcs", str(dv[1]),
-                                  "--conll", str(key), *flags, "--out", str(out)]) == 0
+        assert (
+            _run(
+                predict_cmd,
+                [
+                    "--model",
+                    str(model),
+                    "--compiled",
+                    str(dv[0]),
+                    "--arcs",
+                    str(dv[1]),
+                    "--conll",
+                    str(key),
+                    *flags,
+                    "--out",
+                    str(out),
+                ],
+            )
+            == 0
+        )
         return sum(len(c) == 1 for d in read_conll(out) for c in d.clusters)
 
     assert singletons(dv[2]) == 0

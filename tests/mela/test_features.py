@@ -1,7 +1,8 @@
 """The nine regressor features: exact MUC/B3 equal the scorer; the CEAFe approximation by hand."""
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.mela.features import FEATURE_NAMES, clustering_features, response_labels_for_scorer
 from coreflab.metrics.scorer import score_labels

@@ -1,7 +1,8 @@
 """Alg. 3: the incremental partial loss equals the from-scratch loss; the objective never drops."""
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coreflab.decode.arcs import arc_scores
 from coreflab.decode.random_problem import random_problem
@@ -22,14 +23,41 @@ def _run(n, seed, C, use_order, use_c=True, max_passes=8, window=None, check=Tru
     stats = np.zeros(2)
     objs = np.full(max_passes, np.nan)
     calib = G / 100.0 if use_c else 1.0
-    passes = alg3_doc(scores, 0, store.m_arc_offsets, store.arc_ante, 0, n, g, gsize, K, G, min_size, COEF, 0.5,
-                      calib, C, use_order, max_passes, check, out, stats, objs)
+    passes = alg3_doc(
+        scores,
+        0,
+        store.m_arc_offsets,
+        store.arc_ante,
+        0,
+        n,
+        g,
+        gsize,
+        K,
+        G,
+        min_size,
+        COEF,
+        0.5,
+        calib,
+        C,
+        use_order,
+        max_passes,
+        check,
+        out,
+        stats,
+        objs,
+    )
     return store, scores, mc, out, stats, objs[:passes], passes, calib
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.integers(1, 16), st.integers(0, 10_000), st.sampled_from([0.1, 1.0, 10.0, 100.0]), st.booleans(),
-       st.sampled_from([None, 3]), st.sampled_from([1, 2]))
+@given(
+    st.integers(1, 16),
+    st.integers(0, 10_000),
+    st.sampled_from([0.1, 1.0, 10.0, 100.0]),
+    st.booleans(),
+    st.sampled_from([None, 3]),
+    st.sampled_from([1, 2]),
+)
 def test_incremental_totals_equal_from_scratch(n, seed, C, use_order, window, min_size):
     # min_size 1: response singletons kept, 2: dropped; the random keys hold singletons
     *_, stats, objs, passes, _ = _run(n, seed, C, use_order, window=window, min_size=min_size)
@@ -38,11 +66,9 @@ def test_incremental_totals_equal_from_scratch(n, seed, C, use_order, window, mi
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.integers(2, 18), st.integers(0, 10_000), st.sampled_from([1.0, 30.0, 300.0]), st.booleans(),
-       st.booleans())
+@given(st.integers(2, 18), st.integers(0, 10_000), st.sampled_from([1.0, 30.0, 300.0]), st.booleans(), st.booleans())
 def test_objective_never_decreases_and_matches_returned_tree(n, seed, C, use_order, keep):
-    store, scores, mc, out, _, objs, passes, calib = _run(n, seed, C, use_order, check=False,
-                                                          min_size=1 if keep else 2)
+    store, scores, mc, out, _, objs, passes, calib = _run(n, seed, C, use_order, check=False, min_size=1 if keep else 2)
     assert np.all(np.diff(objs) >= -1e-9)
     # the returned tree's objective, recomputed from scratch, is the last recorded one
     ante = store.arc_ante[out]
@@ -61,6 +87,7 @@ def test_rho_loss_of_the_gold_clustering():
     g, gsize, K = compact_gold(mc)
     G, K = gold_constants(g, gsize, K)
     from coreflab.mela.features import clustering_totals
+
     T = clustering_totals(g, gsize, K, np.array([0, 0, 2, 2, 2]), 2)
     coef = np.full(9, 1 / 9)
     assert np.isclose(rho_loss(T, float(G), float(K), coef, 0.0, 1.0, np.zeros(9)), 0.0)

@@ -96,10 +96,14 @@ def test_compare_is_deterministic(files, capsys):
 def test_cell_read_like_v801_opens_before_closes():
     # v8.01 reads "0)|(0" as: open at this token, then close it -> a one-token mention,
     # and the mention opened on token 0 closes on token 4 (CorScorer.pm GetCoreference)
-    from coreflab.corpus.conll import parse_conll
+    from coreflab.corpus.readers.conll import parse_conll
 
-    text = "#begin document (x); part 000\n" + "".join(
-        f"x\t0\t{t}\tw\tNN\t*\t-\t-\t-\t-\t*\t{cell}\n" for t, cell in enumerate(["(0", "-", "0)|(0", "-", "0)"])
-    ) + "#end document\n"
+    text = (
+        "#begin document (x); part 000\n"
+        + "".join(
+            f"x\t0\t{t}\tw\tNN\t*\t-\t-\t-\t-\t*\t{cell}\n" for t, cell in enumerate(["(0", "-", "0)|(0", "-", "0)"])
+        )
+        + "#end document\n"
+    )
     (doc,) = parse_conll(text)
     assert sorted(doc.clusters[0]) == [(0, 4), (2, 2)]

@@ -12,14 +12,45 @@ from hypothesis import strategies as st
 from coreflab.errors import UserError
 from coreflab.metrics.coref_file import parse_coref_bytes
 
-CELLS = ["-", "_", "(1", "1)", "(1)", "(2", "2)", "(2)|(1", "2)|1)", "(1(2", "1)2)", "1)|(1", "(1)|(1)", "(12", "12)", "(3)"]
-LINES = CELLS + ["#begin document (d); part 000", "#begin document (e);", "#end document", "", " \t", "(x1)", "(01)", "((1)", "|", "# note", "\r"]
+CELLS = [
+    "-",
+    "_",
+    "(1",
+    "1)",
+    "(1)",
+    "(2",
+    "2)",
+    "(2)|(1",
+    "2)|1)",
+    "(1(2",
+    "1)2)",
+    "1)|(1",
+    "(1)|(1)",
+    "(12",
+    "12)",
+    "(3)",
+]
+LINES = CELLS + [
+    "#begin document (d); part 000",
+    "#begin document (e);",
+    "#end document",
+    "",
+    " \t",
+    "(x1)",
+    "(01)",
+    "((1)",
+    "|",
+    "# note",
+    "\r",
+]
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.lists(st.sampled_from(CELLS), min_size=1, max_size=12))
 def test_vectorised_mentions_equal_the_python_reading(cells):
-    data = ("#begin document (d);\n" + "".join(f"s\t0\t{i}\tw\t{c}\n" for i, c in enumerate(cells)) + "#end document\n").encode()
+    data = (
+        "#begin document (d);\n" + "".join(f"s\t0\t{i}\tw\t{c}\n" for i, c in enumerate(cells)) + "#end document\n"
+    ).encode()
     try:
         f = parse_coref_bytes(data, "f")
     except UserError:

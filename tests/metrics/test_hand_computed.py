@@ -6,6 +6,7 @@ import pytest
 
 from coreflab.metrics import score_clusters
 
+
 # letters -> one-token spans
 def spans(*clusters):
     return [[(ord(m) - ord("a"), ord(m) - ord("a")) for m in c] for c in clusters]

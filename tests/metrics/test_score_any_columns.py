@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coreflab.cli import main
-from coreflab.corpus.conll import format_conll, parse_conll, read_conll_path
 from coreflab.corpus.document import Document
+from coreflab.corpus.readers.conll import format_conll, parse_conll, read_conll_path
 from coreflab.errors import InputFormatError
 from coreflab.metrics.coref_file import parse_coref_bytes, read_coref_path
 from coreflab.metrics.scorer import score_documents, score_files
@@ -35,7 +35,16 @@ def random_docs(seed, n_docs=4, n_tok=40, nested=True):
         labels = rng.integers(0, 5 if nested else 50, size=len(spans))
         clusters = [[sp for sp, lab in zip(spans, labels) if lab == c] for c in sorted(set(labels.tolist()))]
         words = [f"w{t}" for t in range(n_tok)]
-        docs.append(Document(f"doc{d}", d % 2, words, [n_tok // 2, n_tok], clusters=clusters, cluster_labels=[str(c) for c in range(len(clusters))]))
+        docs.append(
+            Document(
+                f"doc{d}",
+                d % 2,
+                words,
+                [n_tok // 2, n_tok],
+                clusters=clusters,
+                cluster_labels=[str(c) for c in range(len(clusters))],
+            )
+        )
     return docs
 
 
@@ -72,7 +81,9 @@ def test_every_layout_scores_as_the_12_column_file(width, tmp_path, capsys):
         got = json_scores(capsys, files["key", width], files["resp", width])
     for m in METRICS:
         r, p, f = baseline.prf(m)
-        assert (got[m]["recall"], got[m]["precision"], got[m]["f1"]) == pytest.approx((100 * r, 100 * p, 100 * f), abs=1e-9)
+        assert (got[m]["recall"], got[m]["precision"], got[m]["f1"]) == pytest.approx(
+            (100 * r, 100 * p, 100 * f), abs=1e-9
+        )
     assert [d["doc_id"] for d in got["documents"]] == [d.doc_id for d in key_docs]
 
 

@@ -21,7 +21,9 @@ Speed: {{ bench/b.json | epoch.seconds | .1f }} s.
 def results(tmp_path):
     (tmp_path / "results" / "synth").mkdir(parents=True)
     (tmp_path / "results" / "synth" / "t.md").write_text("| a |\n|---|\n| 1 |\n")
-    (tmp_path / "results" / "synth" / "t.csv").write_text("features,beam,dev MELA\nlocal,5,56.514\nnon-local,5,59.4749\n")
+    (tmp_path / "results" / "synth" / "t.csv").write_text(
+        "features,beam,dev MELA\nlocal,5,56.514\nnon-local,5,59.4749\n"
+    )
     (tmp_path / "bench").mkdir()
     (tmp_path / "bench" / "b.json").write_text(json.dumps({"epoch": {"seconds": 1.25}}))
     return tmp_path
@@ -45,12 +47,15 @@ def test_a_missing_result_file_is_one_error_naming_it(results):
         snapshot("{{ synth/nope.csv | a=b | c | .1f }}", results / "results", results / "bench", results / "snap")
 
 
-@pytest.mark.parametrize("expr, message", [
-    ("synth/t.csv | beam=5 | dev MELA | .1f", "2 rows of t.csv match"),
-    ("synth/t.csv | features=local | MELA | .1f", "no column 'MELA'"),
-    ("synth/t.csv | features | dev MELA | .1f", "not column=value"),
-    ("bench/b.json | epoch.minutes | .1f", "no key 'epoch.minutes'"),
-])
+@pytest.mark.parametrize(
+    "expr, message",
+    [
+        ("synth/t.csv | beam=5 | dev MELA | .1f", "2 rows of t.csv match"),
+        ("synth/t.csv | features=local | MELA | .1f", "no column 'MELA'"),
+        ("synth/t.csv | features | dev MELA | .1f", "not column=value"),
+        ("bench/b.json | epoch.minutes | .1f", "no key 'epoch.minutes'"),
+    ],
+)
 def test_a_bad_placeholder_names_template_line_and_problem(results, expr, message):
     text = "line one\n{{ " + expr + " }}\n"
     snapshot(text, results / "results", results / "bench", results / "snap")

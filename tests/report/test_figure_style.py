@@ -18,9 +18,11 @@ import pytest
 from matplotlib.colors import to_hex
 
 from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.synthetic import generate_corpus
-from coreflab.crossdoc import report as singh
-from coreflab.report import bk2014, hm2017, style
+from coreflab.corpus.synthetic.generator import generate_corpus
+from coreflab.papers.bk2014 import report as bk2014
+from coreflab.papers.hm2017 import report as hm2017
+from coreflab.papers.singh2011 import report as singh
+from coreflab.report import style
 from coreflab.report.io import save_figure
 from coreflab.report.overview import overview_figure
 
@@ -30,16 +32,29 @@ PALETTE = {c.lower() for c in style.PALETTE}
 
 # ---------------------------------------------------------------------------- fabricated inputs
 
+
 def _bk_curves():
     rows = []
-    runs = ["bk_baseline-local-b1"] + [f"{s}-{f}-b{b}" for s in ("bk_early", "bk_maxviolation", "bk_laso",
-                                                                 "bk_delayed_laso")
-                                       for f in ("local", "nonlocal") for b in (2, 4)]
+    runs = ["bk_baseline-local-b1"] + [
+        f"{s}-{f}-b{b}"
+        for s in ("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso")
+        for f in ("local", "nonlocal")
+        for b in (2, 4)
+    ]
     for k, run in enumerate(runs):
         learner, features, beam = bk2014.parse_run(run)
         for epoch in (1, 2, 3):
-            rows.append({"run": run, "learner": learner, "features": features, "beam": beam,
-                         "epoch": epoch, "metric": "mela", "f1": 50 + k + epoch})
+            rows.append(
+                {
+                    "run": run,
+                    "learner": learner,
+                    "features": features,
+                    "beam": beam,
+                    "epoch": epoch,
+                    "metric": "mela",
+                    "f1": 50 + k + epoch,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -50,29 +65,61 @@ def _hm_runs(ns=(10, 100, 1000, 0)):
             for epoch in (1, 2, 3):
                 for split in ("dev", "test"):
                     v = 55 + i + j - (6 if n == 10 else 0) + epoch / 3 + (0.5 if split == "test" else 0)
-                    rows.append({"learner": learner, "n_features": n, "split": split, "epoch": epoch, "mela": v,
-                                 "muc": v + 5, "bcub": v - 2, "ceafe": v - 3})
+                    rows.append(
+                        {
+                            "learner": learner,
+                            "n_features": n,
+                            "split": split,
+                            "epoch": epoch,
+                            "mela": v,
+                            "muc": v + 5,
+                            "bcub": v - 2,
+                            "ceafe": v - 3,
+                        }
+                    )
     return pd.DataFrame(rows)
 
 
 def _hm_points():
-    return pd.DataFrame([{"train": f"S{a}", "test": f"S{3 - a}", "n_examples": n, "MSE": 10 / n + a, "SCC": 50 + n / 10}
-                         for a in (1, 2) for n in (10, 30, 100)])
+    return pd.DataFrame(
+        [
+            {"train": f"S{a}", "test": f"S{3 - a}", "n_examples": n, "MSE": 10 / n + a, "SCC": 50 + n / 10}
+            for a in (1, 2)
+            for n in (10, 30, 100)
+        ]
+    )
 
 
 def _trace(run, model, workers, corpus="personx", setting=None):
     rows = []
     for r in range(4):
-        rows.append({"run": run, "model": model, "workers": workers, "corpus": corpus, "round": r,
-                     "seconds": 2.0 * r, "b3_f1": 0.5 + 0.05 * r + 0.01 * workers, "b3_p": 0.6, "b3_r": 0.5,
-                     "proposals": 1000 * r * workers, "sum_shard_seconds": 0.5 * r * workers + 0.1,
-                     "entities": 40 - r, **({"setting": setting} if setting else {})})
+        rows.append(
+            {
+                "run": run,
+                "model": model,
+                "workers": workers,
+                "corpus": corpus,
+                "round": r,
+                "seconds": 2.0 * r,
+                "b3_f1": 0.5 + 0.05 * r + 0.01 * workers,
+                "b3_p": 0.6,
+                "b3_r": 0.5,
+                "proposals": 1000 * r * workers,
+                "sum_shard_seconds": 0.5 * r * workers + 0.1,
+                "entities": 40 - r,
+                **({"setting": setting} if setting else {}),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def _baselines(corpus="large"):
-    return pd.DataFrame([{"corpus": corpus, "system": s, "b3_f1": f, "b3_p": f, "b3_r": f, "entities": 30}
-                         for s, f in (("string_match", 0.55), ("label_propagation", 0.6))])
+    return pd.DataFrame(
+        [
+            {"corpus": corpus, "system": s, "b3_f1": f, "b3_p": f, "b3_r": f, "entities": 30}
+            for s, f in (("string_match", 0.55), ("label_propagation", 0.6))
+        ]
+    )
 
 
 def _bench_collect():
@@ -83,15 +130,43 @@ def _bench_collect():
 
 
 def _bench_results():
-    arcs = [{"documents": d, "arcs": a, "extract_cpu_s": 0.25e-6 * a, "extract_wall_s": 0.3e-6 * a,
-             "baseline_epoch_cpu_s": 0.1e-6 * a, "baseline_epoch_wall_s": 0.12e-6 * a, "peak_mb": 300 + a / 1e4,
-             "store_mb": a / 1e4, "rss_before_extract_mb": 260.0} for d, a in ((10, 10_000), (40, 160_000))]
-    beam = [{"beam": b, "arcs": 40_000, "epoch_cpu_s": 0.01 * b, "epoch_wall_s": 0.02 * b, "cpu_us_per_arc": 0.25 * b,
-             "peak_mb": 400.0, "training_added_mb": 160.0, "store_mb": 4.0} for b in (1, 5, 20)]
-    return {"scaling": {"date": "2026-01-01", "plan": "quick", "machine": {"cpu_count": 2}, "arcs": arcs, "beam": beam},
-            "crossdoc": {"personx": [{"workers": 1, "proposals_per_s_per_worker": 2.5e5, "proposals_per_s_total_wall": 2.4e5},
-                                     {"workers": 2, "proposals_per_s_per_worker": 1.5e5, "proposals_per_s_total_wall": 2.8e5}],
-                         "machine_cpus": 2}}
+    arcs = [
+        {
+            "documents": d,
+            "arcs": a,
+            "extract_cpu_s": 0.25e-6 * a,
+            "extract_wall_s": 0.3e-6 * a,
+            "baseline_epoch_cpu_s": 0.1e-6 * a,
+            "baseline_epoch_wall_s": 0.12e-6 * a,
+            "peak_mb": 300 + a / 1e4,
+            "store_mb": a / 1e4,
+            "rss_before_extract_mb": 260.0,
+        }
+        for d, a in ((10, 10_000), (40, 160_000))
+    ]
+    beam = [
+        {
+            "beam": b,
+            "arcs": 40_000,
+            "epoch_cpu_s": 0.01 * b,
+            "epoch_wall_s": 0.02 * b,
+            "cpu_us_per_arc": 0.25 * b,
+            "peak_mb": 400.0,
+            "training_added_mb": 160.0,
+            "store_mb": 4.0,
+        }
+        for b in (1, 5, 20)
+    ]
+    return {
+        "scaling": {"date": "2026-01-01", "plan": "quick", "machine": {"cpu_count": 2}, "arcs": arcs, "beam": beam},
+        "crossdoc": {
+            "personx": [
+                {"workers": 1, "proposals_per_s_per_worker": 2.5e5, "proposals_per_s_total_wall": 2.4e5},
+                {"workers": 2, "proposals_per_s_per_worker": 1.5e5, "proposals_per_s_total_wall": 2.8e5},
+            ],
+            "machine_cpus": 2,
+        },
+    }
 
 
 @pytest.fixture(scope="module")
@@ -102,20 +177,43 @@ def tiny_corpora():
 
 # (id, builder(tiny_corpora) -> figure, words the title must contain)
 FIGURES = [
-    ("bk2014_fig3", lambda _: bk2014.figure3(_bk_curves(), [2, 4], corpus="synth"),
-     ["Björkelund & Kuhn 2014", "Fig. 3", "synth", "dev"]),
-    ("bk2014_fig4", lambda _: bk2014.figure4(_bk_curves(), 4, corpus="synth"),
-     ["Björkelund & Kuhn 2014", "Fig. 4", "synth", "dev"]),
-    ("hm2017_fig2", lambda _: hm2017.fig2(_hm_points(), corpus="synth"), ["Haponchyk & Moschitti 2017", "Fig. 2", "synth"]),
-    ("hm2017_fig3", lambda _: hm2017.fig3(_hm_runs(), 5000, corpus="synth"),
-     ["Haponchyk & Moschitti 2017", "Fig. 3", "synth", "dev"]),
-    ("singh2011_fig5", lambda _: singh.fig5_workers(pd.concat([_trace("k1", "flat", 1), _trace("k2", "flat", 2)])),
-     ["Singh et al. 2011", "Fig. 5", "personx"]),
-    ("singh2011_fig6", lambda _: singh.fig6_hierarchy(pd.concat([_trace(m, m, 2) for m in ("flat", "sub", "super", "hier")])),
-     ["Singh et al. 2011", "Fig. 6", "personx"]),
-    ("singh2011_fig7", lambda _: singh.fig7_large(pd.concat([_trace("h1", "hier", 1, "large"), _trace("h2", "hier", 2, "large")]),
-                                                  _baselines("large")),
-     ["Singh et al. 2011", "Fig. 7", "large"]),
+    (
+        "bk2014_fig3",
+        lambda _: bk2014.figure3(_bk_curves(), [2, 4], corpus="synth"),
+        ["Björkelund & Kuhn 2014", "Fig. 3", "synth", "dev"],
+    ),
+    (
+        "bk2014_fig4",
+        lambda _: bk2014.figure4(_bk_curves(), 4, corpus="synth"),
+        ["Björkelund & Kuhn 2014", "Fig. 4", "synth", "dev"],
+    ),
+    (
+        "hm2017_fig2",
+        lambda _: hm2017.fig2(_hm_points(), corpus="synth"),
+        ["Haponchyk & Moschitti 2017", "Fig. 2", "synth"],
+    ),
+    (
+        "hm2017_fig3",
+        lambda _: hm2017.fig3(_hm_runs(), 5000, corpus="synth"),
+        ["Haponchyk & Moschitti 2017", "Fig. 3", "synth", "dev"],
+    ),
+    (
+        "singh2011_fig5",
+        lambda _: singh.fig5_workers(pd.concat([_trace("k1", "flat", 1), _trace("k2", "flat", 2)])),
+        ["Singh et al. 2011", "Fig. 5", "personx"],
+    ),
+    (
+        "singh2011_fig6",
+        lambda _: singh.fig6_hierarchy(pd.concat([_trace(m, m, 2) for m in ("flat", "sub", "super", "hier")])),
+        ["Singh et al. 2011", "Fig. 6", "personx"],
+    ),
+    (
+        "singh2011_fig7",
+        lambda _: singh.fig7_large(
+            pd.concat([_trace("h1", "hier", 1, "large"), _trace("h2", "hier", 2, "large")]), _baselines("large")
+        ),
+        ["Singh et al. 2011", "Fig. 7", "large"],
+    ),
     ("overview", lambda corpora: overview_figure(corpora, "Corpus overview: synth"), ["synth", "train", "dev"]),
     ("bench_scaling", lambda _: _bench_collect().scaling_figure(_bench_results()), ["coreflab"]),
 ]
@@ -205,9 +303,17 @@ def test_finish_figure_removes_empty_panels():
 
 
 def test_system_names_are_the_papers():
-    for key, want in (("binleftlink", "Bin-Left-Link"), ("sumlink", "Sum-Link"), ("l3m", "L3M"),
-                      ("spanning_forest", "Spanning Forest"), ("corr_clustering", "Corr-Clustering"),
-                      ("LSP_rho", "LSP_ρ"), ("bk_delayed_laso", "delayed LaSO"), ("string_match", "string match"),
-                      ("cc_slt_closest", "SLT (closest)"), ("lsp_rho_from_gum", "LSP_ρ (regressor of gum)"),
-                      ("something_new", "something_new")):
+    for key, want in (
+        ("binleftlink", "Bin-Left-Link"),
+        ("sumlink", "Sum-Link"),
+        ("l3m", "L3M"),
+        ("spanning_forest", "Spanning Forest"),
+        ("corr_clustering", "Corr-Clustering"),
+        ("LSP_rho", "LSP_ρ"),
+        ("bk_delayed_laso", "delayed LaSO"),
+        ("string_match", "string match"),
+        ("cc_slt_closest", "SLT (closest)"),
+        ("lsp_rho_from_gum", "LSP_ρ (regressor of gum)"),
+        ("something_new", "something_new"),
+    ):
         assert style.system_name(key) == want

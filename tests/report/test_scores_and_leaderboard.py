@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from coreflab.cli import main
-from coreflab.commands.leaderboard import leaderboard_frame
 from coreflab.report.io import write_table
+from coreflab.report.leaderboard import leaderboard_frame
 from coreflab.report.scores import tidy_table
 
 
@@ -32,8 +32,10 @@ def test_tidy_table_rows_and_order(tmp_path):
 
 
 def test_leaderboard_sorts_by_mela_and_ranks(tmp_path):
-    entries = [("synth", "test", "low", _score(tmp_path, "low", 30, 30, 30)),
-               ("synth", "test", "high", _score(tmp_path, "high", 70, 60, 50))]
+    entries = [
+        ("synth", "test", "low", _score(tmp_path, "low", 30, 30, 30)),
+        ("synth", "test", "high", _score(tmp_path, "high", 70, 60, 50)),
+    ]
     board = leaderboard_frame(tidy_table(entries), "test")
     assert list(board["system"]) == ["high", "low"]
     assert list(board["rank"]) == [1, 2]
@@ -45,7 +47,24 @@ def test_cli_scores_table_and_leaderboard(tmp_path, capsys):
     a = _score(tmp_path, "a", 70, 60, 50)
     b = _score(tmp_path, "b", 40, 40, 40)
     csv = tmp_path / "scores.csv"
-    assert main(["scores-table", "--corpus", "c", "--split", "test", "--score", f"a={a}", "--score", f"b={b}", "--out", str(csv)]) == 0
+    assert (
+        main(
+            [
+                "scores-table",
+                "--corpus",
+                "c",
+                "--split",
+                "test",
+                "--score",
+                f"a={a}",
+                "--score",
+                f"b={b}",
+                "--out",
+                str(csv),
+            ]
+        )
+        == 0
+    )
     assert main(["leaderboard", "--scores", str(csv), "--out-prefix", str(tmp_path / "lb")]) == 0
     md = (tmp_path / "lb.md").read_text()
     assert md.index("| a ") < md.index("| b ")
@@ -54,12 +73,30 @@ def test_cli_scores_table_and_leaderboard(tmp_path, capsys):
 
 
 def test_bad_score_argument_is_a_user_error(tmp_path, capsys):
-    assert main(["scores-table", "--corpus", "c", "--split", "test", "--score", "nope", "--out", str(tmp_path / "x.csv")]) == 2
+    assert (
+        main(["scores-table", "--corpus", "c", "--split", "test", "--score", "nope", "--out", str(tmp_path / "x.csv")])
+        == 2
+    )
     assert "expected SYSTEM=PATH" in capsys.readouterr().err
     assert not (tmp_path / "x.csv").exists()
     bad = tmp_path / "bad.json"
     bad.write_text("{\n oops")
-    assert main(["scores-table", "--corpus", "c", "--split", "test", "--score", f"s={bad}", "--out", str(tmp_path / "x.csv")]) == 2
+    assert (
+        main(
+            [
+                "scores-table",
+                "--corpus",
+                "c",
+                "--split",
+                "test",
+                "--score",
+                f"s={bad}",
+                "--out",
+                str(tmp_path / "x.csv"),
+            ]
+        )
+        == 2
+    )
     assert "bad.json:2" in capsys.readouterr().err
 
 
@@ -75,8 +112,9 @@ def test_write_table_writes_four_formats(tmp_path):
 
 
 def test_missing_cells_are_blank_in_every_format(tmp_path):
-    df = pd.DataFrame({"row": ["a", "difference"], "iteration": pd.Series([50, None], dtype=object),
-                       "F": [12.3456, float("nan")]})
+    df = pd.DataFrame(
+        {"row": ["a", "difference"], "iteration": pd.Series([50, None], dtype=object), "F": [12.3456, float("nan")]}
+    )
     write_table(df, tmp_path / "t")
     md = (tmp_path / "t.md").read_text().splitlines()
     assert md[2].split("|")[1:4] == [" a          ", "          50 ", " 12.35 "]

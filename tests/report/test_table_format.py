@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from coreflab.commands import hm2017 as hm2017_cmd
-from coreflab.report import cc2007, l3m2014
+from coreflab.papers.cc2007 import report as cc2007
+from coreflab.papers.hm2017.commands import report as hm2017_cmd
+from coreflab.papers.l3m2014 import report as l3m2014
 from coreflab.report.io import format_p, write_table
 
 
@@ -26,8 +27,13 @@ def _write(tmp_path, df, **kw):
 
 
 def test_p_values_print_as_less_than_one_in_a_thousand(tmp_path):
-    df = pd.DataFrame({"system": ["l3m", "sumlink", "binleftlink"], "MELA": [60.0, 55.0, 54.0],
-                       "p (bootstrap)": [float("nan"), 0.0002, 0.0421]})
+    df = pd.DataFrame(
+        {
+            "system": ["l3m", "sumlink", "binleftlink"],
+            "MELA": [60.0, 55.0, 54.0],
+            "p (bootstrap)": [float("nan"), 0.0002, 0.0421],
+        }
+    )
     out = _write(tmp_path, df, caption="Leaderboard: synth, test split")
     for ext in ("md", "tex", "html"):
         assert "< 0.001" in out[ext].replace("&lt;", "<").replace("$<$", "<"), ext
@@ -44,8 +50,13 @@ def test_precision_column_P_is_not_taken_for_a_p_value(tmp_path):
 
 
 def test_readers_formats_use_the_papers_system_names_csv_keeps_the_keys(tmp_path):
-    df = pd.DataFrame({"rank": [1, 2, 3, 4], "system": ["binleftlink", "corr_clustering", "cc_slt_closest", "string_match"],
-                       "MELA": [1.0, 2.0, 3.0, 4.0]})
+    df = pd.DataFrame(
+        {
+            "rank": [1, 2, 3, 4],
+            "system": ["binleftlink", "corr_clustering", "cc_slt_closest", "string_match"],
+            "MELA": [1.0, 2.0, 3.0, 4.0],
+        }
+    )
     out = _write(tmp_path, df)
     for ext in ("md", "tex", "html"):
         for name in ("Bin-Left-Link", "Corr-Clustering", "SLT (closest)", "string match"):
@@ -63,8 +74,13 @@ def test_tables_are_written_0644(tmp_path):
 
 
 def test_cccp_table_has_the_seconds_its_caption_promises():
-    df = pd.DataFrame([{"method": m, "step": s, "seconds": 0.5 * s + (m == "SGD"), "objective": 10.0 - s}
-                       for m in ("CCCP", "SGD") for s in (0, 1, 2)])
+    df = pd.DataFrame(
+        [
+            {"method": m, "step": s, "seconds": 0.5 * s + (m == "SGD"), "objective": 10.0 - s}
+            for m in ("CCCP", "SGD")
+            for s in (0, 1, 2)
+        ]
+    )
     table, times = l3m2014.cccp_vs_sgd(df)
     assert list(table.columns) == ["method", "steps", "start objective", "objective", "seconds"]
     assert table.set_index("method").loc["SGD", "seconds"] == 2.0
@@ -82,8 +98,18 @@ def _hm_run_csv(path, learners=("lsp_f", "lsp_rho"), ns=(5, 0)):
         for n in ns:
             for epoch in (1, 2):
                 for split in ("dev", "test"):
-                    rows.append({"learner": learner, "n_features": n, "split": split, "epoch": epoch,
-                                 "mela": 50.0 + epoch + n, "muc": 60.0, "bcub": 50.0, "ceafe": 40.0})
+                    rows.append(
+                        {
+                            "learner": learner,
+                            "n_features": n,
+                            "split": split,
+                            "epoch": epoch,
+                            "mela": 50.0 + epoch + n,
+                            "muc": 60.0,
+                            "bcub": 50.0,
+                            "ceafe": 40.0,
+                        }
+                    )
     pd.DataFrame(rows).to_csv(path, index=False)
     return path
 
@@ -100,9 +126,21 @@ def hm_outputs(tmp_path):
     tuned.write_text(json.dumps({"learner": "lsp_rho", "best": {"params": {"C": 100.0, "r": 0.5}}}))
     p = argparse.ArgumentParser()
     hm2017_cmd.add_arguments(p)
-    np.savez(ranking, ranked=np.arange(10), root_only=np.zeros(10, dtype=bool))  # hm2017-select's format
-    args = p.parse_args(["--runs", str(runs), "--second-runs", str(second), "--ranking", str(ranking),
-                         "--tuned", str(tuned), "--out-dir", str(out)])
+    np.savez(ranking, ranked=np.arange(10), root_only=np.zeros(10, dtype=bool))  # hm2017 select's format
+    args = p.parse_args(
+        [
+            "--runs",
+            str(runs),
+            "--second-runs",
+            str(second),
+            "--ranking",
+            str(ranking),
+            "--tuned",
+            str(tuned),
+            "--out-dir",
+            str(out),
+        ]
+    )
     assert hm2017_cmd.run(args) == 0
     return out
 

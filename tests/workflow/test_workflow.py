@@ -17,23 +17,33 @@ TABLES = (".csv", ".md", ".tex", ".html", ".conll", ".json", ".png")
 
 
 def _copy_workflow(dest):
-    for name in ("Snakefile", "workflow", "config", "profiles"):
+    for name in ("workflow", "config", "profiles"):
         src = ROOT / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, dest / name)
     shutil.copy(ROOT / "tests" / "workflow" / "config.yaml", dest / "tiny.yaml")
 
 
-EXAMPLE = ["--config", "learners={example_counts: {learner: example_counts}}",
-           "systems=[string_match, bk_baseline, l3m, example_counts]"]
+EXAMPLE = [
+    "--config",
+    "learners={example_counts: {learner: example_counts}}",
+    "systems=[string_match, bk_baseline, l3m, example_counts]",
+]
 
 
 def _snakemake(cwd, *args):
     # the example learner lives outside the package, as a researcher's own module would
-    env = dict(os.environ, COREFLAB_LEARNER_MODULES="example_learner",
-               PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "workflow"), os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ,
+        COREFLAB_LEARNER_MODULES="example_learner",
+        PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "workflow"), os.environ.get("PYTHONPATH", "")]),
+    )
     return subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "tiny.yaml", *args],
-        cwd=cwd, capture_output=True, text=True, timeout=1500, env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        env=env,
     )
 
 
@@ -70,8 +80,13 @@ def _reproducible(path):
     parts = set(path.parts)
     timed = {"benchmarks", "logs", "runs", "curves", "traces", "baselines"}
     wall_clock_figure = "singh2011" in parts and path.suffix == ".png"
-    return (path.suffix in TABLES and not parts & timed and not wall_clock_figure
-            and not path.stem.endswith(("_costs", "_time")) and path.stem not in TIMED_TABLES)
+    return (
+        path.suffix in TABLES
+        and not parts & timed
+        and not wall_clock_figure
+        and not path.stem.endswith(("_costs", "_time"))
+        and path.stem not in TIMED_TABLES
+    )
 
 
 def test_two_clean_runs_give_byte_identical_tables(two_runs):
@@ -129,8 +144,9 @@ def test_deleting_one_model_reruns_only_what_depends_on_it(two_runs, tmp_path):
     jobs = _planned_jobs(proc)
     # l3m: trained, predicted on the test split, scored; then the tables that read those scores
     assert jobs.get("train_system") == 1 and jobs.get("predict_system") == 1 and jobs.get("score") == 1
-    assert set(jobs) <= {"train_system", "predict_system", "score", "scores_table", "leaderboard",
-                         "manifest", "all"}, jobs
+    assert set(jobs) <= {"train_system", "predict_system", "score", "scores_table", "leaderboard", "manifest", "all"}, (
+        jobs
+    )
     assert "wildcards: corpus=synth, system=l3m" in proc.stdout + proc.stderr
     assert "system=bk_baseline" not in proc.stdout + proc.stderr
 
@@ -157,11 +173,15 @@ def test_a_run_killed_during_training_finishes_identically_with_rerun_incomplete
     run = tmp_path / "run"
     run.mkdir()
     _copy_workflow(run)
-    env = dict(os.environ, COREFLAB_LEARNER_MODULES="example_learner",
-               PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "workflow"), os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ,
+        COREFLAB_LEARNER_MODULES="example_learner",
+        PYTHONPATH=os.pathsep.join([str(ROOT / "tests" / "workflow"), os.environ.get("PYTHONPATH", "")]),
+    )
     cmd = [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "tiny.yaml", *EXAMPLE]
-    proc = subprocess.Popen(cmd, cwd=run, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, cwd=run, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     deadline = time.monotonic() + 900
     while proc.poll() is None and time.monotonic() < deadline:
         if any("/models/" in name for name in _incomplete_outputs(run)):
@@ -188,8 +208,11 @@ def test_l3m_table2_vi_is_planned_only_with_20_newsgroups(tmp_path, enabled):
     news = tmp_path / "news"  # the dry run only checks that the configured copy exists
     news.mkdir()
     tiny = tmp_path / "tiny.yaml"
-    tiny.write_text(tiny.read_text().replace("doccluster:\n  enabled: false",
-                                             f"doccluster:\n  enabled: {str(enabled).lower()}\n  local_dir: {news}"))
+    tiny.write_text(
+        tiny.read_text().replace(
+            "doccluster:\n  enabled: false", f"doccluster:\n  enabled: {str(enabled).lower()}\n  local_dir: {news}"
+        )
+    )
     proc = _snakemake(tmp_path, "-n", "l3m2014")
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = proc.stdout + proc.stderr
@@ -230,8 +253,13 @@ def test_selection_is_upstream_of_every_bk_and_leaderboard_training_job(tmp_path
 
 
 def test_changing_the_systems_replans_the_leaderboard(two_runs):
-    proc = _snakemake(two_runs[0], "-n", "--config", "learners={example_counts: {learner: example_counts}}",
-                      "systems=[string_match, bk_baseline, example_counts]")
+    proc = _snakemake(
+        two_runs[0],
+        "-n",
+        "--config",
+        "learners={example_counts: {learner: example_counts}}",
+        "systems=[string_match, bk_baseline, example_counts]",
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     jobs = _planned_jobs(proc)
     assert jobs.get("leaderboard") == 1 and jobs.get("scores_table") == 1

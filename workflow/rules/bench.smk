@@ -21,12 +21,12 @@ rule bench_scaling:
         "results/bench/logs/scaling.log",
     benchmark:
         "results/bench/benchmarks/scaling.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=30,
-    conda:
-        "../envs/coreflab.yaml"
     shell:
         "python {input.script} --out {output.json} > {log} 2>&1"
 
@@ -57,12 +57,12 @@ rule bench_collect:
         "results/bench/logs/collect.log",
     benchmark:
         "results/bench/benchmarks/collect.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../envs/coreflab.yaml"
     shell:
         "python {input.script} {input.scaling} {input.others} --png {output.png} --pdf {output.pdf} "
         "--csv {output.csv} --md {output.md} > {log} 2>&1"

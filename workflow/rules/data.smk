@@ -4,18 +4,18 @@
 rule import_corpus:
     output:
         conll="results/{corpus}/data/{split}.conll",
-    params:
-        options=corpus_options,
     log:
         "results/{corpus}/logs/import_{split}.log",
     benchmark:
         "results/{corpus}/benchmarks/import_{split}.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=30,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        options=corpus_options,
     shell:
         "coreflab import --corpus {wildcards.corpus} --split {wildcards.split} "
         "--options-json {params.options:q} --out {output.conll} > {log} 2>&1"
@@ -27,18 +27,18 @@ rule prepare:
     output:
         compiled="results/{corpus}/compiled/{split}.npz",
         stats="results/{corpus}/compiled/{split}.stats.json",
-    params:
-        mentions=config["mentions"],
     log:
         "results/{corpus}/logs/prepare_{split}.log",
     benchmark:
         "results/{corpus}/benchmarks/prepare_{split}.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=30,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        mentions=config["mentions"],
     shell:
         "coreflab prepare --conll {input.conll} --corpus {wildcards.corpus} --split {wildcards.split} "
         "--mentions {params.mentions} --out {output.compiled} --stats {output.stats} > {log} 2>&1"

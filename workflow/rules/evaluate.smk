@@ -7,18 +7,18 @@ rule string_match:
         conll="results/{corpus}/data/{split}.conll",
     output:
         conll="results/{corpus}/predictions/string_match/{split}.conll",
-    params:
-        singletons=config["response_singletons"],
     log:
         "results/{corpus}/logs/string_match_{split}.log",
     benchmark:
         "results/{corpus}/benchmarks/string_match_{split}.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=20,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        singletons=config["response_singletons"],
     shell:
         "coreflab baseline --compiled {input.compiled} --conll {input.conll} "
         "--singletons {params.singletons} --out {output.conll} > {log} 2>&1"
@@ -34,12 +34,12 @@ rule score:
         "results/{corpus}/logs/score_{system}_{split}.log",
     benchmark:
         "results/{corpus}/benchmarks/score_{system}_{split}.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
-    conda:
-        "../envs/coreflab.yaml"
     shell:
         "coreflab score {input.key} {input.response} --format json --per-doc > {output.json} 2> {log}"
 
@@ -49,18 +49,18 @@ rule scores_table:
         unpack(score_files),
     output:
         csv="results/{corpus}/scores/systems_{split}.csv",
-    params:
-        scores=score_args,
     log:
         "results/{corpus}/logs/scores_table_{split}.log",
     benchmark:
         "results/{corpus}/benchmarks/scores_table_{split}.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        scores=score_args,
     shell:
         "coreflab scores-table --corpus {wildcards.corpus} --split {wildcards.split} "
         "{params.scores} --out {output.csv} > {log} 2>&1"

@@ -1,5 +1,5 @@
 # The arc feature store of every split (local features of every candidate arc, computed once).
-# featureset `selected` is the output of template selection (selection.smk): selection → every learner.
+# featureset `selected` is the output of template selection (papers/bk2014.smk): selection → every learner.
 
 
 rule features:
@@ -7,20 +7,20 @@ rule features:
         unpack(featureset_inputs),
     output:
         arcs="results/{corpus}/features/{featureset}/{split}.npz",
-    params:
-        bits=config["features"]["bits"],
-        window=window_option,
-        featureset=featureset_arg,
     log:
         "results/{corpus}/logs/features_{featureset}_{split}.log",
     benchmark:
         "results/{corpus}/benchmarks/features_{featureset}_{split}.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=6000,
         runtime=30,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        bits=config["features"]["bits"],
+        window=window_option,
+        featureset=featureset_arg,
     shell:
         "coreflab features --compiled {input.compiled} --featureset {params.featureset} "
         "--bits {params.bits} {params.window} --out {output.arcs} > {log} 2>&1"

@@ -7,23 +7,23 @@ rule train_system:
     output:
         model="results/{corpus}/models/{system}.npz",
         curve="results/{corpus}/curves/{system}.csv",
+    log:
+        "results/{corpus}/logs/train_{system}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/train_{system}.tsv"
     wildcard_constraints:
         system=LEARNER_SYSTEM_REGEX,
+    conda:
+        "../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
     params:
         learner=system_learner,
         params=system_params,
         seed=config["seed"],
         tuned=tuned_option,
-    log:
-        "results/{corpus}/logs/train_{system}.log",
-    benchmark:
-        "results/{corpus}/benchmarks/train_{system}.tsv"
-    threads: 1
-    resources:
-        mem_mb=8000,
-        runtime=120,
-    conda:
-        "../envs/coreflab.yaml"
     shell:
         "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
@@ -35,20 +35,20 @@ rule predict_system:
         unpack(system_prediction_inputs),
     output:
         conll="results/{corpus}/predictions/{system}/{split}.conll",
-    wildcard_constraints:
-        system=LEARNER_SYSTEM_REGEX,
-    params:
-        singletons=singletons_flag,
     log:
         "results/{corpus}/logs/predict_{system}_{split}.log",
     benchmark:
         "results/{corpus}/benchmarks/predict_{system}_{split}.tsv"
+    wildcard_constraints:
+        system=LEARNER_SYSTEM_REGEX,
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=30,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        singletons=singletons_flag,
     shell:
         "coreflab predict --model {input.model} --compiled {input.compiled} --arcs {input.arcs} "
         "--conll {input.conll} {params.singletons} --out {output.conll} > {log} 2>&1"
@@ -57,23 +57,27 @@ rule predict_system:
 # tuned on the feature set selection starts from, so that selection judges templates with it too
 rule tune_root_loss:
     input:
-        unpack(lambda wildcards: training_inputs(wildcards.corpus, featureset_dir(config["selection"]["start"]))),
+        unpack(
+            lambda wildcards: training_inputs(
+                wildcards.corpus, featureset_dir(config["selection"]["start"])
+            )
+        ),
     output:
         json="results/{corpus}/tuning/root_loss.json",
-    params:
-        grid=root_loss_grid,
-        iterations=config["root_loss"]["iterations"],
-        seed=config["seed"],
     log:
         "results/{corpus}/logs/tune_root_loss.log",
     benchmark:
         "results/{corpus}/benchmarks/tune_root_loss.tsv"
+    conda:
+        "../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=8000,
         runtime=60,
-    conda:
-        "../envs/coreflab.yaml"
+    params:
+        grid=root_loss_grid,
+        iterations=config["root_loss"]["iterations"],
+        seed=config["seed"],
     shell:
         "coreflab tune-root-loss --compiled {input.compiled} --arcs {input.arcs} --dev-compiled {input.dev_compiled} "
         "--dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} --grid {params.grid} "

@@ -4,23 +4,27 @@
                       [--singletons auto|keep|drop] [--window N]
 
 The response is the key's documents with their clusters replaced by the baseline's
-(`coreflab.learn.string_match`). `--singletons auto` drops one-mention clusters when the key
+(`coreflab.learn.trees.string_match`). `--singletons auto` drops one-mention clusters when the key
 annotates none (CoNLL-2012 style) and keeps them when it does (LitBank, GUM).
 """
 
 from coreflab.corpus.compiled import CompiledCorpus
-from coreflab.corpus.conll import read_conll_path, write_conll
+from coreflab.corpus.readers.conll import read_conll_path, write_conll
 from coreflab.errors import UserError
 from coreflab.learn.output import key_has_singletons
-from coreflab.learn.string_match import antecedents_to_clusters, string_match_antecedents
+from coreflab.learn.trees.string_match import antecedents_to_clusters, string_match_antecedents
 
 
 def add_arguments(parser):
     parser.add_argument("--compiled", required=True, help="compiled split (.npz from coreflab prepare)")
     parser.add_argument("--conll", required=True, help="the split's key (CoNLL-2012 file or directory)")
     parser.add_argument("--out", required=True, help="response CoNLL-2012 file to write")
-    parser.add_argument("--singletons", default="auto", choices=("auto", "keep", "drop"),
-                        help="keep one-mention clusters (default auto: as the key does)")
+    parser.add_argument(
+        "--singletons",
+        default="auto",
+        choices=("auto", "keep", "drop"),
+        help="keep one-mention clusters (default auto: as the key does)",
+    )
     parser.add_argument("--window", type=int, default=3, help="pronoun antecedent window in sentences (default 3)")
 
 
@@ -32,7 +36,9 @@ def response_documents(corpus, key_docs, clusters_per_doc, singletons="auto"):
     for doc in key_docs:
         d = index.get(doc.key)
         if d is None:
-            raise UserError(f"{doc.source or 'key'}: document {doc.name!r} is not in the compiled split {corpus.name}/{corpus.split}")
+            raise UserError(
+                f"{doc.source or 'key'}: document {doc.name!r} is not in the compiled split {corpus.name}/{corpus.split}"
+            )
         clusters = [c for c in clusters_per_doc[d] if keep or len(c) > 1]
         out.append(doc.with_clusters(clusters))
     return out

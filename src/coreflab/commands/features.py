@@ -15,16 +15,23 @@ from coreflab.errors import UserError
 
 def add_arguments(p):
     p.add_argument("--compiled", help="compiled split (.npz from `coreflab prepare`)")
-    p.add_argument("--featureset",
-                   help="feature-set name (config/featuresets/NAME.yaml) or path to a YAML file")
+    p.add_argument("--featureset", help="feature-set name (config/featuresets/NAME.yaml) or path to a YAML file")
     p.add_argument("--out", help="arc store to write (.npz)")
     p.add_argument("--bits", type=int, default=22, help="hash into 2**BITS weights (default 22)")
-    p.add_argument("--window", type=int, default=None,
-                   help="at most N candidate antecedents per mention (default: all earlier mentions)")
-    p.add_argument("--no-reach", dest="reach", action="store_false",
-                   help="with --window: no string-matched candidates beyond the window "
-                        "(default: a name or nominal also gets every earlier mention with its head "
-                        "or full string)")
+    p.add_argument(
+        "--window",
+        type=int,
+        default=None,
+        help="at most N candidate antecedents per mention (default: all earlier mentions)",
+    )
+    p.add_argument(
+        "--no-reach",
+        dest="reach",
+        action="store_false",
+        help="with --window: no string-matched candidates beyond the window "
+        "(default: a name or nominal also gets every earlier mention with its head "
+        "or full string)",
+    )
     p.add_argument("--list", action="store_true", help="list the local templates and exit")
 
 
@@ -54,12 +61,16 @@ def run(args):
     store.meta["nonlocal"] = list(fs.nonlocal_)  # what `nonlocal_templates: selected` trains with
     store.save(args.out)
     per_arc = seconds / max(store.n_arcs, 1) * 1e6
-    print(f"{corpus.name}/{corpus.split}: feature set {fs.name} ({len(store.templates)} templates, "
-          f"2**{store.n_bits} weights, window {store.window or 'none'}"
-          f"{', string-matched candidates beyond it' if store.meta.get('reach') else ''})")
-    print(f"arcs {store.n_arcs}  entries {store.n_entries}  bytes {store.nbytes} "
-          f"({store.nbytes / max(store.n_arcs, 1):.1f}/arc)  time {seconds:.2f} s ({per_arc:.3f} µs/arc, "
-          f"cpu {cpu:.2f} s)")
+    print(
+        f"{corpus.name}/{corpus.split}: feature set {fs.name} ({len(store.templates)} templates, "
+        f"2**{store.n_bits} weights, window {store.window or 'none'}"
+        f"{', string-matched candidates beyond it' if store.meta.get('reach') else ''})"
+    )
+    print(
+        f"arcs {store.n_arcs}  entries {store.n_entries}  bytes {store.nbytes} "
+        f"({store.nbytes / max(store.n_arcs, 1):.1f}/arc)  time {seconds:.2f} s ({per_arc:.3f} µs/arc, "
+        f"cpu {cpu:.2f} s)"
+    )
     if fs.nonlocal_:
         print(f"non-local templates (computed by the decoder): {', '.join(fs.nonlocal_)}")
     if store.unavailable:

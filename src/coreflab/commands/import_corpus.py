@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from coreflab.corpus.conll import write_conll
+from coreflab.corpus.readers.conll import write_conll
 from coreflab.corpus.sources import SPLITS, available_sources, get_source
 from coreflab.errors import UserError
 
@@ -23,11 +23,21 @@ def add_arguments(parser):
     parser.add_argument("--out", required=True, type=Path, help="output CoNLL-2012 file (written atomically)")
     parser.add_argument("--configfile", type=Path, help="YAML config whose corpora.<corpus> mapping gives the options")
     parser.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="source option (repeatable), e.g. local_dir=../shared/data/gum"
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="source option (repeatable), e.g. local_dir=../shared/data/gum",
     )
-    parser.add_argument("--options-json", default=None, metavar="JSON",
-                        help="the corpora.<corpus> mapping as JSON (what the workflow passes); --option wins over it")
-    parser.add_argument("--resources", type=Path, default=None, help="folder for downloaded corpora (default: resources)")
+    parser.add_argument(
+        "--options-json",
+        default=None,
+        metavar="JSON",
+        help="the corpora.<corpus> mapping as JSON (what the workflow passes); --option wins over it",
+    )
+    parser.add_argument(
+        "--resources", type=Path, default=None, help="folder for downloaded corpora (default: resources)"
+    )
 
 
 def parse_options(pairs, base=None):

@@ -18,14 +18,21 @@ from coreflab.report.overview import overview_figure
 
 
 def add_arguments(p):
-    p.add_argument("--compiled", nargs="+", required=True, help="compiled splits (.npz), first one drives the distance panel")
+    p.add_argument(
+        "--compiled", nargs="+", required=True, help="compiled splits (.npz), first one drives the distance panel"
+    )
     p.add_argument("--corpus", required=True)
     p.add_argument("--png", required=True)
     p.add_argument("--pdf", required=True)
-    p.add_argument("--window", type=int, default=None,
-                   help="candidate window of the arc stores (features.window), for the reachability")
-    p.add_argument("--reach-json", default=None,
-                   help="reachability JSON to write (default: next to --png, suffix .reach.json)")
+    p.add_argument(
+        "--window",
+        type=int,
+        default=None,
+        help="candidate window of the arc stores (features.window), for the reachability",
+    )
+    p.add_argument(
+        "--reach-json", default=None, help="reachability JSON to write (default: next to --png, suffix .reach.json)"
+    )
 
 
 def reach_rows(corpora, window):
@@ -38,10 +45,19 @@ def reach_rows(corpora, window):
             continue
         before = reachability(c, window, reach=False)
         after = reachability(c, window, reach=True)
-        rows.append({"split": c.split, "window": window, "nonfirst": before["nonfirst"],
-                     "reachable_before": before["reachable"], "reachable_after": after["reachable"],
-                     "share_before": round(before["share"], 4), "share_after": round(after["share"], 4),
-                     "arcs_before": before["arcs"], "arcs_after": after["arcs"]})
+        rows.append(
+            {
+                "split": c.split,
+                "window": window,
+                "nonfirst": before["nonfirst"],
+                "reachable_before": before["reachable"],
+                "reachable_after": after["reachable"],
+                "share_before": round(before["share"], 4),
+                "share_after": round(after["share"], 4),
+                "arcs_before": before["arcs"],
+                "arcs_after": after["arcs"],
+            }
+        )
     return rows
 
 
@@ -58,6 +74,8 @@ def run(args):
     print(f"gold antecedent reachable (non-first mentions), window {args.window or 'none'}:")
     print(f"{'split':8s} {'non-first':>9s} {'window':>8s} {'+string':>8s} {'arcs':>10s} {'+string':>10s}")
     for r in rows:
-        print(f"{r['split']:8s} {r['nonfirst']:9d} {100 * r['share_before']:7.2f}% {100 * r['share_after']:7.2f}% "
-              f"{r['arcs_before']:10d} {r['arcs_after']:10d}")
+        print(
+            f"{r['split']:8s} {r['nonfirst']:9d} {100 * r['share_before']:7.2f}% {100 * r['share_after']:7.2f}% "
+            f"{r['arcs_before']:10d} {r['arcs_after']:10d}"
+        )
     return 0

@@ -8,7 +8,7 @@ predicted clusters; singleton clusters are written iff the key annotates singlet
 import sys
 from pathlib import Path
 
-from coreflab.commands.train import load_split
+from coreflab.learn.io import load_split
 
 
 def add_arguments(p):
@@ -17,15 +17,21 @@ def add_arguments(p):
     p.add_argument("--arcs", required=True, help="arc store of the split (.npz)")
     p.add_argument("--conll", required=True, help="key of the split (CoNLL-2012 file or directory)")
     keep = p.add_mutually_exclusive_group()
-    keep.add_argument("--keep-singletons", dest="singletons", action="store_const", const=True,
-                      help="write singleton clusters (default: iff the key annotates singletons)")
-    keep.add_argument("--drop-singletons", dest="singletons", action="store_const", const=False,
-                      help="never write singleton clusters")
+    keep.add_argument(
+        "--keep-singletons",
+        dest="singletons",
+        action="store_const",
+        const=True,
+        help="write singleton clusters (default: iff the key annotates singletons)",
+    )
+    keep.add_argument(
+        "--drop-singletons", dest="singletons", action="store_const", const=False, help="never write singleton clusters"
+    )
     p.add_argument("--out", required=True, help="CoNLL-2012 response file to write")
 
 
 def run(args):
-    from coreflab.corpus.conll import read_conll_path, write_conll
+    from coreflab.corpus.readers.conll import read_conll_path, write_conll
     from coreflab.learn.base import Learner, as_training_data
     from coreflab.learn.output import response_documents
     from coreflab.numba_cache import compile_notice

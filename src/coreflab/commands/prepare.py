@@ -13,8 +13,8 @@ import json
 import numpy as np
 
 from coreflab.corpus.compile import MENTION_MODES, compile_documents
-from coreflab.corpus.conll import atomic_write_text, read_conll_path
 from coreflab.corpus.mentions import gold_mentions
+from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
 from coreflab.errors import UserError
 
 
@@ -22,7 +22,9 @@ def add_arguments(parser):
     parser.add_argument("--conll", required=True, help="CoNLL-2012 file or directory of the split")
     parser.add_argument("--corpus", required=True, help="corpus name stored in the compiled file")
     parser.add_argument("--split", required=True, help="split name (train, dev, test, ...)")
-    parser.add_argument("--mentions", default="gold", choices=MENTION_MODES, help="gold or predicted mentions (default: gold)")
+    parser.add_argument(
+        "--mentions", default="gold", choices=MENTION_MODES, help="gold or predicted mentions (default: gold)"
+    )
     parser.add_argument("--out", required=True, help="compiled split (.npz)")
     parser.add_argument("--stats", help="also write the statistics as JSON here")
 
@@ -63,11 +65,15 @@ def run(args):
     if args.stats:
         atomic_write_text(args.stats, json.dumps(stats, indent=2) + "\n")
     corpus.save(args.out)
-    line = (f"{args.corpus}/{args.split}: {stats['documents']} documents, {stats['tokens']} tokens, "
-            f"{stats['gold_mentions']} gold mentions, {stats['clusters']} clusters, {stats['singletons']} singletons")
+    line = (
+        f"{args.corpus}/{args.split}: {stats['documents']} documents, {stats['tokens']} tokens, "
+        f"{stats['gold_mentions']} gold mentions, {stats['clusters']} clusters, {stats['singletons']} singletons"
+    )
     if args.mentions == "predicted":
-        line += (f"; {stats['mentions']} predicted mentions, recall {100 * stats['mention_recall']:.2f}%, "
-                 f"precision {100 * stats['mention_precision']:.2f}%, F1 {100 * stats['mention_f1']:.2f}%")
+        line += (
+            f"; {stats['mentions']} predicted mentions, recall {100 * stats['mention_recall']:.2f}%, "
+            f"precision {100 * stats['mention_precision']:.2f}%, F1 {100 * stats['mention_f1']:.2f}%"
+        )
     if stats["missing"]:
         line += f"; missing: {', '.join(stats['missing'])}"
     print(line)

@@ -39,7 +39,10 @@ def run(args):
         print(f"coreflab score: warning: {w.message}", file=sys.stderr)
     missing = len(set(key.docs) - set(response.docs))
     if missing:
-        print(f"coreflab score: warning: {missing} key document(s) missing from the response, scored as empty", file=sys.stderr)
+        print(
+            f"coreflab score: warning: {missing} key document(s) missing from the response, scored as empty",
+            file=sys.stderr,
+        )
     if args.format == "json":
         import json
 

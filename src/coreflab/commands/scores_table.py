@@ -8,7 +8,9 @@ from coreflab.report.scores import tidy_table
 def add_arguments(p):
     p.add_argument("--corpus", required=True)
     p.add_argument("--split", required=True)
-    p.add_argument("--score", action="append", default=[], metavar="SYSTEM=JSON", help="a system's score file (repeatable)")
+    p.add_argument(
+        "--score", action="append", default=[], metavar="SYSTEM=JSON", help="a system's score file (repeatable)"
+    )
     p.add_argument("--out", required=True, help="tidy CSV to write")
 
 

@@ -5,10 +5,10 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from coreflab.corpus.conll import read_conll_path
+from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.features.featureset import load_featureset
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
-from coreflab.learn.selection import Evaluator, greedy_selection
+from coreflab.papers.bk2014.selection import Evaluator, greedy_selection
 from coreflab.report.io import atomic_write_text, html_table
 
 
@@ -18,13 +18,22 @@ def add_arguments(p):
     p.add_argument("--mentions", default="gold", choices=["gold", "predicted"])
     p.add_argument("--start", default="small", help="feature set to start from (name or path)")
     p.add_argument("--candidates", default="local", help="feature set whose local entries are the candidates")
-    p.add_argument("--nonlocal", dest="nonlocal_candidates", default=",".join(NONLOCAL_TEMPLATES), help="comma-separated non-local candidates ('' = none)")
+    p.add_argument(
+        "--nonlocal",
+        dest="nonlocal_candidates",
+        default=",".join(NONLOCAL_TEMPLATES),
+        help="comma-separated non-local candidates ('' = none)",
+    )
     p.add_argument("--iterations", type=int, default=3, help="training iterations per evaluation")
     p.add_argument("--beam", type=int, default=5, help="beam of the non-local evaluations")
     p.add_argument("--bits", type=int, default=22, help="hash bits of the arc stores (as in training)")
     p.add_argument("--window", type=int, default=None, help="candidate window (as in training; default: all)")
-    p.add_argument("--no-reach", dest="reach", action="store_false",
-                   help="no string-matched candidates beyond the window (as in training)")
+    p.add_argument(
+        "--no-reach",
+        dest="reach",
+        action="store_false",
+        help="no string-matched candidates beyond the window (as in training)",
+    )
     p.add_argument("--tuned", help="JSON with the root loss tuned on dev (`coreflab tune-root-loss`); default 1.5")
     p.add_argument("--max-steps", type=int, default=6)
     p.add_argument("--min-gain", type=float, default=0.05)
@@ -40,24 +49,40 @@ def run(args):
     t0 = time.perf_counter()
     root_loss = 1.5
     if args.tuned:
-        from coreflab.learn.root_loss import read_tuned_root_loss
+        from coreflab.papers.bk2014.root_loss import read_tuned_root_loss
 
         root_loss = read_tuned_root_loss(args.tuned)
     docs = read_conll_path(args.conll)
-    evaluate = Evaluator(docs, args.corpus, args.mentions, args.seed, args.iterations, args.beam,
-                         n_bits=args.bits, window=args.window, reach=args.reach,
-                         root_loss=root_loss)
+    evaluate = Evaluator(
+        docs,
+        args.corpus,
+        args.mentions,
+        args.seed,
+        args.iterations,
+        args.beam,
+        n_bits=args.bits,
+        window=args.window,
+        reach=args.reach,
+        root_loss=root_loss,
+    )
     start = load_featureset(args.start).local
     candidates = load_featureset(args.candidates).local
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
-    local, chosen_nonlocal, rows = greedy_selection(evaluate, start, candidates, nonlocal_, args.min_gain,
-                                                    args.max_steps, args.jobs)
+    local, chosen_nonlocal, rows = greedy_selection(
+        evaluate, start, candidates, nonlocal_, args.min_gain, args.max_steps, args.jobs
+    )
     log = pd.DataFrame(rows, columns=["step", "phase", "action", "template", "mela", "kept"])
     atomic_write_text(args.log_out, log.to_csv(index=False, lineterminator="\n", float_format="%.4f"))
-    atomic_write_text(Path(args.log_out).with_suffix(".html"),  # what the Snakemake report shows
-                      html_table(log, "%.4f", f"Greedy template selection on {args.corpus}: every evaluated step"))
-    text = f"# selected by coreflab select on {args.corpus} (seed {args.seed})\n" + yaml.safe_dump(local + chosen_nonlocal, sort_keys=False)
+    atomic_write_text(
+        Path(args.log_out).with_suffix(".html"),  # what the Snakemake report shows
+        html_table(log, "%.4f", f"Greedy template selection on {args.corpus}: every evaluated step"),
+    )
+    text = f"# selected by coreflab select on {args.corpus} (seed {args.seed})\n" + yaml.safe_dump(
+        local + chosen_nonlocal, sort_keys=False
+    )
     atomic_write_text(args.out, text)
-    print(f"selected {len(local)} local and {len(chosen_nonlocal)} non-local templates "
-          f"in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"selected {len(local)} local and {len(chosen_nonlocal)} non-local templates "
+        f"in {time.perf_counter() - t0:.1f} s"
+    )
     return 0

@@ -1,6 +1,6 @@
 """`coreflab skipped`: the table of experiments skipped for missing data (a report entry).
 
-    coreflab skipped --skipped-json '[[experiment, why, how], ...]' --out-md F.md --out-html F.html
+coreflab skipped --skipped-json '[[experiment, why, how], ...]' --out-md F.md --out-html F.html
 """
 
 import json
@@ -24,8 +24,11 @@ def run(args):
     except json.JSONDecodeError as err:
         raise UserError(f"--skipped-json: invalid JSON ({err.msg})") from None
     table = pd.DataFrame(rows, columns=["experiment", "why it was skipped", "how to run it"])
-    caption = ("Experiments skipped for missing data" if len(table)
-               else "Experiments skipped for missing data: none, every configured experiment ran")
+    caption = (
+        "Experiments skipped for missing data"
+        if len(table)
+        else "Experiments skipped for missing data: none, every configured experiment ran"
+    )
     md = f"{caption}\n\n" + (table.to_markdown(index=False) + "\n" if len(table) else "")
     atomic_write_text(args.out_md, md)
     atomic_write_text(args.out_html, html_table(table, "%s", caption))

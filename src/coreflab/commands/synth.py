@@ -1,6 +1,6 @@
 """`coreflab synth --size SIZE --seed N --out DIR [--knob name=value ...]`.
 
-Writes the embedded synthetic corpus (`coreflab.corpus.synthetic`) as CoNLL-2012:
+Writes the embedded synthetic corpus (`coreflab.corpus.synthetic.generator`) as CoNLL-2012:
 DIR/train.conll, DIR/dev.conll, DIR/test.conll. The whole corpus is generated before the
 first file is written and each file is written atomically (temporary file + rename), so an
 error (unknown size, bad knob) leaves nothing behind.
@@ -8,8 +8,8 @@ error (unknown size, bad knob) leaves nothing behind.
 
 from pathlib import Path
 
-from coreflab.corpus.conll import write_conll
-from coreflab.corpus.synthetic import DEFAULT_KNOBS, SIZES, SPLITS, generate_corpus
+from coreflab.corpus.readers.conll import write_conll
+from coreflab.corpus.synthetic.generator import DEFAULT_KNOBS, SIZES, SPLITS, generate_corpus
 from coreflab.errors import UserError
 
 
@@ -18,7 +18,10 @@ def add_arguments(parser):
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     parser.add_argument("--out", required=True, help="output folder for train/dev/test.conll")
     parser.add_argument(
-        "--knob", action="append", default=[], metavar="NAME=VALUE",
+        "--knob",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
         help=f"override a difficulty knob (repeatable); knobs: {', '.join(DEFAULT_KNOBS)}",
     )
 

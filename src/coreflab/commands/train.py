@@ -6,11 +6,11 @@ every epoch (one job = the whole learning curve, as in B&K 2014 Fig. 3-4).
 `--seed` overrides its `seed`.
 """
 
-import json
 import sys
 from pathlib import Path
 
 from coreflab.errors import UserError
+from coreflab.learn.io import load_split, parse_params
 
 
 def add_arguments(p):
@@ -23,46 +23,16 @@ def add_arguments(p):
     p.add_argument("--curve", help="CSV of dev scores after every epoch")
     p.add_argument("--params", default="{}", help="learner parameters: JSON object or a .json file")
     p.add_argument("--seed", type=int, default=None, help="random seed (overrides params)")
-    p.add_argument("--tuned", help="JSON of values tuned on dev (`coreflab tune-root-loss`): its root_loss "
-                                   "is used unless --params sets one")
-    p.add_argument("--keep-singletons", action="store_true", help="keep singleton clusters in dev responses (default: iff the dev key annotates singletons)")
+    p.add_argument(
+        "--tuned",
+        help="JSON of values tuned on dev (`coreflab tune-root-loss`): its root_loss is used unless --params sets one",
+    )
+    p.add_argument(
+        "--keep-singletons",
+        action="store_true",
+        help="keep singleton clusters in dev responses (default: iff the dev key annotates singletons)",
+    )
     p.add_argument("--out", required=True, help="model file to write (.npz)")
-
-
-def parse_params(text):
-    """JSON object given inline or as a path to a file."""
-    source = "--params"
-    if not text.lstrip().startswith("{"):
-        path = Path(text)
-        if not path.is_file():
-            raise UserError(f"--params {text!r}: neither a JSON object nor an existing file")
-        source, text = str(path), path.read_text(encoding="utf-8")
-    try:
-        params = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise UserError(f"{source}: invalid JSON at line {err.lineno}: {err.msg}") from None
-    if not isinstance(params, dict):
-        raise UserError(f"{source}: expected a JSON object of learner parameters")
-    return params
-
-
-def load_split(compiled, arcs):
-    """(CompiledCorpus, ArcStore) from their files; a missing or wrong file is a one-line UserError."""
-    from coreflab.corpus.compiled import CompiledCorpus
-    from coreflab.features.store import ArcStore
-    from coreflab.learn.base import require_npz
-
-    require_npz(compiled, "compiled corpus", "prepare")
-    require_npz(arcs, "arc store", "features")
-    try:
-        corpus = CompiledCorpus.load(compiled)
-    except (OSError, KeyError, ValueError) as err:
-        raise UserError(f"{compiled}: not a readable compiled corpus ({err})") from None
-    try:
-        store = ArcStore.load(arcs)
-    except (OSError, KeyError, ValueError) as err:
-        raise UserError(f"{arcs}: not a readable arc store ({err})") from None
-    return corpus, store
 
 
 def run(args):
@@ -73,7 +43,7 @@ def run(args):
 
     params = parse_params(args.params)
     if args.tuned:
-        from coreflab.learn.root_loss import read_tuned_root_loss
+        from coreflab.papers.bk2014.root_loss import read_tuned_root_loss
 
         params.setdefault("root_loss", read_tuned_root_loss(args.tuned))
     if args.seed is not None:
@@ -86,12 +56,19 @@ def run(args):
         raise UserError("dev scores need --dev-compiled, --dev-arcs and --dev-conll (and --curve to keep them)")
     total = expected_epochs(model)
     if all(dev_args):
-        from coreflab.corpus.conll import read_conll_path
+        from coreflab.corpus.readers.conll import read_conll_path
 
         dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
-        callback = DevCurve(dev.corpus, dev.store, read_conll_path(args.dev_conll), path=args.curve,
-                            learner=args.learner, seed=params.get("seed", 0),
-                            keep_singletons=True if args.keep_singletons else None, total=total)
+        callback = DevCurve(
+            dev.corpus,
+            dev.store,
+            read_conll_path(args.dev_conll),
+            path=args.curve,
+            learner=args.learner,
+            seed=params.get("seed", 0),
+            keep_singletons=True if args.keep_singletons else None,
+            total=total,
+        )
     elif args.curve:
         raise UserError("a dev curve needs --dev-compiled, --dev-arcs, --dev-conll and --curve")
     else:

@@ -30,7 +30,7 @@ from coreflab.corpus.compiled import (
     TYPE_NAME,
     TYPE_PRONOUN,
 )
-from coreflab.corpus.parse_tree import LABELS, LABEL_IDS
+from coreflab.corpus.parse_tree import LABEL_IDS, LABELS
 
 _CLAUSE = frozenset(("S", "SINV", "SQ", "SBARQ"))
 
@@ -87,7 +87,12 @@ def types_genders_numbers(g_start, g_end, g_head, tok, tables, ne_neuter, coordi
     lower_h = tok["lower"][g_head]
     pron = (g_start == g_end) & tables.pron[lower_h]
     has_pos = tok["has_pos"][g_head]
-    guess = ~has_pos & ~tok["ne_any"][g_head] & tok["cap"][g_head] & ~(tok["sent_initial"][g_head] & tok["lower_is_word"][g_head])
+    guess = (
+        ~has_pos
+        & ~tok["ne_any"][g_head]
+        & tok["cap"][g_head]
+        & ~(tok["sent_initial"][g_head] & tok["lower_is_word"][g_head])
+    )
     name = ~pron & ((has_pos & tok["proper"][g_head]) | tok["ne_name"][g_head] | guess)
     m_type = np.full(len(g_start), TYPE_COMMON, np.int8)
     m_type[name] = TYPE_NAME
@@ -203,8 +208,18 @@ class SyntaxInterner:
         nodes = np.asarray(nodes, np.int64)
         clause = self._clause_table()
         while True:
-            out, n = _syntax_ids(nodes, tree.label, tree.parent, tree.child_off, tree.child_item,
-                                 np.asarray(tok_label, np.int32), clause, self.table, self.entries, self.n)
+            out, n = _syntax_ids(
+                nodes,
+                tree.label,
+                tree.parent,
+                tree.child_off,
+                tree.child_item,
+                np.asarray(tok_label, np.int32),
+                clause,
+                self.table,
+                self.entries,
+                self.n,
+            )
             if (out != -2).all():
                 self.n = n
                 return out
@@ -228,8 +243,14 @@ class SyntaxInterner:
 
 def covering_nodes(tree, starts, ends, exact):
     """`exact` (highest exact node or -1) completed by the lowest node covering each span."""
-    return _covering(tree.parent, tree.end, tree.tok_parent, np.asarray(starts, np.int32),
-                     np.asarray(ends, np.int32), np.asarray(exact, np.int32))
+    return _covering(
+        tree.parent,
+        tree.end,
+        tree.tok_parent,
+        np.asarray(starts, np.int32),
+        np.asarray(ends, np.int32),
+        np.asarray(exact, np.int32),
+    )
 
 
 @njit(cache=True)

@@ -18,16 +18,16 @@ from numba import njit
 
 from coreflab.corpus.attributes import (
     LexiconTables,
-    covering_nodes,
     SyntaxInterner,
+    covering_nodes,
     embedding,
     types_genders_numbers,
 )
 from coreflab.corpus.compiled import ARRAY_FIELDS, CompiledCorpus
 from coreflab.corpus.lexicon import NEUTER_NE_TYPES, NUMERIC_NE_TYPES
-from coreflab.errors import UserError
 from coreflab.corpus.mentions import analyse_document, gold_mentions, predicted_mentions
 from coreflab.corpus.parse_tree import LABELS, label_id
+from coreflab.errors import UserError
 
 MENTION_MODES = ("gold", "predicted")
 
@@ -206,9 +206,11 @@ def _compile_documents(docs, name, split, mentions):
     if ne_labels:
         ne_ids = vocab.add_many(ne_labels)
         numeric = np.fromiter((lab in NUMERIC_NE_TYPES for lab in ne_labels), np.bool_, len(ne_labels))
-        for lab, ok, s, e in zip(ne_ids.tolist(), (~numeric).tolist(), np.concatenate(ne_start).tolist(), np.concatenate(ne_end).tolist()):
-            tok_ne[s: e + 1] = lab
-            tok_ne_name[s: e + 1] = ok
+        for lab, ok, s, e in zip(
+            ne_ids.tolist(), (~numeric).tolist(), np.concatenate(ne_start).tolist(), np.concatenate(ne_end).tolist()
+        ):
+            tok_ne[s : e + 1] = lab
+            tok_ne_name[s : e + 1] = ok
 
     # mentions
     cat = lambda xs, dt: np.concatenate(xs).astype(dt, copy=False) if xs else np.zeros(0, dt)  # noqa: E731
@@ -221,7 +223,9 @@ def _compile_documents(docs, name, split, mentions):
     arrays["m_head_str"] = tok_lower[g_head]
     arrays["m_first_str"] = tok_lower[g_start]
     arrays["m_last_str"] = tok_lower[g_end]
-    arrays["m_full_str"] = vocab.add_many([" ".join(words[s:e]).lower() for s, e in zip(g_start.tolist(), (g_end + 1).tolist())])
+    arrays["m_full_str"] = vocab.add_many(
+        [" ".join(words[s:e]).lower() for s, e in zip(g_start.tolist(), (g_end + 1).tolist())]
+    )
     arrays["m_embedded"] = embedding_rows(m_off, m_start, m_end)
     if has_key:
         arrays["m_cluster"] = cat(per_m["cluster"], np.int32)
@@ -258,7 +262,8 @@ def _compile_documents(docs, name, split, mentions):
     neuter_ids = [vocab.ids[t] for t in NEUTER_NE_TYPES if t in vocab.ids]
     ne_neuter = np.isin(m_ne, neuter_ids) if neuter_ids else np.zeros(len(m_ne), np.bool_)
     m_type, m_gender, m_number = types_genders_numbers(
-        g_start, g_end, g_head, tok, tables, ne_neuter, cat(per_m["coord"], np.bool_))
+        g_start, g_end, g_head, tok, tables, ne_neuter, cat(per_m["coord"], np.bool_)
+    )
     arrays.update(m_type=m_type, m_gender=m_gender, m_number=m_number)
     arrays["m_pronoun"] = np.where(m_type == 1, arrays["m_head_str"], -1).astype(np.int32)
 
@@ -266,8 +271,14 @@ def _compile_documents(docs, name, split, mentions):
     if not has_key:
         missing.append("key")
     arrays = {k: np.asarray(arrays[k], dtype=dt) for k, dt in ARRAY_FIELDS.items()}
-    return CompiledCorpus(name=name, split=split, doc_ids=[doc.doc_id for doc in docs],
-                          vocab=vocab.strings, missing=missing, arrays=arrays)
+    return CompiledCorpus(
+        name=name,
+        split=split,
+        doc_ids=[doc.doc_id for doc in docs],
+        vocab=vocab.strings,
+        missing=missing,
+        arrays=arrays,
+    )
 
 
 @njit(cache=True)

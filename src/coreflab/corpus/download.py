@@ -167,7 +167,7 @@ def extract_members(tarball, members, dest):
                 inner = parts[1]
                 for src, dst in members:
                     if inner == src or (src.endswith("/") and inner.startswith(src)):
-                        out = (dest / (dst + inner[len(src):])).resolve()
+                        out = (dest / (dst + inner[len(src) :])).resolve()
                         if dest not in out.parents:
                             raise UserError(f"{tarball}: member {member.name!r} would land outside {dest}")
                         out.parent.mkdir(parents=True, exist_ok=True)

@@ -40,10 +40,18 @@ _NP_RULES = [
 ]
 
 HEAD_RULES = {
-    "ADJP": [("left", "$"), ("rightdis", "NNS NN JJ QP VBN VBG"), ("left", "ADJP"),
-             ("rightdis", "JJP JJR JJS DT RB RBR CD IN VBD"), ("left", "ADVP NP")],
-    "ADVP": [("left", "ADVP IN"), ("rightdis", "RB RBR RBS JJ JJR JJS"),
-             ("rightdis", "RP DT NN CD NP VBN NNP CC FW NNS ADJP NML")],
+    "ADJP": [
+        ("left", "$"),
+        ("rightdis", "NNS NN JJ QP VBN VBG"),
+        ("left", "ADJP"),
+        ("rightdis", "JJP JJR JJS DT RB RBR CD IN VBD"),
+        ("left", "ADVP NP"),
+    ],
+    "ADVP": [
+        ("left", "ADVP IN"),
+        ("rightdis", "RB RBR RBS JJ JJR JJS"),
+        ("rightdis", "RP DT NN CD NP VBN NNP CC FW NNS ADJP NML"),
+    ],
     "CONJP": [("right", "CC RB IN")],
     "FRAG": [("right", "")],
     "INTJ": [("left", "")],
@@ -97,8 +105,14 @@ def _compile_rules():
         rules_off[i + 1] = len(dirs)
     np_like = np.zeros(n, np.bool_)
     np_like[[LABEL_IDS["NP"], LABEL_IDS["NML"]]] = True
-    return (rules_off, np.array(dirs, np.int8), np.array(cat_off, np.int32),
-            np.array(cats_flat, np.int32), np_like, LABEL_IDS["POS"])
+    return (
+        rules_off,
+        np.array(dirs, np.int8),
+        np.array(cat_off, np.int32),
+        np.array(cats_flat, np.int32),
+        np_like,
+        LABEL_IDS["POS"],
+    )
 
 
 RULES = _compile_rules()
@@ -112,8 +126,9 @@ def _child_label(item, label, tok_label):
 
 
 @njit(cache=True)
-def _node_heads(label, start, child_off, child_item, post, tok_label,
-                rules_off, rule_dir, cat_off, cats, np_like, pos_label):
+def _node_heads(
+    label, start, child_off, child_item, post, tok_label, rules_off, rule_dir, cat_off, cats, np_like, pos_label
+):
     n_nodes = label.shape[0]
     n_rule_labels = rules_off.shape[0] - 1
     head = np.empty(n_nodes, np.int32)
@@ -174,8 +189,20 @@ def _node_heads(label, start, child_off, child_item, post, tok_label,
 def node_heads(tree, tok_label):
     """Head token of every node of `tree`; tok_label: per-token POS label ids (-1 unknown)."""
     rules_off, rule_dir, cat_off, cats, np_like, pos_label = RULES
-    return _node_heads(tree.label, tree.start, tree.child_off, tree.child_item, tree.post_order,
-                       np.asarray(tok_label, np.int32), rules_off, rule_dir, cat_off, cats, np_like, pos_label)
+    return _node_heads(
+        tree.label,
+        tree.start,
+        tree.child_off,
+        tree.child_item,
+        tree.post_order,
+        np.asarray(tok_label, np.int32),
+        rules_off,
+        rule_dir,
+        cat_off,
+        cats,
+        np_like,
+        pos_label,
+    )
 
 
 @njit(cache=True)

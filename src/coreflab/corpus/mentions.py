@@ -77,8 +77,9 @@ class Analysis:
 
     def spans_nodes_heads(self, starts, ends):
         """(nodes, heads) of spans (see `heads.span_nodes_and_heads`)."""
-        return span_nodes_and_heads(np.asarray(starts, np.int32), np.asarray(ends, np.int32),
-                                    *self.tree_arrays(), self.is_stop, self.is_noun)
+        return span_nodes_and_heads(
+            np.asarray(starts, np.int32), np.asarray(ends, np.int32), *self.tree_arrays(), self.is_stop, self.is_noun
+        )
 
 
 _TABLES = {}
@@ -108,7 +109,20 @@ def analyse_document(doc):
     has_pos = pos is not None and not all(p in ("-", "_") for p in pos[: min(n, 50)])
     tok_label = label_ids(pos) if has_pos else np.full(n, -1, np.int32)
     tree = parse_document(doc.columns.get("parse"))
-    a = Analysis(n, doc.words, tok_label, has_pos, tree, _EMPTY_I32, np.zeros(0, np.bool_), [], _EMPTY_I32, _EMPTY_I32, None, None)
+    a = Analysis(
+        n,
+        doc.words,
+        tok_label,
+        has_pos,
+        tree,
+        _EMPTY_I32,
+        np.zeros(0, np.bool_),
+        [],
+        _EMPTY_I32,
+        _EMPTY_I32,
+        None,
+        None,
+    )
     if has_pos:
         noun_tab, stop_tab = _pos_flag_tables()
         a.is_noun = noun_tab[tok_label]
@@ -222,7 +236,7 @@ def predicted_mentions(doc, analysis=None):
     if numeric:
         in_numeric = np.zeros(a.n, np.bool_)
         for k in numeric:
-            in_numeric[a.ne_start[k]: a.ne_end[k] + 1] = True
+            in_numeric[a.ne_start[k] : a.ne_end[k] + 1] = True
         pron_tok = np.zeros(a.n, np.bool_)
         pron_tok[pron] = True
         keep &= ~in_numeric[heads] | ((s == e) & pron_tok[s])

@@ -8,7 +8,8 @@ that are frequent for both genders in the census lists (e.g. "jean", "terry") ar
 listed name fixes the gender of its mention.
 """
 
-MALE_FIRST_NAMES = frozenset("""
+MALE_FIRST_NAMES = frozenset(
+    """
 james john robert michael william david richard charles joseph thomas christopher daniel paul
 mark donald george kenneth steven edward brian ronald anthony kevin jason matthew gary timothy
 larry jeffrey frank scott eric stephen andrew raymond gregory joshua jerry dennis walter patrick
@@ -31,10 +32,11 @@ casey alfredo alberto dave ivan johnnie sidney byron julian isaac morris clifton
 ross virgil andy marshall salvador perry kirk sergio marion tracy seth kent terrance rene eduardo
 terrence enrique freddie wade edmund ichabod abraham moses jacob isaac tobias silas jude edmund
 hubert reginald cyril rupert basil horace lucius archibald mortimer ambrose jonas hiram ezra
-"""
-    .split())
+""".split()
+)
 
-FEMALE_FIRST_NAMES = frozenset("""
+FEMALE_FIRST_NAMES = frozenset(
+    """
 mary patricia linda barbara elizabeth jennifer maria susan margaret dorothy lisa nancy karen
 betty helen sandra donna carol ruth sharon michelle laura sarah kimberly deborah jessica shirley
 cynthia angela melissa brenda amy anna rebecca virginia kathleen pamela martha debra amanda
@@ -58,5 +60,5 @@ priscilla naomi carole olga billie dianne tracey leona jenny felicia sonia miria
 bobbie violet kristina toni misty mae shelly daisy ramona sherri erika katrina claire lucy
 harriet isabel isabella cecilia adela jane mina lucy tess sophia sophie augusta henrietta
 margaret matilda beatrix eliza estelle ellen hester maud nelly
-"""
-    .split())
+""".split()
+)

@@ -13,8 +13,8 @@ Bits that are `-` or `_` carry no brackets: a document whose bits are all such h
 """
 
 import re
-from itertools import repeat
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 from numba import njit

@@ -36,7 +36,7 @@ class Source:
 
 
 def _synth(name, split, options, resources_dir):
-    from coreflab.corpus.synthetic import generate_corpus
+    from coreflab.corpus.synthetic.generator import generate_corpus
 
     kwargs = {k: options[k] for k in ("size", "seed", "knobs") if options.get(k) is not None}
     return list(generate_corpus(**kwargs)[split])
@@ -44,14 +44,14 @@ def _synth(name, split, options, resources_dir):
 
 def _litbank(name, split, options, resources_dir):
     from coreflab.corpus.download import corpus_root
-    from coreflab.corpus.litbank import load_litbank
+    from coreflab.corpus.readers.litbank import load_litbank
 
     return load_litbank(corpus_root(name, options, resources_dir), split, fold=options["fold"])
 
 
 def _gum(name, split, options, resources_dir):
     from coreflab.corpus.download import corpus_root
-    from coreflab.corpus.gum import load_gum
+    from coreflab.corpus.readers.gum import load_gum
 
     root = corpus_root(name, options, resources_dir)
     include = _as_bool(options["include_reddit"], f"corpora.{name}.include_reddit")
@@ -60,7 +60,7 @@ def _gum(name, split, options, resources_dir):
 
 
 def _conll2012(name, split, options, resources_dir):
-    from coreflab.corpus.conll2012_release import load_conll2012_release
+    from coreflab.corpus.readers.conll2012_release import load_conll2012_release
 
     return load_conll2012_release(options.get("local_dir"), split, options["language"], options["annotation"])
 
@@ -84,37 +84,51 @@ _PINS = {
 SOURCES = {
     "synth": Source(
         "synth",
-        "embedded synthetic corpus (coreflab.corpus.synthetic)",
+        "embedded synthetic corpus (coreflab.corpus.synthetic.generator)",
         {"size": (None, "corpus size"), "seed": (None, "generator seed"), "knobs": (None, "generator knobs")},
         _synth,
     ),
     "litbank": Source(
         "litbank",
         "LitBank coreference, 10-fold splits of Bamman et al. 2020",
-        {"local_dir": _LOCAL, "fold": (0, "cross-validation fold 0-9"), **_PINS,
-         "splits_commit": (None, "override the pinned commit of dbamman/lrec2020-coref")},
+        {
+            "local_dir": _LOCAL,
+            "fold": (0, "cross-validation fold 0-9"),
+            **_PINS,
+            "splits_commit": (None, "override the pinned commit of dbamman/lrec2020-coref"),
+        },
         _litbank,
     ),
     "gum": Source(
         "gum",
         "GUM coreference, native scheme (singletons included), official split",
-        {"local_dir": _LOCAL, "include_reddit": (False, "include GUM_reddit_* (needs restored text)"),
-         "apply_errata": (False, "repair the known errors of the pinned release (gum.ERRATA)"), **_PINS},
+        {
+            "local_dir": _LOCAL,
+            "include_reddit": (False, "include GUM_reddit_* (needs restored text)"),
+            "apply_errata": (False, "repair the known errors of the pinned release (gum.ERRATA)"),
+            **_PINS,
+        },
         _gum,
     ),
     "ontogum": Source(
         "ontogum",
         "OntoGUM coreference, OntoNotes scheme, official split",
-        {"local_dir": _LOCAL, "include_reddit": (False, "include GUM_reddit_* (needs restored text)"),
-         "apply_errata": (False, "repair the known errors of the pinned release (gum.ERRATA)"), **_PINS},
+        {
+            "local_dir": _LOCAL,
+            "include_reddit": (False, "include GUM_reddit_* (needs restored text)"),
+            "apply_errata": (False, "repair the known errors of the pinned release (gum.ERRATA)"),
+            **_PINS,
+        },
         _gum,
     ),
     "conll2012": Source(
         "conll2012",
         "a user's own CoNLL-2012 release (official directory layout)",
-        {"local_dir": (None, "release root holding data/{train,development,test}"),
-         "language": ("english", "english, chinese or arabic"),
-         "annotation": ("gold", "gold or auto columns")},
+        {
+            "local_dir": (None, "release root holding data/{train,development,test}"),
+            "language": ("english", "english, chinese or arabic"),
+            "annotation": ("gold", "gold or auto columns"),
+        },
         _conll2012,
     ),
 }

@@ -1,1 +1,1 @@
-"""coreflab.decode: numba decoders over the arc store (best-first, beam search)."""
+"""coreflab.decode: decoders over the arc store (best-first, beam search, correlation clustering)."""

@@ -23,15 +23,25 @@ import numpy as np
 from numba import njit
 
 from coreflab.features.nonlocal_templates import (
-    A_TYPE, F_CLUS, NF, emit_antecedent, emit_cluster, has_antecedent_templates, state_push,
+    A_TYPE,
+    F_CLUS,
+    NF,
+    emit_antecedent,
+    emit_cluster,
+    has_antecedent_templates,
+    state_push,
 )
 
 
 @njit(cache=True)
 def agenda_new(k, n):
     n = max(n, 1)
-    return (np.zeros((k, NF, n), dtype=np.int32), np.zeros((k, n), dtype=np.uint64),
-            np.zeros(k, dtype=np.float64), np.zeros(k, dtype=np.int8))
+    return (
+        np.zeros((k, NF, n), dtype=np.int32),
+        np.zeros((k, n), dtype=np.uint64),
+        np.zeros(k, dtype=np.float64),
+        np.zeros(k, dtype=np.int8),
+    )
 
 
 @njit(cache=True)
@@ -39,9 +49,16 @@ def work_new(k, n, n_codes):
     """Scratch arrays of beam_step for a document of n mentions: feature buffer, top-k
     lists, and the per-cluster memo of non-local scores (value, stamp, stamp counter)."""
     n = max(n, 1)
-    return (np.empty(max(1, n_codes) * 16, dtype=np.int64), np.empty(k, dtype=np.float64),
-            np.empty(k, dtype=np.int64), np.empty(k, dtype=np.int64), np.zeros(n, dtype=np.float64),
-            np.zeros(n, dtype=np.int64), np.zeros(1, dtype=np.int64), np.empty(k, dtype=np.float64))
+    return (
+        np.empty(max(1, n_codes) * 16, dtype=np.int64),
+        np.empty(k, dtype=np.float64),
+        np.empty(k, dtype=np.int64),
+        np.empty(k, dtype=np.int64),
+        np.zeros(n, dtype=np.float64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.empty(k, dtype=np.float64),
+    )
 
 
 @njit(cache=True, inline="always")
@@ -72,8 +89,25 @@ def agenda_copy(src, cnt, dst, upto):
 
 
 @njit(cache=True)
-def beam_step(j, lo, src, cnt, dst, k, constrained, arc_gold, scores, s_off, m_arc_offsets,
-              arc_ante, codes, attrs, w, n_bits, work):
+def beam_step(
+    j,
+    lo,
+    src,
+    cnt,
+    dst,
+    k,
+    constrained,
+    arc_gold,
+    scores,
+    s_off,
+    m_arc_offsets,
+    arc_ante,
+    codes,
+    attrs,
+    w,
+    n_bits,
+    work,
+):
     """Expand the cnt items of src with mention j (document row lo + j) into dst.
 
     scores[a - s_off] = local score of arc a; constrained → only arcs with arc_gold[a]
@@ -145,8 +179,9 @@ def any_correct(ag, cnt):
 
 
 @njit(cache=True)
-def beam_decode_doc(lo, hi, k, scores, s_off, m_arc_offsets, arc_ante, arc_gold, constrained,
-                    codes, attrs, w, n_bits, out_ante):
+def beam_decode_doc(
+    lo, hi, k, scores, s_off, m_arc_offsets, arc_ante, arc_gold, constrained, codes, attrs, w, n_bits, out_ante
+):
     """Best complete tree of one document by beam search; antecedents to out_ante[0:n]."""
     n = hi - lo
     A = agenda_new(k, n)
@@ -154,8 +189,25 @@ def beam_decode_doc(lo, hi, k, scores, s_off, m_arc_offsets, arc_ante, arc_gold,
     work = work_new(k, n, codes.shape[0])
     cnt = agenda_reset(A)
     for j in range(n):
-        cnt = beam_step(j, lo, A, cnt, B, k, constrained, arc_gold, scores, s_off, m_arc_offsets,
-                        arc_ante, codes, attrs, w, n_bits, work)
+        cnt = beam_step(
+            j,
+            lo,
+            A,
+            cnt,
+            B,
+            k,
+            constrained,
+            arc_gold,
+            scores,
+            s_off,
+            m_arc_offsets,
+            arc_ante,
+            codes,
+            attrs,
+            w,
+            n_bits,
+            work,
+        )
         A, B = B, A
     for j in range(n):
         out_ante[j] = A[0][0, 0, j]
@@ -163,8 +215,21 @@ def beam_decode_doc(lo, hi, k, scores, s_off, m_arc_offsets, arc_ante, arc_gold,
 
 
 @njit(cache=True)
-def _beam_decode_corpus(k, w, arc_feat_offsets, arc_feats, doc_mention_offsets, m_arc_offsets,
-                        arc_ante, arc_gold, constrained, codes, attrs, n_bits, out_ante):
+def _beam_decode_corpus(
+    k,
+    w,
+    arc_feat_offsets,
+    arc_feats,
+    doc_mention_offsets,
+    m_arc_offsets,
+    arc_ante,
+    arc_gold,
+    constrained,
+    codes,
+    attrs,
+    n_bits,
+    out_ante,
+):
     for d in range(doc_mention_offsets.shape[0] - 1):
         lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
         if hi == lo:
@@ -177,8 +242,22 @@ def _beam_decode_corpus(k, w, arc_feat_offsets, arc_feats, doc_mention_offsets, 
             for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
                 s += w[arc_feats[e]]
             scores[a - s_off] = s
-        beam_decode_doc(lo, hi, k, scores, s_off, m_arc_offsets, arc_ante, arc_gold, constrained,
-                        codes, attrs, w, n_bits, out_ante[lo:hi])
+        beam_decode_doc(
+            lo,
+            hi,
+            k,
+            scores,
+            s_off,
+            m_arc_offsets,
+            arc_ante,
+            arc_gold,
+            constrained,
+            codes,
+            attrs,
+            w,
+            n_bits,
+            out_ante[lo:hi],
+        )
 
 
 def beam_antecedents(w, store, attrs, codes, beam=20, arc_gold=None):
@@ -190,10 +269,19 @@ def beam_antecedents(w, store, attrs, codes, beam=20, arc_gold=None):
     n_m = int(store.m_arc_offsets.shape[0] - 1)
     out = np.empty(n_m, dtype=np.int32)
     gold = np.ones(store.arc_ante.shape[0], dtype=np.int8) if arc_gold is None else arc_gold
-    _beam_decode_corpus(int(beam), np.asarray(w, dtype=np.float64), store.arc_feat_offsets,
-                        store.arc_feats, np.asarray(store.doc_mention_offsets, dtype=np.int64),
-                        np.asarray(store.m_arc_offsets, dtype=np.int64),
-                        np.asarray(store.arc_ante, dtype=np.int32), np.asarray(gold, dtype=np.int8),
-                        arc_gold is not None, np.asarray(codes, dtype=np.int32), attrs,
-                        int(store.n_bits), out)
+    _beam_decode_corpus(
+        int(beam),
+        np.asarray(w, dtype=np.float64),
+        store.arc_feat_offsets,
+        store.arc_feats,
+        np.asarray(store.doc_mention_offsets, dtype=np.int64),
+        np.asarray(store.m_arc_offsets, dtype=np.int64),
+        np.asarray(store.arc_ante, dtype=np.int32),
+        np.asarray(gold, dtype=np.int8),
+        arc_gold is not None,
+        np.asarray(codes, dtype=np.int32),
+        attrs,
+        int(store.n_bits),
+        out,
+    )
     return out

@@ -16,8 +16,7 @@ from numba import njit
 
 
 @njit(cache=True)
-def best_first_doc(scores, s_off, m_arc_offsets, r_lo, r_hi, allowed, use_allowed,
-                   loss, loss_scale, use_loss, out_arc):
+def best_first_doc(scores, s_off, m_arc_offsets, r_lo, r_hi, allowed, use_allowed, loss, loss_scale, use_loss, out_arc):
     """Best arc per mention row in [r_lo, r_hi); writes global arc indices to out_arc.
 
     scores[a - s_off] is the score of arc a; `allowed` (int8 per arc, global index)
@@ -43,14 +42,14 @@ def best_first_doc(scores, s_off, m_arc_offsets, r_lo, r_hi, allowed, use_allowe
 
 
 @njit(cache=True)
-def _best_first_corpus(scores, doc_mention_offsets, m_arc_offsets, arc_ante, allowed,
-                       use_allowed, loss, loss_scale, use_loss, out_ante):
+def _best_first_corpus(
+    scores, doc_mention_offsets, m_arc_offsets, arc_ante, allowed, use_allowed, loss, loss_scale, use_loss, out_ante
+):
     n_docs = doc_mention_offsets.shape[0] - 1
     for d in range(n_docs):
         lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
         arcs = np.empty(hi - lo, dtype=np.int64)
-        best_first_doc(scores, 0, m_arc_offsets, lo, hi, allowed, use_allowed, loss,
-                       loss_scale, use_loss, arcs)
+        best_first_doc(scores, 0, m_arc_offsets, lo, hi, allowed, use_allowed, loss, loss_scale, use_loss, arcs)
         for i in range(hi - lo):
             out_ante[lo + i] = arc_ante[arcs[i]]
 

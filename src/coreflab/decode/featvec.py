@@ -12,7 +12,7 @@ list `touched` of ids with a nonzero mark; cleared by `acc_clear` in O(touched).
 import numpy as np
 from numba import njit
 
-from coreflab.features.nonlocal_templates import NF, F_POS, A_TYPE, emit_nonlocal, state_push
+from coreflab.features.nonlocal_templates import A_TYPE, NF, emit_nonlocal, state_push
 
 
 @njit(cache=True, inline="always")
@@ -42,8 +42,24 @@ def add_arc_features(a, sign, arc_feat_offsets, arc_feats, acc, mark, touched, n
 
 
 @njit(cache=True)
-def add_tree_features(pos, upto, lo, sign, m_arc_offsets, arc_ante, arc_feat_offsets, arc_feats,
-                      codes, attrs, n_bits, buf, acc, mark, touched, nt):
+def add_tree_features(
+    pos,
+    upto,
+    lo,
+    sign,
+    m_arc_offsets,
+    arc_ante,
+    arc_feat_offsets,
+    arc_feats,
+    codes,
+    attrs,
+    n_bits,
+    buf,
+    acc,
+    mark,
+    touched,
+    nt,
+):
     """Add sign·Φ(tree prefix m_0..m_{upto-1}) to the accumulator.
 
     pos[i] = position of mention i's chosen arc within its candidate list.
@@ -65,8 +81,24 @@ def add_tree_features(pos, upto, lo, sign, m_arc_offsets, arc_ante, arc_feat_off
 
 
 @njit(cache=True)
-def add_tree_delta(gpos, ppos, upto, lo, m_arc_offsets, arc_ante, arc_feat_offsets, arc_feats,
-                   codes, attrs, n_bits, buf, acc, mark, touched, nt):
+def add_tree_delta(
+    gpos,
+    ppos,
+    upto,
+    lo,
+    m_arc_offsets,
+    arc_ante,
+    arc_feat_offsets,
+    arc_feats,
+    codes,
+    attrs,
+    n_bits,
+    buf,
+    acc,
+    mark,
+    touched,
+    nt,
+):
     """Add Φ(gold prefix) − Φ(pred prefix) over m_0..m_{upto-1}, touching only what differs.
 
     Equal to add_tree_features(gold, +1) then (pred, −1) — the skipped terms cancel
@@ -120,12 +152,33 @@ def tree_feature_vector(pos, lo, store, codes, attrs):
     touched = np.zeros(size, dtype=np.int64)
     buf = np.empty(max(1, len(codes)) * 16, dtype=np.int64)
     pos = np.asarray(pos, dtype=np.int32)
-    nt = add_tree_features(pos, len(pos), int(lo), 1.0, np.asarray(store.m_arc_offsets, dtype=np.int64),
-                           np.asarray(store.arc_ante, dtype=np.int32), store.arc_feat_offsets,
-                           store.arc_feats, np.asarray(codes, dtype=np.int32), attrs, int(store.n_bits),
-                           buf, acc, mark, touched, 0)
+    nt = add_tree_features(
+        pos,
+        len(pos),
+        int(lo),
+        1.0,
+        np.asarray(store.m_arc_offsets, dtype=np.int64),
+        np.asarray(store.arc_ante, dtype=np.int32),
+        store.arc_feat_offsets,
+        store.arc_feats,
+        np.asarray(codes, dtype=np.int32),
+        attrs,
+        int(store.n_bits),
+        buf,
+        acc,
+        mark,
+        touched,
+        0,
+    )
     return {int(f): float(acc[f]) for f in touched[:nt] if acc[f] != 0.0}
 
 
-__all__ = ["acc_add", "acc_clear", "add_arc_features", "add_tree_features", "add_tree_delta", "tree_loss",
-           "tree_feature_vector"]
+__all__ = [
+    "acc_add",
+    "acc_clear",
+    "add_arc_features",
+    "add_tree_features",
+    "add_tree_delta",
+    "tree_loss",
+    "tree_feature_vector",
+]

@@ -1,6 +1,6 @@
 """Random compiled corpora with arc stores, for decoder/learner tests and benchmarks.
 
-Not a corpus generator (that is `coreflab.corpus.synthetic`): it only builds the flat
+Not a corpus generator (that is `coreflab.corpus.synthetic.generator`): it only builds the flat
 arrays the decoders read — mention attributes, gold clusters and a CSR arc store with
 random hashed feature ids — with a controllable shape (documents, mentions per
 document, features per arc, window). With `informative=True` two features per non-root
@@ -13,8 +13,9 @@ from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.features.store import ArcStore
 
 
-def random_problem(mentions_per_doc, n_bits=12, feats_per_arc=(2, 6), n_clusters=None, window=None,
-                   informative=True, seed=0):
+def random_problem(
+    mentions_per_doc, n_bits=12, feats_per_arc=(2, 6), n_clusters=None, window=None, informative=True, seed=0
+):
     """(CompiledCorpus, ArcStore) with len(mentions_per_doc) documents.
 
     n_clusters: gold clusters per document (default ~ n/3, at least 1).
@@ -27,8 +28,8 @@ def random_problem(mentions_per_doc, n_bits=12, feats_per_arc=(2, 6), n_clusters
     m_doc = np.empty(n_m, dtype=np.int32)
     for d, n in enumerate(sizes):
         k = max(1, int(n) // 3) if n_clusters is None else n_clusters
-        m_cluster[offs[d]:offs[d + 1]] = rng.integers(0, k, size=n)
-        m_doc[offs[d]:offs[d + 1]] = d
+        m_cluster[offs[d] : offs[d + 1]] = rng.integers(0, k, size=n)
+        m_doc[offs[d] : offs[d + 1]] = d
     local = np.arange(n_m) - offs[m_doc]
     arrays = {
         "doc_mention_offsets": offs,
@@ -44,8 +45,9 @@ def random_problem(mentions_per_doc, n_bits=12, feats_per_arc=(2, 6), n_clusters
         "m_number": rng.integers(0, 3, size=n_m).astype(np.int8),
         "m_cluster": m_cluster,
     }
-    corpus = CompiledCorpus(name="random", split="train", doc_ids=[f"d{d}" for d in range(len(sizes))],
-                            vocab=[], arrays=arrays)
+    corpus = CompiledCorpus(
+        name="random", split="train", doc_ids=[f"d{d}" for d in range(len(sizes))], vocab=[], arrays=arrays
+    )
     # arcs: root first, then candidates ascending (vectorised: benchmarks build millions)
     first = np.zeros(n_m, dtype=np.int64) if window is None else np.maximum(0, local - window)
     cand = 1 + local - first
@@ -64,7 +66,15 @@ def random_problem(mentions_per_doc, n_bits=12, feats_per_arc=(2, 6), n_clusters
         feats = np.insert(feats, starts, extra)
         counts = counts + 1
     arc_feat_offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    store = ArcStore(n_bits=n_bits, doc_mention_offsets=offs, m_arc_offsets=m_arc_offsets,
-                     arc_ante=arc_ante, arc_feat_offsets=arc_feat_offsets, arc_feats=feats,
-                     templates=["random"], unavailable={}, window=window)
+    store = ArcStore(
+        n_bits=n_bits,
+        doc_mention_offsets=offs,
+        m_arc_offsets=m_arc_offsets,
+        arc_ante=arc_ante,
+        arc_feat_offsets=arc_feat_offsets,
+        arc_feats=feats,
+        templates=["random"],
+        unavailable={},
+        window=window,
+    )
     return corpus, store

@@ -122,11 +122,15 @@ def reachability(corpus, window=None, reach=True):
     how many have a gold antecedent among their candidates, the share, and the arcs."""
     m_arc_off, arc_ante = candidate_arcs(corpus, window, reach)
     cluster = np.ascontiguousarray(corpus.arrays["m_cluster"], dtype=np.int32)
-    n_nonfirst, n_reach = _reachable(np.ascontiguousarray(corpus.doc_mention_offsets, dtype=np.int64),
-                                     m_arc_off, arc_ante, cluster)
-    return {"nonfirst": int(n_nonfirst), "reachable": int(n_reach),
-            "share": float(n_reach / n_nonfirst) if n_nonfirst else 1.0,
-            "arcs": int(arc_ante.shape[0])}
+    n_nonfirst, n_reach = _reachable(
+        np.ascontiguousarray(corpus.doc_mention_offsets, dtype=np.int64), m_arc_off, arc_ante, cluster
+    )
+    return {
+        "nonfirst": int(n_nonfirst),
+        "reachable": int(n_reach),
+        "share": float(n_reach / n_nonfirst) if n_nonfirst else 1.0,
+        "arcs": int(arc_ante.shape[0]),
+    }
 
 
 __all__ = ["candidate_arcs", "reachability"]

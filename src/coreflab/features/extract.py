@@ -68,15 +68,29 @@ def extract_arc_store(corpus, featureset, n_bits=22, window=None, reach=True):
     np.cumsum(counts, out=arc_feat_off[1:])
     del counts
     arc_feats = np.empty(int(arc_feat_off[-1]), dtype=np.int32)
-    bad = fill_features(doc_off, arc_ante, T, tok_lower, start, *comps, res.used_ops, int(n_bits),
-                        m_arc_off, arc_feat_off, arc_feats)
+    bad = fill_features(
+        doc_off, arc_ante, T, tok_lower, start, *comps, res.used_ops, int(n_bits), m_arc_off, arc_feat_off, arc_feats
+    )
     if bad:
         raise RuntimeError(f"feature counts of {bad} arcs disagree between the two passes")
-    meta = {"corpus": corpus.name, "split": corpus.split, "featureset": fs_name,
-            "reach": bool(reach) and window is not None}
-    return ArcStore(int(n_bits), doc_off.copy(), m_arc_off, arc_ante, arc_feat_off, arc_feats,
-                    templates=list(res.names), unavailable=dict(res.unavailable),
-                    window=None if window is None else int(window), meta=meta)
+    meta = {
+        "corpus": corpus.name,
+        "split": corpus.split,
+        "featureset": fs_name,
+        "reach": bool(reach) and window is not None,
+    }
+    return ArcStore(
+        int(n_bits),
+        doc_off.copy(),
+        m_arc_off,
+        arc_ante,
+        arc_feat_off,
+        arc_feats,
+        templates=list(res.names),
+        unavailable=dict(res.unavailable),
+        window=None if window is None else int(window),
+        meta=meta,
+    )
 
 
 __all__ = ["extract_arc_store", "arc_offsets"]

@@ -29,7 +29,7 @@ FEATURESET_DIRS = (Path("config") / "featuresets", _REPO_ROOT / "config" / "feat
 @dataclass
 class FeatureSet:
     name: str
-    local: list                       # entries computed into the arc store
+    local: list  # entries computed into the arc store
     nonlocal_: list = field(default_factory=list)  # entries read from the decoder state
     path: str | None = None
 

@@ -18,13 +18,39 @@ from numba import njit
 from coreflab.corpus.compiled import TYPE_NAME
 from coreflab.features.hashing import ROOT_MARK, hash_index, hash_step
 from coreflab.features.mention_table import (
-    C_ACRO, C_END, C_FULL, C_GENDER, C_HEAD, C_HEAD_LOWER, C_LAST, C_NUMBER, C_PATH_ROOT,
-    C_SELF_ACRO, C_SENT, C_SPEAKER, C_START, C_STRIPPED, C_TOK_BASE, C_TYPE, bucket,
+    C_ACRO,
+    C_END,
+    C_FULL,
+    C_GENDER,
+    C_HEAD,
+    C_HEAD_LOWER,
+    C_LAST,
+    C_NUMBER,
+    C_PATH_ROOT,
+    C_SELF_ACRO,
+    C_SENT,
+    C_SPEAKER,
+    C_START,
+    C_STRIPPED,
+    C_TOK_BASE,
+    C_TYPE,
+    bucket,
 )
 from coreflab.features.templates import (
-    N_PAIR_OPS, P_ALIAS, P_EXACT, P_GENDER_AGREE, P_HEAD_CONTAINED,
-    P_HEAD_MATCH, P_MATCH_KIND, P_MENT_DIST, P_NESTED, P_NUMBER_AGREE, P_SAME_SPEAKER,
-    P_SENT_DIST, P_SENT_PATHS, P_SUBSTRING,
+    N_PAIR_OPS,
+    P_ALIAS,
+    P_EXACT,
+    P_GENDER_AGREE,
+    P_HEAD_CONTAINED,
+    P_HEAD_MATCH,
+    P_MATCH_KIND,
+    P_MENT_DIST,
+    P_NESTED,
+    P_NUMBER_AGREE,
+    P_SAME_SPEAKER,
+    P_SENT_DIST,
+    P_SENT_PATHS,
+    P_SUBSTRING,
 )
 
 NO_VALUE = -1
@@ -93,10 +119,16 @@ def pair_values(j, i, T, tok_lower, need, pv):
             pv[P_HEAD_CONTAINED] = 0
     if need[P_ALIAS]:
         if (T[j, C_ACRO] >= 0 and T[j, C_ACRO] == T[i, C_SELF_ACRO]) or (
-                T[i, C_ACRO] >= 0 and T[i, C_ACRO] == T[j, C_SELF_ACRO]):
+            T[i, C_ACRO] >= 0 and T[i, C_ACRO] == T[j, C_SELF_ACRO]
+        ):
             pv[P_ALIAS] = 1
-        elif (T[j, C_TYPE] == TYPE_NAME and T[i, C_TYPE] == TYPE_NAME and T[j, C_LAST] >= 0
-                and T[j, C_LAST] == T[i, C_LAST] and T[j, C_FULL] != T[i, C_FULL]):
+        elif (
+            T[j, C_TYPE] == TYPE_NAME
+            and T[i, C_TYPE] == TYPE_NAME
+            and T[j, C_LAST] >= 0
+            and T[j, C_LAST] == T[i, C_LAST]
+            and T[j, C_FULL] != T[i, C_FULL]
+        ):
             pv[P_ALIAS] = 2
         else:
             pv[P_ALIAS] = 0
@@ -184,8 +216,7 @@ def definedness_masks(T, n_ana, ana_col, n_oth, oth_slot, n_cols):
 
 
 @njit(cache=True)
-def _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits,
-                   out, pos):
+def _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits, out, pos):
     """Features of the root arc of j (anaphor side + ante_type = R; no pair values).
     Writes them at out[pos:] unless n_bits == 0; returns their number."""
     n = 0
@@ -215,8 +246,7 @@ def _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits,
 
 
 @njit(cache=True)
-def count_features(doc_off, arc_ante, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols,
-                   m_arc_off, counts):
+def count_features(doc_off, arc_ante, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, m_arc_off, counts):
     """Pass 1: number of features of every arc into counts[n_arcs] (from bit masks)."""
     jmask, imask, nonroot = definedness_masks(T, n_ana, ana_col, n_oth, oth_slot, n_cols)
     dummy = np.zeros(1, dtype=np.int32)
@@ -225,8 +255,7 @@ def count_features(doc_off, arc_ante, T, start, n_ana, ana_col, n_oth, oth_slot,
         lo, hi = doc_off[d], doc_off[d + 1]
         for j in range(lo, hi):
             a = m_arc_off[j]
-            counts[a] = _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot,
-                                       n_cols, 0, dummy, 0)
+            counts[a] = _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, 0, dummy, 0)
             for a in range(m_arc_off[j] + 1, m_arc_off[j + 1]):
                 i = lo + arc_ante[a]
                 c = 0
@@ -236,8 +265,23 @@ def count_features(doc_off, arc_ante, T, start, n_ana, ana_col, n_oth, oth_slot,
 
 
 @njit(cache=True)
-def fill_features(doc_off, arc_ante, T, tok_lower, start, n_ana, ana_col, n_oth, oth_slot,
-                  n_cols, used_ops, n_bits, m_arc_off, arc_feat_off, arc_feats):
+def fill_features(
+    doc_off,
+    arc_ante,
+    T,
+    tok_lower,
+    start,
+    n_ana,
+    ana_col,
+    n_oth,
+    oth_slot,
+    n_cols,
+    used_ops,
+    n_bits,
+    m_arc_off,
+    arc_feat_off,
+    arc_feats,
+):
     """Pass 2: hashed feature ids of every arc (antecedents given in arc_ante).
 
     Returns the number of arcs whose feature count disagrees with pass 1 (always 0)."""
@@ -259,8 +303,7 @@ def fill_features(doc_off, arc_ante, T, tok_lower, start, n_ana, ana_col, n_oth,
         lo, hi = doc_off[d], doc_off[d + 1]
         for j in range(lo, hi):
             a = m_arc_off[j]
-            k = _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols,
-                               n_bits, arc_feats, arc_feat_off[a])
+            k = _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits, arc_feats, arc_feat_off[a])
             bad += k != arc_feat_off[a + 1] - arc_feat_off[a]
             # anaphor-side prefix of every entry, once per mention
             for q in range(n_nr):

@@ -41,20 +41,78 @@ BOS, EOS = -2, -3  # preceding/following token at a sentence boundary
 
 # column indices
 COLUMNS = [
-    "type", "gender", "number", "ne", "head", "head_pos", "first", "last", "full",
-    "prev", "next", "length", "pronoun", "category", "subcategory", "path_root",
-    "path_s", "embedded", "genre", "speaker", "sentence", "start", "end", "head_tok",
-    "tok_base", "acro", "self_acro", "head_lower",
+    "type",
+    "gender",
+    "number",
+    "ne",
+    "head",
+    "head_pos",
+    "first",
+    "last",
+    "full",
+    "prev",
+    "next",
+    "length",
+    "pronoun",
+    "category",
+    "subcategory",
+    "path_root",
+    "path_s",
+    "embedded",
+    "genre",
+    "speaker",
+    "sentence",
+    "start",
+    "end",
+    "head_tok",
+    "tok_base",
+    "acro",
+    "self_acro",
+    "head_lower",
     # context columns (B&K 2014's quotation / coordination / verb templates, the "clever"
     # string match and the whole-span template for short spans)
-    "quote", "coord", "verb", "short_full", "stripped",
+    "quote",
+    "coord",
+    "verb",
+    "short_full",
+    "stripped",
 ]
 COL = {name: k for k, name in enumerate(COLUMNS)}
-(C_TYPE, C_GENDER, C_NUMBER, C_NE, C_HEAD, C_HEAD_POS, C_FIRST, C_LAST, C_FULL,
- C_PREV, C_NEXT, C_LENGTH, C_PRONOUN, C_CAT, C_SUBCAT, C_PATH_ROOT, C_PATH_S,
- C_EMBEDDED, C_GENRE, C_SPEAKER, C_SENT, C_START, C_END, C_HEAD_TOK, C_TOK_BASE,
- C_ACRO, C_SELF_ACRO, C_HEAD_LOWER, C_QUOTE, C_COORD, C_VERB, C_SHORT_FULL,
- C_STRIPPED) = range(len(COLUMNS))
+(
+    C_TYPE,
+    C_GENDER,
+    C_NUMBER,
+    C_NE,
+    C_HEAD,
+    C_HEAD_POS,
+    C_FIRST,
+    C_LAST,
+    C_FULL,
+    C_PREV,
+    C_NEXT,
+    C_LENGTH,
+    C_PRONOUN,
+    C_CAT,
+    C_SUBCAT,
+    C_PATH_ROOT,
+    C_PATH_S,
+    C_EMBEDDED,
+    C_GENRE,
+    C_SPEAKER,
+    C_SENT,
+    C_START,
+    C_END,
+    C_HEAD_TOK,
+    C_TOK_BASE,
+    C_ACRO,
+    C_SELF_ACRO,
+    C_HEAD_LOWER,
+    C_QUOTE,
+    C_COORD,
+    C_VERB,
+    C_SHORT_FULL,
+    C_STRIPPED,
+) = range(len(COLUMNS))
 
 _ACRO_SEED = 0x416372  # "Acr"
 _STRIP_SEED = 0x537472  # "Str"
@@ -139,13 +197,42 @@ def _quote_flags(doc_tok_off, tok_lower, qkind):
 
 
 # columns holding strings (vocabulary ids until `mention_table` maps them to string keys)
-STRING_COLUMNS = (C_NE, C_HEAD, C_HEAD_POS, C_FIRST, C_LAST, C_FULL, C_PREV, C_NEXT, C_PRONOUN,
-                  C_CAT, C_SUBCAT, C_PATH_ROOT, C_PATH_S, C_GENRE, C_SPEAKER, C_VERB, C_SHORT_FULL)
+STRING_COLUMNS = (
+    C_NE,
+    C_HEAD,
+    C_HEAD_POS,
+    C_FIRST,
+    C_LAST,
+    C_FULL,
+    C_PREV,
+    C_NEXT,
+    C_PRONOUN,
+    C_CAT,
+    C_SUBCAT,
+    C_PATH_ROOT,
+    C_PATH_S,
+    C_GENRE,
+    C_SPEAKER,
+    C_VERB,
+    C_SHORT_FULL,
+)
 
 
 @njit(cache=True)
-def _fill_context(T, doc_off, doc_tok_off, tok_lower, tok_key, tok_pos, tok_sentence, in_quote,
-                  is_conj, is_verb_tag, is_strip, has_pos):
+def _fill_context(
+    T,
+    doc_off,
+    doc_tok_off,
+    tok_lower,
+    tok_key,
+    tok_pos,
+    tok_sentence,
+    in_quote,
+    is_conj,
+    is_verb_tag,
+    is_strip,
+    has_pos,
+):
     """The context columns (module docstring) of every mention."""
     for d in range(doc_off.shape[0] - 1):
         base = doc_tok_off[d]
@@ -207,9 +294,23 @@ def _fold(h):
 
 
 @njit(cache=True)
-def _fill_table(T, doc_off, doc_tok_off, doc_genre, tok_word, tok_lower, tok_pos,
-                tok_speaker, tok_sentence, m_start, m_end, m_head, v_initial,
-                v_off, v_letters):
+def _fill_table(
+    T,
+    doc_off,
+    doc_tok_off,
+    doc_genre,
+    tok_word,
+    tok_lower,
+    tok_pos,
+    tok_speaker,
+    tok_sentence,
+    m_start,
+    m_end,
+    m_head,
+    v_initial,
+    v_off,
+    v_letters,
+):
     n_docs = doc_off.shape[0] - 1
     for d in range(n_docs):
         base = doc_tok_off[d]
@@ -260,11 +361,23 @@ def mention_table(corpus):
     n = corpus.n_mentions
     T = np.full((n, len(COLUMNS)), -1, dtype=np.int32)
     direct = {
-        C_TYPE: "m_type", C_GENDER: "m_gender", C_NUMBER: "m_number", C_NE: "m_ne",
-        C_HEAD: "m_head_str", C_FIRST: "m_first_str", C_LAST: "m_last_str",
-        C_FULL: "m_full_str", C_PRONOUN: "m_pronoun", C_CAT: "m_category",
-        C_SUBCAT: "m_subcategory", C_PATH_ROOT: "m_path_root", C_PATH_S: "m_path_s",
-        C_SENT: "m_sentence", C_START: "m_start", C_END: "m_end", C_HEAD_TOK: "m_head",
+        C_TYPE: "m_type",
+        C_GENDER: "m_gender",
+        C_NUMBER: "m_number",
+        C_NE: "m_ne",
+        C_HEAD: "m_head_str",
+        C_FIRST: "m_first_str",
+        C_LAST: "m_last_str",
+        C_FULL: "m_full_str",
+        C_PRONOUN: "m_pronoun",
+        C_CAT: "m_category",
+        C_SUBCAT: "m_subcategory",
+        C_PATH_ROOT: "m_path_root",
+        C_PATH_S: "m_path_s",
+        C_SENT: "m_sentence",
+        C_START: "m_start",
+        C_END: "m_end",
+        C_HEAD_TOK: "m_head",
     }
     for col, key in direct.items():
         if key in a:
@@ -279,20 +392,43 @@ def mention_table(corpus):
     n_docs = len(a["doc_mention_offsets"]) - 1
     genre = np.ascontiguousarray(a["doc_genre"], dtype=np.int32) if "doc_genre" in a else np.full(n_docs, -1, np.int32)
     v_initial, v_off, v_letters = vocab_letters(corpus.vocab)
-    _fill_table(T, np.ascontiguousarray(a["doc_mention_offsets"], dtype=np.int64),
-                np.ascontiguousarray(a["doc_token_offsets"], dtype=np.int64), genre,
-                tok("tok_word"), tok("tok_lower"), tok("tok_pos"), tok("tok_speaker"),
-                tok("tok_sentence"), T[:, C_START].copy(), T[:, C_END].copy(),
-                T[:, C_HEAD_TOK].copy(), v_initial, v_off, v_letters)
+    _fill_table(
+        T,
+        np.ascontiguousarray(a["doc_mention_offsets"], dtype=np.int64),
+        np.ascontiguousarray(a["doc_token_offsets"], dtype=np.int64),
+        genre,
+        tok("tok_word"),
+        tok("tok_lower"),
+        tok("tok_pos"),
+        tok("tok_speaker"),
+        tok("tok_sentence"),
+        T[:, C_START].copy(),
+        T[:, C_END].copy(),
+        T[:, C_HEAD_TOK].copy(),
+        v_initial,
+        v_off,
+        v_letters,
+    )
     qkind, conj, verb_tag, strip = vocab_context_flags(corpus.vocab)
     doc_tok_off = np.ascontiguousarray(a["doc_token_offsets"], dtype=np.int64)
     tok_lower = tok("tok_lower")
     has_pos = "pos" not in corpus.missing and "tok_pos" in a
     keys = string_keys(corpus.vocab)
     tok_key = np.where(tok_lower >= 0, keys[np.maximum(tok_lower, 0)], -1).astype(np.int32) if len(keys) else tok_lower
-    _fill_context(T, np.ascontiguousarray(a["doc_mention_offsets"], dtype=np.int64), doc_tok_off,
-                  tok_lower, tok_key, tok("tok_pos"), tok("tok_sentence"),
-                  _quote_flags(doc_tok_off, tok_lower, qkind), conj, verb_tag, strip, has_pos)
+    _fill_context(
+        T,
+        np.ascontiguousarray(a["doc_mention_offsets"], dtype=np.int64),
+        doc_tok_off,
+        tok_lower,
+        tok_key,
+        tok("tok_pos"),
+        tok("tok_sentence"),
+        _quote_flags(doc_tok_off, tok_lower, qkind),
+        conj,
+        verb_tag,
+        strip,
+        has_pos,
+    )
     if len(keys):
         for col in STRING_COLUMNS:
             v = T[:, col]

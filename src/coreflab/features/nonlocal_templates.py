@@ -86,8 +86,14 @@ def mention_attributes(corpus):
     fire on the same word in test)."""
     out = np.full((corpus.n_mentions, N_ATTRS), -1, dtype=np.int64)
     keys = string_keys(corpus.vocab).astype(np.int64)
-    for col, name in ((A_TYPE, "m_type"), (A_HEAD, "m_head_str"), (A_PATH_S, "m_path_s"),
-                      (A_NE, "m_ne"), (A_GENDER, "m_gender"), (A_NUMBER, "m_number")):
+    for col, name in (
+        (A_TYPE, "m_type"),
+        (A_HEAD, "m_head_str"),
+        (A_PATH_S, "m_path_s"),
+        (A_NE, "m_ne"),
+        (A_GENDER, "m_gender"),
+        (A_NUMBER, "m_number"),
+    ):
         if name in corpus.arrays:
             v = np.asarray(corpus.arrays[name], dtype=np.int64)
             if col in (A_HEAD, A_PATH_S, A_NE):

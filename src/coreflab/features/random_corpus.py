@@ -22,16 +22,33 @@ def random_vocab(n_words):
     return lower + cap + acr + ["ibm", "dei", "us", "www", "ww"]
 
 
-def random_compiled_corpus(n_docs, mean_mentions=55.0, sigma=0.8, max_mentions=700,
-                           n_words=50, missing=(), seed=0, name="random", split="train"):
+def random_compiled_corpus(
+    n_docs,
+    mean_mentions=55.0,
+    sigma=0.8,
+    max_mentions=700,
+    n_words=50,
+    missing=(),
+    seed=0,
+    name="random",
+    split="train",
+):
     """A CompiledCorpus with lognormal mention counts per document (mean `mean_mentions`)."""
     rng = np.random.default_rng(seed)
     vocab = random_vocab(n_words)
     index = {w: k for k, w in enumerate(vocab)}
-    lower_of = np.array([index[w.lower().replace(".", "")] if w.lower().replace(".", "") in index
-                         else index[w.lower()] if w.lower() in index else k
-                         for k, w in enumerate(vocab)], dtype=np.int32)
-    mu = np.log(mean_mentions) - sigma ** 2 / 2
+    lower_of = np.array(
+        [
+            index[w.lower().replace(".", "")]
+            if w.lower().replace(".", "") in index
+            else index[w.lower()]
+            if w.lower() in index
+            else k
+            for k, w in enumerate(vocab)
+        ],
+        dtype=np.int32,
+    )
+    mu = np.log(mean_mentions) - sigma**2 / 2
     n_m = np.clip(np.rint(rng.lognormal(mu, sigma, n_docs)), 1, max_mentions).astype(np.int64)
     cols = {k: [] for k in ARRAY_FIELDS}
     tok_base = 0
@@ -94,13 +111,24 @@ def random_compiled_corpus(n_docs, mean_mentions=55.0, sigma=0.8, max_mentions=7
     arrays["doc_token_offsets"] = np.array(doc_t_off, np.int64)
     arrays["doc_sentence_offsets"] = np.array(doc_s_off, np.int64)
     blank_missing(arrays, missing)
-    return CompiledCorpus(name=name, split=split, doc_ids=[f"random/{d:05d}" for d in range(n_docs)],
-                          vocab=vocab, missing=list(missing), arrays=arrays)
+    return CompiledCorpus(
+        name=name,
+        split=split,
+        doc_ids=[f"random/{d:05d}" for d in range(n_docs)],
+        vocab=vocab,
+        missing=list(missing),
+        arrays=arrays,
+    )
 
 
 # the arrays that hold each optional annotation layer (what a corpus without it lacks)
-LAYER_ARRAYS = {"pos": ["tok_pos"], "speaker": ["tok_speaker"], "ne": ["m_ne"], "genre": ["doc_genre"],
-                "parse": ["m_category", "m_subcategory", "m_path_root", "m_path_s"]}
+LAYER_ARRAYS = {
+    "pos": ["tok_pos"],
+    "speaker": ["tok_speaker"],
+    "ne": ["m_ne"],
+    "genre": ["doc_genre"],
+    "parse": ["m_category", "m_subcategory", "m_path_root", "m_path_s"],
+}
 
 
 def blank_missing(arrays, missing):

@@ -70,7 +70,7 @@ class ArcStore:
 
     def arc_features(self, a):
         """Feature ids of arc a (a view)."""
-        return self.arc_feats[self.arc_feat_offsets[a]:self.arc_feat_offsets[a + 1]]
+        return self.arc_feats[self.arc_feat_offsets[a] : self.arc_feat_offsets[a + 1]]
 
     def mention_arcs(self, j):
         """Arc range [lo, hi) of global mention row j."""
@@ -88,7 +88,7 @@ class ArcStore:
             raise ValueError("doc_mention_offsets does not span the mentions")
         if self.n_arcs and np.any(self.arc_ante[self.m_arc_offsets[:-1]] != -1):
             raise ValueError("the first arc of every mention must be the root arc")
-        if self.n_entries and (self.arc_feats.min() < 0 or self.arc_feats.max() >= 2 ** self.n_bits):
+        if self.n_entries and (self.arc_feats.min() < 0 or self.arc_feats.max() >= 2**self.n_bits):
             raise ValueError("feature id outside [0, 2**n_bits)")
         return self
 
@@ -97,11 +97,19 @@ class ArcStore:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp.npz")
-        header = {"n_bits": int(self.n_bits), "templates": list(self.templates),
-                  "unavailable": dict(self.unavailable), "window": self.window,
-                  "meta": self.meta, "format": "coreflab-arcstore-1"}
-        np.savez(tmp, _header=np.array(json.dumps(header)),
-                 **{k: np.asarray(getattr(self, k), dtype=dt) for k, dt in _ARRAYS.items()})
+        header = {
+            "n_bits": int(self.n_bits),
+            "templates": list(self.templates),
+            "unavailable": dict(self.unavailable),
+            "window": self.window,
+            "meta": self.meta,
+            "format": "coreflab-arcstore-1",
+        }
+        np.savez(
+            tmp,
+            _header=np.array(json.dumps(header)),
+            **{k: np.asarray(getattr(self, k), dtype=dt) for k, dt in _ARRAYS.items()},
+        )
         tmp.replace(path)
 
     @classmethod
@@ -115,9 +123,14 @@ class ArcStore:
                 raise UserError(f"{path}: not an arc store (no header)")
             header = json.loads(str(z["_header"]))
             arrays = {k: z[k] for k in _ARRAYS}
-        return cls(n_bits=header["n_bits"], templates=header["templates"],
-                   unavailable=header["unavailable"], window=header["window"],
-                   meta=header.get("meta", {}), **arrays)
+        return cls(
+            n_bits=header["n_bits"],
+            templates=header["templates"],
+            unavailable=header["unavailable"],
+            window=header["window"],
+            meta=header.get("meta", {}),
+            **arrays,
+        )
 
 
 __all__ = ["ArcStore"]

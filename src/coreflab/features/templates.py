@@ -39,9 +39,21 @@ from coreflab.features.mention_table import COL, COLUMNS
 K_ANA, K_ANTE, K_PAIR, K_CONST = 0, 1, 2, 3
 
 # pair operations (arg of K_PAIR templates), implemented in kernels.pair_values
-(P_SENT_DIST, P_MENT_DIST, P_EXACT, P_HEAD_MATCH, P_SUBSTRING, P_HEAD_CONTAINED,
- P_ALIAS, P_GENDER_AGREE, P_NUMBER_AGREE, P_NESTED, P_SAME_SPEAKER, P_MATCH_KIND,
- P_SENT_PATHS) = range(13)
+(
+    P_SENT_DIST,
+    P_MENT_DIST,
+    P_EXACT,
+    P_HEAD_MATCH,
+    P_SUBSTRING,
+    P_HEAD_CONTAINED,
+    P_ALIAS,
+    P_GENDER_AGREE,
+    P_NUMBER_AGREE,
+    P_NESTED,
+    P_SAME_SPEAKER,
+    P_MATCH_KIND,
+    P_SENT_PATHS,
+) = range(13)
 MAX_PARTS = 3  # templates per conjunction
 
 
@@ -98,23 +110,39 @@ _register("sent_dist", K_PAIR, P_SENT_DIST, (), "sentence distance, bucketed")
 _register("ment_dist", K_PAIR, P_MENT_DIST, (), "mention distance, bucketed")
 _register("exact_match", K_PAIR, P_EXACT, (), "same lower-cased full string (1/0)")
 _register("head_match", K_PAIR, P_HEAD_MATCH, (), "same lower-cased head word (1/0)")
-_register("substring_match", K_PAIR, P_SUBSTRING, (),
-          "one mention's token sequence is contained in the other's (1/0)")
-_register("head_contained", K_PAIR, P_HEAD_CONTAINED, (),
-          "1 anaphor head among antecedent words, 2 the converse, 0 neither")
-_register("alias", K_PAIR, P_ALIAS, (),
-          "1 acronym of the other (DEI ~ Drug Emporium Inc.), 2 names sharing last word, 0 no")
+_register("substring_match", K_PAIR, P_SUBSTRING, (), "one mention's token sequence is contained in the other's (1/0)")
+_register(
+    "head_contained", K_PAIR, P_HEAD_CONTAINED, (), "1 anaphor head among antecedent words, 2 the converse, 0 neither"
+)
+_register(
+    "alias", K_PAIR, P_ALIAS, (), "1 acronym of the other (DEI ~ Drug Emporium Inc.), 2 names sharing last word, 0 no"
+)
 _register("gender_agree", K_PAIR, P_GENDER_AGREE, (), "1 agree, 0 disagree, 2 either unknown")
 _register("number_agree", K_PAIR, P_NUMBER_AGREE, (), "1 agree, 0 disagree, 2 either unknown")
-_register("nested", K_PAIR, P_NESTED, (),
-          "0 disjoint, 1 antecedent contains anaphor, 2 anaphor contains antecedent, 3 overlap")
+_register(
+    "nested",
+    K_PAIR,
+    P_NESTED,
+    (),
+    "0 disjoint, 1 antecedent contains anaphor, 2 anaphor contains antecedent, 3 overlap",
+)
 _register("same_speaker", K_PAIR, P_SAME_SPEAKER, ("speaker",), "same speaker of the heads (1/0)")
-_register("match_kind", K_PAIR, P_MATCH_KIND, (),
-          "\"clever\" string match: 1 same string, 2 same without determiners/possessives/"
-          "punctuation, 3 same head, 4 one head among the other's words, 0 none")
-_register("sent_paths", K_PAIR, P_SENT_PATHS, ("parse",),
-          "same sentence: both constituents' CFG paths to the root (the tree path between "
-          "them up to repeated labels); other sentences: one value")
+_register(
+    "match_kind",
+    K_PAIR,
+    P_MATCH_KIND,
+    (),
+    '"clever" string match: 1 same string, 2 same without determiners/possessives/'
+    "punctuation, 3 same head, 4 one head among the other's words, 0 none",
+)
+_register(
+    "sent_paths",
+    K_PAIR,
+    P_SENT_PATHS,
+    ("parse",),
+    "same sentence: both constituents' CFG paths to the root (the tree path between "
+    "them up to repeated labels); other sentences: one value",
+)
 
 
 def split_entry(entry):
@@ -135,14 +163,14 @@ class ResolvedTemplates:
     hash folds the anaphor-side values first, then the others in the order written, so
     the anaphor prefix is computed once per mention, not once per arc."""
 
-    names: list              # usable entries, in order
-    unavailable: dict        # entry -> reason
-    key: np.ndarray          # uint64[T]: template_key(entry)
-    n_ana: np.ndarray        # int32[T]
-    ana_col: np.ndarray      # int32[T, MAX_PARTS]: mention-table column, or CONST_COL
-    n_oth: np.ndarray        # int32[T]
-    oth_slot: np.ndarray     # int32[T, MAX_PARTS]
-    used_ops: np.ndarray     # int32[k]: pair operations some entry uses
+    names: list  # usable entries, in order
+    unavailable: dict  # entry -> reason
+    key: np.ndarray  # uint64[T]: template_key(entry)
+    n_ana: np.ndarray  # int32[T]
+    ana_col: np.ndarray  # int32[T, MAX_PARTS]: mention-table column, or CONST_COL
+    n_oth: np.ndarray  # int32[T]
+    oth_slot: np.ndarray  # int32[T, MAX_PARTS]
+    used_ops: np.ndarray  # int32[k]: pair operations some entry uses
 
     @property
     def root_only(self):
@@ -163,8 +191,9 @@ def resolve(entries, missing=(), n_cols=None):
         for p in parts:
             if p not in REGISTRY:
                 raise UserError(f"unknown feature template {p!r} in {entry!r}")
-        reasons = [f"{p} needs '{r}', which the corpus lacks"
-                   for p in parts for r in REGISTRY[p].requires if r in missing]
+        reasons = [
+            f"{p} needs '{r}', which the corpus lacks" for p in parts for r in REGISTRY[p].requires if r in missing
+        ]
         if reasons:
             unavailable[entry] = "; ".join(reasons)
             continue

@@ -35,16 +35,18 @@ def as_training_data(data):
     a = np.asarray(corpus.arrays["doc_mention_offsets"])
     b = np.asarray(store.doc_mention_offsets)
     if a.shape != b.shape or not np.array_equal(a, b):
-        raise UserError("the arc store does not belong to this compiled corpus "
-                        "(different documents or mentions)")
+        raise UserError("the arc store does not belong to this compiled corpus (different documents or mentions)")
     return TrainingData(corpus, store)
 
 
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 
 
-_NPZ_KINDS = (("_name.npy", ("compiled corpus", "prepare")), ("_header.npy", ("arc store", "features")),
-              ("_learner.npy", ("coreflab model file", "train")))
+_NPZ_KINDS = (
+    ("_name.npy", ("compiled corpus", "prepare")),
+    ("_header.npy", ("arc store", "features")),
+    ("_learner.npy", ("coreflab model file", "train")),
+)
 
 
 def npz_kind(path):
@@ -70,8 +72,10 @@ def require_npz(path, what, made_by):
     if head[:4] in _ZIP_MAGIC:
         other = npz_kind(path)
         if other is not None and other[0] != what:
-            raise UserError(f"{path}: not {_a(what)} (the .npz written by `coreflab {made_by}`); "
-                            f"it is {_a(other[0])} from `coreflab {other[1]}`")
+            raise UserError(
+                f"{path}: not {_a(what)} (the .npz written by `coreflab {made_by}`); "
+                f"it is {_a(other[0])} from `coreflab {other[1]}`"
+            )
         return path
     text = head.decode("utf-8", "replace").lstrip()
     if text.startswith("#begin document"):
@@ -124,8 +128,9 @@ def check_param_types(cls, params):
         else:
             continue
         if not ok:
-            raise UserError(f"{cls.name}: parameter {name!r} must be {kind} (like its default {default!r}), "
-                            f"got {value!r}")
+            raise UserError(
+                f"{cls.name}: parameter {name!r} must be {kind} (like its default {default!r}), got {value!r}"
+            )
     return out
 
 
@@ -165,8 +170,9 @@ class Learner:
         data = as_training_data((corpus, store))
         n_bits = getattr(self, "n_bits_", None)
         if n_bits is not None and int(data.store.n_bits) != int(n_bits):
-            raise UserError(f"{self.name}: model has 2**{n_bits} weights but the arc store "
-                            f"was hashed into 2**{data.store.n_bits}")
+            raise UserError(
+                f"{self.name}: model has 2**{n_bits} weights but the arc store was hashed into 2**{data.store.n_bits}"
+            )
         return data
 
     def save(self, path):
@@ -177,9 +183,13 @@ class Learner:
         path.parent.mkdir(parents=True, exist_ok=True)
         meta = {k: getattr(self, k) for k in self._meta_fields if hasattr(self, k)}
         tmp = path.with_name(f".{path.name}.tmp.npz")
-        np.savez(tmp, coef_=self.coef_, _learner=np.array(self.name),
-                 _params=np.array(json.dumps(self.get_params(), sort_keys=True)),
-                 _meta=np.array(json.dumps(meta, sort_keys=True)))
+        np.savez(
+            tmp,
+            coef_=self.coef_,
+            _learner=np.array(self.name),
+            _params=np.array(json.dumps(self.get_params(), sort_keys=True)),
+            _meta=np.array(json.dumps(meta, sort_keys=True)),
+        )
         tmp.replace(path)
         return path
 

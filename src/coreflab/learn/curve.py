@@ -16,7 +16,7 @@ stderr is a terminal (a log file gets the plain lines only). `DevCurve` is an
 import sys
 import time
 
-from coreflab.corpus.conll import atomic_write_text
+from coreflab.corpus.readers.conll import atomic_write_text
 from coreflab.learn.evaluation import score_model
 
 CURVE_METRICS = ("muc", "bcub", "ceafm", "ceafe")
@@ -92,8 +92,20 @@ class EpochProgress:
 class DevCurve(EpochProgress):
     """EpochProgress that scores the dev split after every epoch and keeps the curve CSV."""
 
-    def __init__(self, corpus, store, key_docs, path=None, learner="", seed=0, keep_singletons=None,
-                 stream=None, total=None, bar=None, quiet=False):
+    def __init__(
+        self,
+        corpus,
+        store,
+        key_docs,
+        path=None,
+        learner="",
+        seed=0,
+        keep_singletons=None,
+        stream=None,
+        total=None,
+        bar=None,
+        quiet=False,
+    ):
         super().__init__(learner=learner, stream=stream, total=total, bar=bar)
         self.corpus, self.store, self.key_docs = corpus, store, key_docs
         self.path, self.seed = path, seed

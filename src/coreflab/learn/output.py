@@ -51,8 +51,9 @@ def response_documents(key_docs, corpus, antecedents, keep_singletons=None, sour
     keys = {doc.key for doc in key_docs}
     missing = [k for k in index if k not in keys]
     if missing:
-        raise UserError(f"{source}: {len(missing)} compiled document(s) not in the key, e.g. "
-                        f"{missing[0][0]!r} part {missing[0][1]}")
+        raise UserError(
+            f"{source}: {len(missing)} compiled document(s) not in the key, e.g. {missing[0][0]!r} part {missing[0][1]}"
+        )
     out = []
     for doc in key_docs:
         d = index.get(doc.key)

@@ -1,8 +1,9 @@
 """Learner registry: name → class, filled by the `register` decorator.
 
-A researcher adds a learner by writing one module under `coreflab/learn/` whose class
-is decorated with `@register("name")`; `get_learner` imports every module of the
-package once (pkgutil discovery), so no central list needs editing. Modules outside the
+A researcher adds a learner by writing one module under `coreflab/learn/` (or one of its
+family sub-packages: trees/, leftlink/, pairwise/, clustering/) whose class is decorated with
+`@register("name")`; `get_learner` imports every module of the package and its sub-packages
+once (pkgutil discovery), so no central list needs editing. Modules outside the
 package are named in the environment variable COREFLAB_LEARNER_MODULES (colon-separated).
 """
 
@@ -36,7 +37,7 @@ def _discover():
         return
     import coreflab.learn as pkg
 
-    modules = [f"coreflab.learn.{info.name}" for info in pkgutil.iter_modules(pkg.__path__)]
+    modules = [info.name for info in pkgutil.walk_packages(pkg.__path__, prefix="coreflab.learn.")]
     # learners living outside the package: COREFLAB_LEARNER_MODULES=mypkg.learners:other.module
     modules += [m for m in os.environ.get("COREFLAB_LEARNER_MODULES", "").split(":") if m]
     for module in modules:

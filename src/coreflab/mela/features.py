@@ -207,5 +207,18 @@ def response_labels_for_scorer(response, keep_singletons=False):
     return out
 
 
-__all__ = ["FEATURE_NAMES", "N_TOTALS", "DROPPED", "KEPT", "min_cluster_size", "compact_gold", "contrib_into", "features_from_totals",
-           "clustering_totals", "gold_constants", "clustering_features", "response_labels_for_scorer", "key_labels"]
+__all__ = [
+    "FEATURE_NAMES",
+    "N_TOTALS",
+    "DROPPED",
+    "KEPT",
+    "min_cluster_size",
+    "compact_gold",
+    "contrib_into",
+    "features_from_totals",
+    "clustering_totals",
+    "gold_constants",
+    "clustering_features",
+    "response_labels_for_scorer",
+    "key_labels",
+]

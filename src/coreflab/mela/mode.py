@@ -87,11 +87,22 @@ def check_regressor_mode(reg, keep, source="regressor", transfer=False):
     """
     fitted = regressor_mode(reg)
     if fitted != bool(keep) and not transfer:
-        raise UserError(f"{source}: fitted with response singletons {mode_name(fitted)}, but this run's "
-                        f"responses have them {mode_name(keep)} (refit it with `coreflab mela-data "
-                        f"--keep-singletons {'keep' if keep else 'drop'}`, or set transfer_regressor: true)")
+        raise UserError(
+            f"{source}: fitted with response singletons {mode_name(fitted)}, but this run's "
+            f"responses have them {mode_name(keep)} (refit it with `coreflab hm2017 mela-data "
+            f"--keep-singletons {'keep' if keep else 'drop'}`, or set transfer_regressor: true)"
+        )
     return fitted
 
 
-__all__ = ["CHOICES", "KEPT", "DROPPED", "parse_mode", "corpus_key_has_singletons", "resolve_keep_singletons",
-           "mode_name", "regressor_mode", "check_regressor_mode"]
+__all__ = [
+    "CHOICES",
+    "KEPT",
+    "DROPPED",
+    "parse_mode",
+    "corpus_key_has_singletons",
+    "resolve_keep_singletons",
+    "mode_name",
+    "regressor_mode",
+    "check_regressor_mode",
+]

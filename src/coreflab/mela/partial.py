@@ -65,8 +65,29 @@ def _set_aggs(c, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi):
 
 
 @njit(cache=True)
-def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, min_size, coef, intercept,
-             calib, C, use_order, max_passes, check, out_arc, stats, objs):
+def alg3_doc(
+    scores,
+    s_off,
+    m_arc_offsets,
+    arc_ante,
+    lo,
+    hi,
+    g,
+    gsize,
+    K,
+    G,
+    min_size,
+    coef,
+    intercept,
+    calib,
+    C,
+    use_order,
+    max_passes,
+    check,
+    out_arc,
+    stats,
+    objs,
+):
     """Inexact max-violating tree of one document (global arc ids into out_arc[0:n]).
 
     g/gsize/K/G: compacted gold ids of the document's mentions (`compact_gold`), gold
@@ -189,8 +210,17 @@ def alg3_doc(scores, s_off, m_arc_offsets, arc_ante, lo, hi, g, gsize, K, G, min
                             Tc[i] = T[i]
                         contrib_into(Tc, -1.0, size[A], a_keys[A], a_nk[A], a_sq[A], a_rec[A], a_psi[A], min_size)
                         contrib_into(Tc, -1.0, sS, a_keys[v], a_nk[v], a_sq[v], a_rec[v], a_psi[v], min_size)
-                        contrib_into(Tc, 1.0, sm, a_keys[A] + a_keys[v] - common, a_nk[A] + a_nk[v],
-                                     a_sq[A] + a_sq[v] + 2.0 * csq, a_rec[A] + a_rec[v] + 2.0 * crec, psi, min_size)
+                        contrib_into(
+                            Tc,
+                            1.0,
+                            sm,
+                            a_keys[A] + a_keys[v] - common,
+                            a_nk[A] + a_nk[v],
+                            a_sq[A] + a_sq[v] + 2.0 * csq,
+                            a_rec[A] + a_rec[v] + 2.0 * crec,
+                            psi,
+                            min_size,
+                        )
                         mloss[A] = rho_loss(Tc, Gf, Kf, coef, intercept, calib, feats)
                         if check:
                             for u in range(n):

@@ -14,12 +14,18 @@ from pathlib import Path
 
 import numpy as np
 
-from coreflab.corpus.conll import atomic_write_text
+from coreflab.corpus.readers.conll import atomic_write_text
 from coreflab.errors import UserError
 from coreflab.mela.features import FEATURE_NAMES
 
-DEFAULT_SVR = {"C": 1.0, "epsilon": 0.0, "loss": "squared_epsilon_insensitive", "dual": False,
-               "max_iter": 10000, "tol": 1e-6}
+DEFAULT_SVR = {
+    "C": 1.0,
+    "epsilon": 0.0,
+    "loss": "squared_epsilon_insensitive",
+    "dual": False,
+    "max_iter": 10000,
+    "tol": 1e-6,
+}
 
 
 def fit_regressor(X, y, seed=0, **params):
@@ -40,11 +46,15 @@ def fit_regressor(X, y, seed=0, **params):
 def regressor_dict(model, n_examples=None, extra=None, keep_singletons=False):
     from coreflab.mela.mode import mode_name
 
-    out = {"format": "coreflab-mela-regressor-1", "features": list(FEATURE_NAMES),
-           "response_singletons": mode_name(keep_singletons),
-           "coef": [float(x) for x in model.coef_], "intercept": float(np.ravel(model.intercept_)[0]),
-           "estimator": "sklearn.svm.LinearSVR",
-           "params": {k: v for k, v in model.get_params().items() if isinstance(v, (int, float, str, bool))}}
+    out = {
+        "format": "coreflab-mela-regressor-1",
+        "features": list(FEATURE_NAMES),
+        "response_singletons": mode_name(keep_singletons),
+        "coef": [float(x) for x in model.coef_],
+        "intercept": float(np.ravel(model.intercept_)[0]),
+        "estimator": "sklearn.svm.LinearSVR",
+        "params": {k: v for k, v in model.get_params().items() if isinstance(v, (int, float, str, bool))},
+    }
     if n_examples is not None:
         out["n_examples"] = int(n_examples)
     if extra:
@@ -67,7 +77,9 @@ def load_regressor(path):
     except (OSError, json.JSONDecodeError) as err:
         raise UserError(f"{path}: not a readable MELA regressor ({err})") from None
     if not isinstance(reg, dict) or reg.get("features") != list(FEATURE_NAMES) or len(reg.get("coef", [])) != 9:
-        raise UserError(f"{path}: not a coreflab MELA regressor (expected the nine features {', '.join(FEATURE_NAMES)})")
+        raise UserError(
+            f"{path}: not a coreflab MELA regressor (expected the nine features {', '.join(FEATURE_NAMES)})"
+        )
     from coreflab.mela.mode import regressor_mode
 
     try:

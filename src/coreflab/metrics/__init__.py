@@ -14,7 +14,7 @@ Scoring files (what `coreflab score` does: any number of columns, coreference la
     scores.per_doc["bcub"] # (n_docs, 4): recall num/den, precision num/den per document
 
 `score_documents(key_docs, response_docs)` scores `Document`s read by the full corpus
-reader (`coreflab.corpus.conll`) the same way.
+reader (`coreflab.corpus.readers.conll`) the same way.
 
 Fast paths for learners (no files, no Document objects; ~0.06 s for 300 documents and
 46,000 mentions with every metric):

@@ -3,7 +3,7 @@
 Why a second reader: the official scorer (v8.01, CorScorer.pm `GetCoreference`) reads only
 the `#begin document (id); part NNN` / `#end document` lines and the last column of each
 token line, so files with 1, 3, 4, 5 (its own test cases), 12 or 13 columns are all valid
-input to it. The project's full reader (`coreflab.corpus.conll`) validates every
+input to it. The project's full reader (`coreflab.corpus.readers.conll`) validates every
 CoNLL-2012 column because corpus import uses them; scoring needs none of that. This reader
 checks exactly what scoring needs, each failure an `InputFormatError` (`FILE:LINE: what
 was expected`, exit status 2 from the CLI):
@@ -88,7 +88,9 @@ class _Cells:
         lo, hi = self.bounds[d], self.bounds[d + 1]
         data = self.data
         cells = [data[a:b].decode("utf-8") for a, b in zip(self.cs[lo:hi].tolist(), self.ce[lo:hi].tolist())]
-        return _read_cells(self.source, self.tok[lo:hi].tolist(), (self.lines[lo:hi] + 1).tolist(), cells, self.end_lines[d] + 1)
+        return _read_cells(
+            self.source, self.tok[lo:hi].tolist(), (self.lines[lo:hi] + 1).tolist(), cells, self.end_lines[d] + 1
+        )
 
 
 def group_ids(doc, label):
@@ -112,9 +114,9 @@ def read_coref_path(path):
     """Read a CoNLL file, or every CoNLL file below a directory (sorted), for scoring."""
     path = Path(path)
     if path.is_dir():
-        from coreflab.corpus.conll import _looks_like_conll  # the full reader's file filter
+        from coreflab.corpus.readers.conll import looks_like_conll  # the full reader's file filter
 
-        files = sorted(p for p in path.rglob("*") if p.is_file() and _looks_like_conll(p, None))
+        files = sorted(p for p in path.rglob("*") if p.is_file() and looks_like_conll(p, None))
         if not files:
             raise UserError(f"{path}: directory holds no CoNLL files")
         parts, seen = [], {}
@@ -131,7 +133,7 @@ def read_coref_path(path):
 
 def read_coref_file(path):
     """Read one CoNLL file for scoring (a missing file or a folder is a one-line UserError)."""
-    from coreflab.corpus.conll import read_file_bytes
+    from coreflab.corpus.readers.conll import read_file_bytes
 
     return parse_coref_bytes(read_file_bytes(path), str(path))
 
@@ -145,7 +147,10 @@ def concatenate(files, source):
         origin += [(f, d) for d in range(len(f.docs))]
         docs += f.docs
     bases = np.cumsum([0] + [len(f.docs) for f in files[:-1]])
-    arrays = [np.concatenate([getattr(f, a) + (b if a == "m_doc" else 0) for f, b in zip(files, bases)]) for a in ("m_doc", "m_start", "m_end", "m_label")]
+    arrays = [
+        np.concatenate([getattr(f, a) + (b if a == "m_doc" else 0) for f, b in zip(files, bases)])
+        for a in ("m_doc", "m_start", "m_end", "m_label")
+    ]
     return CorefFile(source, docs, *arrays, _cells=lambda d: origin[d][0].clusters(origin[d][1]))
 
 
@@ -160,7 +165,9 @@ def parse_coref_bytes(data, source="<bytes>"):
             data.decode("utf-8")
         except UnicodeDecodeError as err:
             line = data.count(b"\n", 0, err.start) + 1
-            raise InputFormatError(source, line, f"not UTF-8 (byte 0x{data[err.start]:02x}); expected UTF-8 text") from None
+            raise InputFormatError(
+                source, line, f"not UTF-8 (byte 0x{data[err.start]:02x}); expected UTF-8 text"
+            ) from None
     n = len(data)
     empty = np.zeros(0, dtype=np.int64)
     if n == 0:
@@ -194,7 +201,11 @@ def parse_coref_bytes(data, source="<bytes>"):
     inside = doc_at >= 0
     outside_tokens = np.flatnonzero(filled & ~inside & ~hash_first)
     if len(outside_tokens):
-        raise InputFormatError(source, int(outside_tokens[0]) + 1, "token line outside a document; expected '#begin document (id); part N' before it")
+        raise InputFormatError(
+            source,
+            int(outside_tokens[0]) + 1,
+            "token line outside a document; expected '#begin document (id); part N' before it",
+        )
     blank_only = np.flatnonzero(inside & ~filled & ~truly_empty)
     if len(blank_only):
         raise InputFormatError(
@@ -263,19 +274,29 @@ def _structure(data, source, hash_lines, starts, e, plain):
         if m:
             if open_doc is not None:
                 raise InputFormatError(
-                    source, li + 1, f"'#begin document' while {_name(open_doc[0])!r} (line {open_doc[1] + 1}) is still open; expected '#end document' first"
+                    source,
+                    li + 1,
+                    f"'#begin document' while {_name(open_doc[0])!r} (line {open_doc[1] + 1}) is still open; expected '#end document' first",
                 )
             doc_id = (m.group(1) if m.group(1) is not None else m.group(2) or "").strip()
             key = (doc_id or Path(source).name.split(".")[0], int(m.group(3)) if m.group(3) else 0)
             if key in seen:
-                raise InputFormatError(source, li + 1, f"duplicate document {_name(key)!r} (first at line {seen[key]}); expected each (document, part) once")
+                raise InputFormatError(
+                    source,
+                    li + 1,
+                    f"duplicate document {_name(key)!r} (first at line {seen[key]}); expected each (document, part) once",
+                )
             seen[key] = li + 1
             open_doc = (key, li)
         elif _END.match(text):
             if open_doc is None:
                 first = plain[np.searchsorted(plain, last_end + 1) :][:1]
                 if len(first) and first[0] < li:
-                    raise InputFormatError(source, int(first[0]) + 1, "token line outside a document; expected '#begin document (id); part N' before it")
+                    raise InputFormatError(
+                        source,
+                        int(first[0]) + 1,
+                        "token line outside a document; expected '#begin document (id); part N' before it",
+                    )
                 raise InputFormatError(source, li + 1, "'#end document' without a matching '#begin document' before it")
             docs.append(open_doc[0])
             begin_lines.append(open_doc[1])
@@ -284,7 +305,9 @@ def _structure(data, source, hash_lines, starts, e, plain):
             last_end = li
     if open_doc is not None:
         raise InputFormatError(
-            source, open_doc[1] + 1, f"document {_name(open_doc[0])!r} is never closed; expected '#end document' before the end of the file"
+            source,
+            open_doc[1] + 1,
+            f"document {_name(open_doc[0])!r} is never closed; expected '#end document' before the end of the file",
         )
     return docs, begin_lines, end_lines
 
@@ -405,7 +428,9 @@ def _read_cells(source, tokens, lines, cells, end_line):
         items = _ITEM.findall(cell)
         if not items or "".join(items) != cell.replace("|", ""):
             raise InputFormatError(
-                source, lineno, f"bad coreference cell {cell!r} in the last column; expected '-' or items '(N', 'N)', '(N)' joined by '|' (N an integer id)"
+                source,
+                lineno,
+                f"bad coreference cell {cell!r} in the last column; expected '-' or items '(N', 'N)', '(N)' joined by '|' (N an integer id)",
             )
         if len(items) > 1:
             items.sort(key=_item_rank)
@@ -415,7 +440,9 @@ def _read_cells(source, tokens, lines, cells, end_line):
             label = item[1 if opens else 0 : len(item) - 1 if closes else len(item)]
             if not (label.isascii() and label.isdigit()):
                 raise InputFormatError(
-                    source, lineno, f"coreference id {label!r} in cell {cell!r} is not an integer; expected '(N', 'N)' or '(N)' with N an integer"
+                    source,
+                    lineno,
+                    f"coreference id {label!r} in cell {cell!r} is not an integer; expected '(N', 'N)' or '(N)' with N an integer",
                 )
             if label not in spans:
                 spans[label] = []
@@ -427,11 +454,17 @@ def _read_cells(source, tokens, lines, cells, end_line):
             else:
                 stack = stacks.get(label)
                 if not stack:
-                    raise InputFormatError(source, lineno, f"closing bracket '{label})' for id {label} that is not open; expected '({label}' on this or an earlier token")
+                    raise InputFormatError(
+                        source,
+                        lineno,
+                        f"closing bracket '{label})' for id {label} that is not open; expected '({label}' on this or an earlier token",
+                    )
                 spans[label].append((stack.pop()[0], tok))
     for label, stack in stacks.items():
         if stack:
             raise InputFormatError(
-                source, stack[-1][1], f"coreference bracket '({label}' is never closed; expected '{label})' before '#end document' (line {end_line})"
+                source,
+                stack[-1][1],
+                f"coreference bracket '({label}' is never closed; expected '{label})' before '#end document' (line {end_line})",
             )
     return [spans[label] for label in order]

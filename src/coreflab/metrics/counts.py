@@ -24,6 +24,7 @@ of each mention (-1 = absent from that side), and the document of every cluster.
 """
 
 import numpy as np
+
 from coreflab.metrics.assignment import linear_sum_assignment
 
 ALL_METRICS = ("mentions", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
@@ -93,10 +94,7 @@ def document_counts(n_docs, key_cluster_doc, response_cluster_doc, key_of, respo
         m_k = np.bincount(cell_k, weights=n, minlength=nk)
         m_r = np.bincount(cell_r, weights=n, minlength=nr)
         right_non = (
-            _pairs(common)
-            - per_doc(key_cluster_doc, _pairs(m_k))
-            - per_doc(response_cluster_doc, _pairs(m_r))
-            + right
+            _pairs(common) - per_doc(key_cluster_doc, _pairs(m_k)) - per_doc(response_cluster_doc, _pairs(m_r)) + right
         )
         key_non = _pairs(n_key) - key_links
         resp_non = _pairs(n_resp) - resp_links

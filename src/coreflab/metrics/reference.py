@@ -17,6 +17,7 @@ Pradhan et al. (2014), "Scoring coreference partitions of predicted mentions".
 from itertools import combinations
 
 import numpy as np
+
 from coreflab.metrics.assignment import linear_sum_assignment
 
 
@@ -136,7 +137,10 @@ def ceaf(keys, response, mention_based):
         if mention_based:
             sim = inter
         else:
-            sizes = np.array([len(a) for a in keys], dtype=float)[:, None] + np.array([len(b) for b in response], dtype=float)[None, :]
+            sizes = (
+                np.array([len(a) for a in keys], dtype=float)[:, None]
+                + np.array([len(b) for b in response], dtype=float)[None, :]
+            )
             sim = 2 * inter / sizes
         rows, cols = linear_sum_assignment(sim, maximize=True)
         total = float(sim[rows, cols].sum())

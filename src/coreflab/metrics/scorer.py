@@ -13,14 +13,14 @@ vectorised contingency-table path (`coreflab.metrics.counts`).
 """
 
 import warnings
-from itertools import chain
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
 from coreflab.metrics import reference
-from coreflab.metrics.counts import ALL_METRICS, document_counts
 from coreflab.metrics.coref_file import group_ids
+from coreflab.metrics.counts import ALL_METRICS, document_counts
 
 MELA_METRICS = ("muc", "bcub", "ceafe")
 METRIC_CHOICES = ("all", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mela")
@@ -280,7 +280,9 @@ def score_labels(key_labels, response_labels, doc_index=None, metrics="all"):
     """
     key_labels = np.asarray(key_labels, dtype=np.int64)
     response_labels = np.asarray(response_labels, dtype=np.int64)
-    doc_index = np.zeros(len(key_labels), dtype=np.int64) if doc_index is None else np.asarray(doc_index, dtype=np.int64)
+    doc_index = (
+        np.zeros(len(key_labels), dtype=np.int64) if doc_index is None else np.asarray(doc_index, dtype=np.int64)
+    )
     n_docs = int(doc_index.max(initial=-1)) + 1
     key_of, key_cl_doc = _compact(doc_index, key_labels)
     response_of, resp_cl_doc = _compact(doc_index, response_labels)

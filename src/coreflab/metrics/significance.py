@@ -75,7 +75,7 @@ def paired_test(scores_a, scores_b, metric="mela", test="bootstrap", samples=100
             vb = _mixed(b, a, keep, swp, metric)
             perm.append(va - vb)
     boot = np.concatenate(boot) if boot else np.zeros(0)
-    low, high = (np.percentile(boot, [2.5, 97.5]) if len(boot) else (delta, delta))
+    low, high = np.percentile(boot, [2.5, 97.5]) if len(boot) else (delta, delta)
     if test == "bootstrap":
         extreme = np.abs(boot - delta) >= abs(delta) - 1e-12
     else:

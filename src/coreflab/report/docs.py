@@ -38,14 +38,14 @@ def references(template_text):
 def _path_of(expr):
     expr = expr.strip()
     if expr.startswith("include "):
-        return expr[len("include "):].strip()
+        return expr[len("include ") :].strip()
     return expr.split("|", 1)[0].strip()
 
 
 def source_path(ref, results_dir, bench_dir):
     """Where a reference lives before it is snapshotted."""
     if ref.startswith("bench/"):
-        return Path(bench_dir) / ref[len("bench/"):]
+        return Path(bench_dir) / ref[len("bench/") :]
     return Path(results_dir) / ref
 
 
@@ -53,8 +53,10 @@ def snapshot(template_text, results_dir, bench_dir, snapshot_dir):
     """Copy the referenced files into snapshot_dir (same relative paths); a missing one is an error."""
     missing = [r for r in references(template_text) if not source_path(r, results_dir, bench_dir).is_file()]
     if missing:
-        raise UserError(f"{len(missing)} result file(s) the docs cite are missing, e.g. "
-                        f"{source_path(missing[0], results_dir, bench_dir)}: run the workflow that makes them first")
+        raise UserError(
+            f"{len(missing)} result file(s) the docs cite are missing, e.g. "
+            f"{source_path(missing[0], results_dir, bench_dir)}: run the workflow that makes them first"
+        )
     for ref in references(template_text):
         dest = Path(snapshot_dir) / ref
         dest.parent.mkdir(parents=True, exist_ok=True)

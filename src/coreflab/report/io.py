@@ -5,7 +5,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from coreflab.corpus.conll import atomic_write_text, new_file_mode
+from coreflab.corpus.readers.conll import atomic_write_text, new_file_mode
 from coreflab.report.style_names import paper_names
 
 __all__ = ["atomic_write_text", "write_table", "html_table", "save_figure", "format_p", "format_p_columns"]
@@ -64,8 +64,15 @@ def format_p_columns(df):
     return df
 
 
-_GREEK = {"ρ": r"$\rho$", "γ": r"$\gamma$", "λ": r"$\lambda$", "Δ": r"$\Delta$", "×": r"$\times$",
-          "†": r"\dag{}", "<": r"$<$"}  # "<" in OT1 text is an inverted "!"
+_GREEK = {
+    "ρ": r"$\rho$",
+    "γ": r"$\gamma$",
+    "λ": r"$\lambda$",
+    "Δ": r"$\Delta$",
+    "×": r"$\times$",
+    "†": r"\dag{}",
+    "<": r"$<$",
+}  # "<" in OT1 text is an inverted "!"
 
 
 def _latex(df, float_format, caption):
@@ -82,7 +89,12 @@ def _latex(df, float_format, caption):
         return text
 
     cols = "l" * len(df.columns)
-    lines = [r"\begin{tabular}{" + cols + "}", r"\toprule", " & ".join(cell(c) for c in df.columns) + r" \\", r"\midrule"]
+    lines = [
+        r"\begin{tabular}{" + cols + "}",
+        r"\toprule",
+        " & ".join(cell(c) for c in df.columns) + r" \\",
+        r"\midrule",
+    ]
     for row in df.itertuples(index=False):
         lines.append(" & ".join(cell(v) for v in row) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
@@ -109,8 +121,10 @@ def html_table(df, float_format="%.2f", caption=None):
     body = df.to_html(index=False, float_format=lambda v: float_format % v, border=0, na_rep="")
     if caption:
         body = body.replace("<thead>", f"<caption>{html.escape(caption)}</caption>\n  <thead>", 1)
-    return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><style>{_HTML_STYLE}</style></head>'
-            f"<body>\n{body}\n</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><style>{_HTML_STYLE}</style></head>'
+        f"<body>\n{body}\n</body></html>\n"
+    )
 
 
 def save_figure(fig, path):

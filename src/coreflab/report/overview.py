@@ -30,7 +30,9 @@ def antecedent_sentence_distances(corpus):
     if keep.size == 0:
         return np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int64)
     order = keep[np.lexsort((keep, corpus.m_cluster[keep], corpus.m_doc[keep]))]
-    same = (corpus.m_doc[order][1:] == corpus.m_doc[order][:-1]) & (corpus.m_cluster[order][1:] == corpus.m_cluster[order][:-1])
+    same = (corpus.m_doc[order][1:] == corpus.m_doc[order][:-1]) & (
+        corpus.m_cluster[order][1:] == corpus.m_cluster[order][:-1]
+    )
     ana, ante = order[1:][same], order[:-1][same]
     return corpus.m_type[ana], (corpus.m_sentence[ana] - corpus.m_sentence[ante]).astype(np.int64)
 
@@ -43,8 +45,15 @@ def overview_figure(corpora, title):
     for i, corpus in enumerate(corpora):
         st = style.series_style(i)
         per_doc = mentions_per_document(corpus)
-        axes[0].hist(per_doc, bins=30, histtype="step", linewidth=1.6, color=st["color"], linestyle=st["linestyle"],
-                     label=f"{corpus.split} ({corpus.n_docs} docs, mean {per_doc.mean():.0f})")
+        axes[0].hist(
+            per_doc,
+            bins=30,
+            histtype="step",
+            linewidth=1.6,
+            color=st["color"],
+            linestyle=st["linestyle"],
+            label=f"{corpus.split} ({corpus.n_docs} docs, mean {per_doc.mean():.0f})",
+        )
         sizes = gold_cluster_sizes(corpus)
         if sizes.size:
             values, counts = np.unique(sizes, return_counts=True)
@@ -56,13 +65,26 @@ def overview_figure(corpora, title):
         if len(d):
             counts, _ = np.histogram(d, bins=bins)
             seen = counts > 0  # a log axis has no zero: plot the distances that occur
-            axes[2].plot(np.arange(0, 31)[seen], counts[seen], label=f"{TYPE_NAMES[t]} ({TYPE_LETTERS[t]}, n={len(d)})",
-                         **style.series_style(k))
+            axes[2].plot(
+                np.arange(0, 31)[seen],
+                counts[seen],
+                label=f"{TYPE_NAMES[t]} ({TYPE_LETTERS[t]}, n={len(d)})",
+                **style.series_style(k),
+            )
     axes[0].set(title="Mentions per document", xlabel="gold mentions per document", ylabel="documents")
-    axes[1].set(title="Gold cluster sizes", xlabel="cluster size (mentions, log scale)", ylabel="clusters (log scale)",
-                xscale="log", yscale="log")
-    axes[2].set(title=f"Sentences back to the previous mention ({corpora[0].split})",
-                xlabel="distance (sentences, clipped at 30)", ylabel="anaphors (log scale)", yscale="log")
+    axes[1].set(
+        title="Gold cluster sizes",
+        xlabel="cluster size (mentions, log scale)",
+        ylabel="clusters (log scale)",
+        xscale="log",
+        yscale="log",
+    )
+    axes[2].set(
+        title=f"Sentences back to the previous mention ({corpora[0].split})",
+        xlabel="distance (sentences, clipped at 30)",
+        ylabel="anaphors (log scale)",
+        yscale="log",
+    )
     style.plain_log_axis(axes[1], "x")
     for ax in axes:
         if ax.get_legend_handles_labels()[0]:

@@ -25,8 +25,13 @@ from coreflab.report.style_names import PAPERS, SYSTEM_NAMES, paper_names, syste
 
 def series_style(i, **overrides):
     """Colour, marker and line style of the i-th series: all three differ between series."""
-    style = {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i % len(MARKERS)],
-             "linestyle": LINESTYLES[i % len(LINESTYLES)], "markersize": 4, "linewidth": 1.6}
+    style = {
+        "color": PALETTE[i % len(PALETTE)],
+        "marker": MARKERS[i % len(MARKERS)],
+        "linestyle": LINESTYLES[i % len(LINESTYLES)],
+        "markersize": 4,
+        "linewidth": 1.6,
+    }
     style.update(overrides)
     return style
 
@@ -42,13 +47,20 @@ def title(paper, figure, corpus=None, split=None, what=""):
 def new_figure(nrows=1, ncols=1, panel_size=(4.8, 3.6), **kwargs):
     """A figure with the project's rc settings; axes always a flat list (squeeze=False)."""
     with plt.rc_context(RC):
-        fig, axes = plt.subplots(nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows),
-                                 squeeze=False, **kwargs)
+        fig, axes = plt.subplots(
+            nrows, ncols, figsize=(panel_size[0] * ncols, panel_size[1] * nrows), squeeze=False, **kwargs
+        )
     return fig, list(axes.ravel())
 
 
-RC = {"axes.prop_cycle": matplotlib.cycler(color=list(PALETTE)), "axes.grid": True, "grid.alpha": 0.3,
-      "legend.frameon": False, "font.size": 9, "axes.titlesize": 9}
+RC = {
+    "axes.prop_cycle": matplotlib.cycler(color=list(PALETTE)),
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "legend.frameon": False,
+    "font.size": 9,
+    "axes.titlesize": 9,
+}
 
 
 def plain_log_axis(ax, axis="x"):
@@ -83,5 +95,18 @@ def finish_figure(fig, suptitle):
     return fig
 
 
-__all__ = ["PALETTE", "MARKERS", "LINESTYLES", "REFERENCE_STYLE", "SYSTEM_NAMES", "PAPERS", "system_name",
-           "paper_names", "series_style", "title", "new_figure", "finish_figure", "plain_log_axis"]
+__all__ = [
+    "PALETTE",
+    "MARKERS",
+    "LINESTYLES",
+    "REFERENCE_STYLE",
+    "SYSTEM_NAMES",
+    "PAPERS",
+    "system_name",
+    "paper_names",
+    "series_style",
+    "title",
+    "new_figure",
+    "finish_figure",
+    "plain_log_axis",
+]

@@ -51,7 +51,7 @@ def system_name(name):
     if name in SYSTEM_NAMES:
         return SYSTEM_NAMES[name]
     if name.startswith("lsp_rho_from_"):
-        return f"LSP_ρ (regressor of {name[len('lsp_rho_from_'):]})"
+        return f"LSP_ρ (regressor of {name[len('lsp_rho_from_') :]})"
     return name
 
 
@@ -62,5 +62,3 @@ def paper_names(df, columns=("system", "technique", "Model", "method")):
         if col in df.columns:
             df[col] = df[col].map(lambda v: system_name(v) if isinstance(v, str) else v)
     return df
-
-

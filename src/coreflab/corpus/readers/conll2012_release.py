@@ -1,0 +1,75 @@
+"""A user's own CoNLL-2012 release (Pradhan et al. 2012, "CoNLL-2012 shared task: modeling
+multilingual unrestricted coreference in OntoNotes"), read in its official layout:
+
+    <root>/data/{train,development,test}/data/<language>/annotations/**/*_{gold,auto}_conll
+
+The papers coreflab reproduces trained and tested on this data; it is licensed (LDC), so
+users point `corpora.conll2012.local_dir` at their copy. `root` may also be the `data/`
+folder itself. Files are read in sorted path order, so document order is stable.
+"""
+
+from pathlib import Path
+
+from coreflab.corpus.readers.conll import read_conll
+from coreflab.errors import UserError
+
+SPLIT_DIRS = {"train": "train", "dev": "development", "test": "test"}
+LANGUAGES = ("english", "chinese", "arabic")
+ANNOTATIONS = ("gold", "auto")
+_PLACEHOLDER_MARKS = ("/path/to", "placeholder", "changeme", "<", ">", "...")
+
+
+def is_placeholder(local_dir):
+    """True for an unset path or an obvious template value such as `/path/to/conll-2012`."""
+    if local_dir is None:
+        return True
+    text = str(local_dir).strip()
+    return not text or any(mark in text.lower() for mark in _PLACEHOLDER_MARKS)
+
+
+def require_release_root(root):
+    """The release folder as a Path, or the one-line UserError saying what to set."""
+    if is_placeholder(root):
+        raise UserError(
+            "corpora.conll2012.local_dir is not set: point it at your CoNLL-2012 release "
+            "(the folder holding data/train, data/development, data/test)"
+        )
+    path = Path(str(root)).expanduser()
+    if not path.is_dir():
+        raise UserError(f"{root}: no such directory (corpora.conll2012.local_dir should be your CoNLL-2012 release)")
+    return path
+
+
+def load_conll2012_release(root, split, language="english", annotation="gold"):
+    """Every document part of one split of the release, for one language and annotation."""
+    root = require_release_root(root)
+    if language not in LANGUAGES:
+        raise UserError(f"corpora.conll2012.language {language!r}; expected one of {', '.join(LANGUAGES)}")
+    if annotation not in ANNOTATIONS:
+        raise UserError(f"corpora.conll2012.annotation {annotation!r}; expected one of {', '.join(ANNOTATIONS)}")
+    if split not in SPLIT_DIRS:
+        raise UserError(f"split {split!r}; expected one of {', '.join(SPLIT_DIRS)}")
+    annotations = annotations_dir(root, split, language)
+    files = sorted(p for p in annotations.rglob(f"*_{annotation}_conll") if p.is_file())
+    if not files:
+        raise UserError(f"{annotations}: no *_{annotation}_conll files")
+    docs, seen = [], {}
+    for path in files:
+        for doc in read_conll(path, layout="conll2012"):
+            if doc.key in seen:
+                raise UserError(f"{path}: duplicate document {doc.name!r} (also in {seen[doc.key]})")
+            seen[doc.key] = path
+            docs.append(doc)
+    return docs
+
+
+def annotations_dir(root, split, language):
+    """`<root>[/data]/<split dir>/data/<language>/annotations`, or a UserError naming both tries."""
+    tries = [
+        root / "data" / SPLIT_DIRS[split] / "data" / language / "annotations",
+        root / SPLIT_DIRS[split] / "data" / language / "annotations",
+    ]
+    for path in tries:
+        if path.is_dir():
+            return path
+    raise UserError(f"{root}: no {tries[0].relative_to(root)} (official CoNLL-2012 layout expected)")

@@ -1,0 +1,1 @@
+"""The embedded synthetic corpus: lexicon, entities, discourse generator, document builder."""

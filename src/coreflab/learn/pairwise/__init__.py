@@ -1,0 +1,1 @@
+"""Mention-pair learners of Choi & Cardie 2007: CRF with structured local training."""

@@ -1,0 +1,193 @@
+"""L2-regularised binary logistic regression over mention pairs, read straight from the arc store.
+
+A pair is a non-root arc of an `ArcStore`; its features are the arc's hashed ids, as binary
+indicators (an id the store repeats within one arc counts once: hashing can map two
+templates' strings to one id). Nothing per pair is copied: a dense int32 column map of
+size 2**n_bits sends a hashed id to its compact column (-1 = not seen in training), and one
+numba pass over the arcs gives the loss and its gradient together.
+
+The objective and the optimiser are scikit-learn's `LogisticRegression(solver="lbfgs")`:
+C·Σ_i s_i·logloss(y_i, w·x_i + b) + ½‖w‖², intercept b not penalised, minimised by scipy's
+L-BFGS-B on the same scaling (divided by C·Σ s_i) with the same options (maxiter, maxls=50,
+gtol=tol, ftol=64·eps), warm-started from the previous solution as `warm_start=True` does,
+so a fit follows the path scikit-learn's would (up to floating-point summation order).
+
+Memory: the column map (4·2**n_bits bytes), a duplicate flag per pair (1 byte), and per
+feature the weights, the gradient and L-BFGS-B's history (~25 doubles).
+"""
+
+import warnings
+
+import numpy as np
+from numba import njit
+from scipy import optimize
+
+
+@njit(cache=True)
+def _duplicate_flags(arc_feats, arc_feat_offsets, arcs, n_ids):
+    """uint8 per pair: 1 if its arc lists some hashed id more than once."""
+    last = np.full(n_ids, -1, dtype=np.int32)  # pair index (< 2**31) that last used the id
+    flags = np.zeros(arcs.shape[0], dtype=np.uint8)
+    for i in range(arcs.shape[0]):
+        a = arcs[i]
+        for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            f = arc_feats[k]
+            if last[f] == i:
+                flags[i] = 1
+            last[f] = i
+    return flags
+
+
+@njit(cache=True)
+def _column_map(arc_feats, arc_feat_offsets, arcs, n_ids):
+    """int32[n_ids]: compact column of every id the given arcs use (ascending id order), else -1."""
+    cols = np.full(n_ids, -1, dtype=np.int32)
+    for i in range(arcs.shape[0]):
+        a = arcs[i]
+        for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            cols[arc_feats[k]] = 0
+    n = 0
+    for f in range(n_ids):
+        if cols[f] == 0:
+            cols[f] = n
+            n += 1
+    return cols
+
+
+@njit(cache=True, inline="always")
+def _repeated(arc_feats, start, k):
+    """True if arc_feats[k] already occurred in arc_feats[start:k] (only asked of flagged arcs)."""
+    for q in range(start, k):
+        if arc_feats[q] == arc_feats[k]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _decision(arc_feats, arc_feat_offsets, arcs, dup, cols, w, b):
+    """w·x + b of every pair; ids without a column (unseen in training) are ignored."""
+    z = np.empty(arcs.shape[0], dtype=np.float64)
+    for i in range(arcs.shape[0]):
+        a = arcs[i]
+        start, end = arc_feat_offsets[a], arc_feat_offsets[a + 1]
+        s = b
+        for k in range(start, end):
+            c = cols[arc_feats[k]]
+            if c >= 0 and (dup[i] == 0 or not _repeated(arc_feats, start, k)):
+                s += w[c]
+        z[i] = s
+    return z
+
+
+@njit(cache=True)
+def _loss_grad(arc_feats, arc_feat_offsets, arcs, dup, cols, y, sw, w, b, grad, max_len):
+    """Σ s_i·logloss_i, with Σ s_i·(σ(z_i) − y_i)·x_i added into grad[:-1] and its intercept into grad[-1]."""
+    loss = 0.0
+    g_b = 0.0
+    seen = np.empty(max_len, dtype=np.int32)  # the arc's columns, looked up once for both passes
+    for i in range(arcs.shape[0]):
+        a = arcs[i]
+        start, end = arc_feat_offsets[a], arc_feat_offsets[a + 1]
+        z = b
+        m = 0
+        for k in range(start, end):
+            c = cols[arc_feats[k]]
+            if c >= 0 and (dup[i] == 0 or not _repeated(arc_feats, start, k)):
+                z += w[c]
+                seen[m] = c
+                m += 1
+        # logloss = log(1 + e^z) − y·z, and σ(z), both without overflow
+        if z > 0.0:
+            e = np.exp(-z)
+            loss_i = z + np.log1p(e) - y[i] * z
+            p = 1.0 / (1.0 + e)
+        else:
+            e = np.exp(z)
+            loss_i = np.log1p(e) - y[i] * z
+            p = e / (1.0 + e)
+        loss += sw[i] * loss_i
+        g = sw[i] * (p - y[i])
+        g_b += g
+        for q in range(m):
+            grad[seen[q]] += g
+    grad[grad.shape[0] - 1] = g_b
+    return loss
+
+
+class StorePairs:
+    """The pairs (arc indices) of one store, with their per-arc duplicate flags: what scoring needs."""
+
+    def __init__(self, store, arcs):
+        self.store = store
+        self.arcs = np.ascontiguousarray(arcs, dtype=np.int64)
+        self.feats = np.asarray(store.arc_feats, dtype=np.int32)
+        self.offsets = np.asarray(store.arc_feat_offsets, dtype=np.int64)
+        self.n_ids = 2 ** int(store.n_bits)
+        self.dup = _duplicate_flags(self.feats, self.offsets, self.arcs, self.n_ids)
+        self.max_len = int(np.diff(self.offsets).max()) if self.offsets.shape[0] > 1 else 0
+
+    def __len__(self):
+        return int(self.arcs.shape[0])
+
+    def column_map(self):
+        """Columns of the ids these pairs use (fit)."""
+        return _column_map(self.feats, self.offsets, self.arcs, self.n_ids)
+
+    def decision(self, cols, coef, intercept):
+        return _decision(self.feats, self.offsets, self.arcs, self.dup, cols, coef, float(intercept))
+
+    def loss_grad(self, cols, y, sw, w, b, grad):
+        return _loss_grad(self.feats, self.offsets, self.arcs, self.dup, cols, y, sw, w, b, grad, self.max_len)
+
+
+def column_map_of(feature_ids, n_bits):
+    """The column map of a fitted model's sorted feature ids (ids ≥ 2**n_bits cannot occur; dropped)."""
+    ids = np.asarray(feature_ids, dtype=np.int64)
+    ids = ids[ids < 2 ** int(n_bits)]
+    cols = np.full(2 ** int(n_bits), -1, dtype=np.int32)
+    cols[ids] = np.arange(ids.shape[0], dtype=np.int32)
+    return cols
+
+
+def fit_logistic(pairs, cols, n_columns, y, sample_weight, C=1.0, tol=1e-4, max_iter=100, warm=None):
+    """(coef, intercept, n_iter) minimising scikit-learn's lbfgs objective; warm = (coef, intercept) to start from."""
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    sw = np.ascontiguousarray(sample_weight, dtype=np.float64)
+    sw_sum = float(sw.sum())
+    l2 = 1.0 / (C * sw_sum)  # scikit-learn's scaling: mean loss + l2/2·‖w‖²
+    x0 = np.zeros(n_columns + 1, dtype=np.float64)
+    if warm is not None:
+        x0[:-1], x0[-1] = warm[0], warm[1]
+
+    def fun(x):
+        w, grad = x[:-1], np.zeros_like(x)
+        loss = pairs.loss_grad(cols, y, sw, w, x[-1], grad)
+        grad *= 1.0 / sw_sum
+        grad[:-1] += l2 * w
+        return loss / sw_sum + 0.5 * l2 * float(w @ w), grad
+
+    res = optimize.minimize(
+        fun,
+        x0,
+        method="L-BFGS-B",
+        jac=True,
+        options={"maxiter": max_iter, "maxls": 50, "gtol": tol, "ftol": 64 * np.finfo(float).eps},
+    )
+    if res.status != 0:
+        from sklearn.exceptions import ConvergenceWarning
+
+        warnings.warn(
+            f"lbfgs failed to converge after {res.nit} iteration(s) (status={res.status}): {res.message}",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    return res.x[:-1].copy(), float(res.x[-1]), min(int(res.nit), max_iter)
+
+
+def probabilities(z):
+    """σ(z) elementwise (in place on z)."""
+    np.negative(z, out=z)
+    np.exp(z, out=z)
+    z += 1.0
+    np.reciprocal(z, out=z)
+    return z

@@ -1,0 +1,217 @@
+"""Latent structured perceptron with Δ_F, Δ_YJ and the learned MELA loss Δ_ρ.
+
+Haponchyk & Moschitti (2017), Alg. 1; METHODS.md §2. Three registered learners:
+
+- `lsp_f`: Δ_F (Fernandes et al. 2012), wrong arcs cost 1, wrong arcs of a mention that
+  starts its gold cluster 1 + r; exact loss-augmented best-first.
+- `lsp_yj`: Δ_YJ (Yu & Joachims 2009), −1 per correct link, r per wrong link; exact.
+- `lsp_rho`: Δ_ρ = 100 − w_ρ·φ(y, ŷ) from a regressor saved by `coreflab hm2017 mela-fit`
+  (`regressor` = its JSON path), calibrated by `calibration`: "none" (Δ_ρ), "c"
+  (Δ'_ρ = (c/100)·Δ_ρ), "ci" (Δ''_ρ = (i/|V|)·Δ'_ρ, the paper's final choice);
+  inexact inference Alg. 3 with at most `max_passes` passes. `keep_singletons`
+  (auto | true | false) is the mode of the MELA that Δ_ρ approximates: response singletons
+  kept (the key annotates them: LitBank, GUM) or dropped; auto reads the training key
+  from the compiled split (`coreflab.mela.mode`). The regressor must have been fitted in
+  that mode (its JSON records it), else a one-line error, unless `transfer_regressor` is
+  set: then its weights are applied to features of this run's mode (loss transfer).
+
+All: the loss weight C, averaged weights, per-epoch shuffling by `seed`, `callback(epoch,
+self)` after each epoch with coef_ = the averaged weights. Only local features
+(best-first is the exact argmax at prediction).
+"""
+
+import time
+
+import numpy as np
+
+from coreflab.decode.arcs import arc_scores, gold_arc_mask
+from coreflab.decode.best_first import best_first_antecedents
+from coreflab.errors import UserError
+from coreflab.learn.base import Learner, as_training_data
+from coreflab.learn.pa import Accumulator, averaged_weights
+from coreflab.learn.registry import register
+from coreflab.learn.trees import lsp_kernels as K
+from coreflab.mela.features import key_labels
+
+
+class LSPLearner(Learner):
+    """Shared implementation; subclasses set `loss`."""
+
+    loss = None
+    _meta_fields = (
+        "n_bits_",
+        "n_epochs_",
+        "history_",
+        "rho_coef_",
+        "rho_intercept_",
+        "keep_singletons_",
+        "rho_fitted_singletons_",
+    )
+
+    def __init__(self, n_iter=20, C=1.0, r=1.0, average=True, seed=0):
+        self.n_iter = n_iter
+        self.C = C
+        self.r = r
+        self.average = average
+        self.seed = seed
+
+    def _loss_setup(self, corpus, store, arc_gold):
+        """(loss_kind, per-arc loss, coef, intercept, use_c, use_order, max_passes, min_size)."""
+        loss = K.arc_losses(self.loss, arc_gold, store.arc_ante, store.m_arc_offsets, float(self.r))
+        return K.ARC, loss, np.zeros(9), 0.0, False, False, 1, 2
+
+    def fit(self, train, dev=None, callback=None):
+        """Train n_iter epochs of Alg. 1; callback(epoch, self) after each."""
+        if int(self.n_iter) < 0 or float(self.C) < 0:
+            raise UserError(f"{self.name}: n_iter and C must be >= 0")
+        data = as_training_data(train)
+        corpus, store = data.corpus, data.store
+        m_cluster = np.asarray(corpus.arrays["m_cluster"], dtype=np.int64)
+        if corpus.n_mentions and not np.any(m_cluster >= 0):
+            raise UserError(f"{self.name}: the training split has no gold clusters (no key)")
+        arc_gold = gold_arc_mask(corpus, store)
+        m_key = key_labels(corpus)  # the key the scorer reads (Δ_ρ's features)
+        kind, loss, coef, b, use_c, use_order, passes, min_size = self._loss_setup(corpus, store, arc_gold)
+        self.n_bits_ = int(store.n_bits)
+        self.history_ = []
+        w = np.zeros(1 << self.n_bits_)
+        u = np.zeros_like(w)
+        acc = Accumulator(self.n_bits_)
+        offs = np.asarray(store.doc_mention_offsets, dtype=np.int64)
+        m_off = np.asarray(store.m_arc_offsets, dtype=np.int64)
+        ante = np.asarray(store.arc_ante, dtype=np.int32)
+        rng = np.random.default_rng(self.seed)
+        n_docs = offs.shape[0] - 1
+        n_seen = 0
+        self.weights_ = w
+        self.coef_ = w.copy()
+        self.n_epochs_ = 0
+        for epoch in range(1, int(self.n_iter) + 1):
+            order = rng.permutation(n_docs).astype(np.int64)
+            stats = np.zeros(4)
+            t0 = time.perf_counter()
+            n_seen = K.lsp_epoch(
+                order,
+                w,
+                u,
+                n_seen,
+                store.arc_feat_offsets,
+                store.arc_feats,
+                offs,
+                m_off,
+                ante,
+                arc_gold,
+                loss,
+                m_key,
+                kind,
+                float(self.C),
+                coef,
+                b,
+                use_c,
+                use_order,
+                passes,
+                min_size,
+                acc.acc,
+                acc.mark,
+                acc.touched,
+                stats,
+            )
+            self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
+            self.n_epochs_ = epoch
+            self.history_.append(
+                {
+                    "epoch": epoch,
+                    "updates": int(stats[0]),
+                    "passes": int(stats[2]),
+                    "seconds": round(time.perf_counter() - t0, 4),
+                }
+            )
+            if callback is not None:
+                callback(epoch, self)
+        return self
+
+    def predict(self, corpus, store):
+        """Antecedent per mention row (index within its document, -1 = root): best-first."""
+        self._checked_data(corpus, store)
+        return best_first_antecedents(arc_scores(self.coef_, store), store)
+
+
+@register("lsp_f")
+class LSPF(LSPLearner):
+    """Alg. 1 with Δ_F (exact loss-augmented best-first)."""
+
+    loss = "f"
+
+
+@register("lsp_yj")
+class LSPYJ(LSPLearner):
+    """Alg. 1 with Δ_YJ (exact loss-augmented best-first)."""
+
+    loss = "yj"
+
+    def __init__(self, n_iter=20, C=1.0, r=0.1, average=True, seed=0):
+        super().__init__(n_iter=n_iter, C=C, r=r, average=average, seed=seed)
+
+
+CALIBRATIONS = ("none", "c", "ci")
+
+
+@register("lsp_rho")
+class LSPRho(LSPLearner):
+    """Alg. 1 with the learned loss Δ_ρ and the inexact inference of Alg. 3."""
+
+    loss = "rho"
+
+    def __init__(
+        self,
+        n_iter=20,
+        C=1.0,
+        regressor="",
+        calibration="ci",
+        max_passes=5,
+        average=True,
+        seed=0,
+        keep_singletons="auto",
+        transfer_regressor=False,
+    ):
+        self.keep_singletons = keep_singletons
+        self.transfer_regressor = transfer_regressor
+        self.n_iter = n_iter
+        self.C = C
+        self.regressor = regressor
+        self.calibration = calibration
+        self.max_passes = max_passes
+        self.average = average
+        self.seed = seed
+
+    def _loss_setup(self, corpus, store, arc_gold):
+        from coreflab.mela.features import min_cluster_size
+        from coreflab.mela.mode import check_regressor_mode, resolve_keep_singletons
+        from coreflab.mela.regressor import load_regressor
+
+        if self.calibration not in CALIBRATIONS:
+            raise UserError(f"lsp_rho: calibration must be one of {', '.join(CALIBRATIONS)}, not {self.calibration!r}")
+        if int(self.max_passes) < 1:
+            raise UserError("lsp_rho: max_passes must be >= 1")
+        if not self.regressor:
+            raise UserError("lsp_rho: parameter 'regressor' (a file written by `coreflab hm2017 mela-fit`) is required")
+        reg = load_regressor(self.regressor)
+        keep = resolve_keep_singletons(self.keep_singletons, corpus=corpus)
+        fitted = check_regressor_mode(reg, keep, f"lsp_rho: {self.regressor}", bool(self.transfer_regressor))
+        self.keep_singletons_ = bool(keep)
+        self.rho_fitted_singletons_ = bool(fitted)
+        self.rho_coef_ = [float(x) for x in reg["coef"]]
+        self.rho_intercept_ = float(reg["intercept"])
+        return (
+            K.RHO,
+            np.zeros(1),
+            np.asarray(self.rho_coef_, dtype=np.float64),
+            self.rho_intercept_,
+            self.calibration in ("c", "ci"),
+            self.calibration == "ci",
+            int(self.max_passes),
+            min_cluster_size(keep),
+        )
+
+
+__all__ = ["LSPLearner", "LSPF", "LSPYJ", "LSPRho", "CALIBRATIONS"]

@@ -1,0 +1,201 @@
+"""Numba kernels of the latent structured perceptron (Haponchyk & Moschitti 2017, Alg. 1).
+
+Per document: h* = best-first over the gold-consistent arcs Ã (the latent gold tree);
+ĥ = argmax_h w·Φ(h) + C·Δ(y, h*, h) — exact best-first with the per-arc loss for the
+factorised Δ_F and Δ_YJ (`loss_kind` ARC), Alg. 3 (`coreflab.mela.partial`) for Δ_ρ
+(`loss_kind` RHO); if Δ > 0, w ← w + Φ(h*) − Φ(ĥ) (perceptron step, averaged).
+
+"Δ > 0" is tested structurally: ĥ has an arc outside Ã. For Δ_F and Δ_YJ this is
+exactly Δ > 0 (both vanish only on gold-consistent trees); for Δ_ρ the regressor's value
+at a perfect tree is only ≈ 0, so the exact test is used instead (reconstructed).
+`min_size` (2: response singletons dropped, 1: kept; `coreflab.mela.mode`) is the mode of
+the nine features inside Alg. 3; the factorised losses ignore it.
+"""
+
+import numpy as np
+from numba import njit
+
+from coreflab.decode.arcs import score_arcs as doc_scores  # noqa: F401 (one arc-score kernel)
+from coreflab.decode.best_first import best_first_doc
+from coreflab.decode.featvec import acc_clear, add_arc_features
+from coreflab.learn.pa import pa_update
+from coreflab.mela.features import compact_gold, gold_constants
+from coreflab.mela.partial import alg3_doc
+
+ARC, RHO = 0, 1
+
+
+@njit(cache=True)
+def max_violating_doc(
+    d,
+    w,
+    arc_feat_offsets,
+    arc_feats,
+    doc_mention_offsets,
+    m_arc_offsets,
+    arc_ante,
+    arc_gold,
+    arc_loss,
+    m_cluster,
+    loss_kind,
+    C,
+    coef,
+    intercept,
+    use_c,
+    use_order,
+    max_passes,
+    min_size,
+    scores,
+    pred,
+    gold,
+    stats,
+):
+    """Fill pred (ĥ) and gold (h*) with global arc ids of document d; True when ĥ ∉ Ã."""
+    lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
+    n = hi - lo
+    s_off = m_arc_offsets[lo]
+    doc_scores(w, arc_feat_offsets, arc_feats, s_off, m_arc_offsets[hi], scores)
+    dummy = np.zeros(1)
+    best_first_doc(scores, s_off, m_arc_offsets, lo, hi, arc_gold, True, dummy, 0.0, False, gold)
+    if loss_kind == ARC:
+        best_first_doc(scores, s_off, m_arc_offsets, lo, hi, arc_gold, False, arc_loss, C, True, pred)
+    else:
+        g, gsize, K = compact_gold(m_cluster[lo:hi])
+        G, K = gold_constants(g, gsize, K)
+        c = 0
+        for i in range(n):
+            if g[i] >= 0:
+                c += 1
+        calib = c / 100.0 if use_c else 1.0
+        objs = np.zeros(0)
+        alg3_doc(
+            scores,
+            s_off,
+            m_arc_offsets,
+            arc_ante,
+            lo,
+            hi,
+            g,
+            gsize,
+            K,
+            G,
+            min_size,
+            coef,
+            intercept,
+            calib,
+            C,
+            use_order,
+            max_passes,
+            False,
+            pred,
+            stats[2:4],
+            objs,
+        )
+    for i in range(n):
+        if arc_gold[pred[i]] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def lsp_epoch(
+    order,
+    w,
+    u,
+    n_seen,
+    arc_feat_offsets,
+    arc_feats,
+    doc_mention_offsets,
+    m_arc_offsets,
+    arc_ante,
+    arc_gold,
+    arc_loss,
+    m_cluster,
+    loss_kind,
+    C,
+    coef,
+    intercept,
+    use_c,
+    use_order,
+    max_passes,
+    min_size,
+    acc,
+    mark,
+    touched,
+    stats,
+):
+    """One epoch of Alg. 1 over the documents in `order`; returns the new document counter.
+
+    stats: [updates, violations (unused: = updates), Alg. 3 passes, max check difference].
+    """
+    max_arcs = 1
+    max_n = 1
+    for d in range(doc_mention_offsets.shape[0] - 1):
+        lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
+        max_arcs = max(max_arcs, m_arc_offsets[hi] - m_arc_offsets[lo])
+        max_n = max(max_n, hi - lo)
+    scores = np.empty(max_arcs)
+    pred = np.empty(max_n, dtype=np.int64)
+    gold = np.empty(max_n, dtype=np.int64)
+    for d in order:
+        violated = max_violating_doc(
+            d,
+            w,
+            arc_feat_offsets,
+            arc_feats,
+            doc_mention_offsets,
+            m_arc_offsets,
+            arc_ante,
+            arc_gold,
+            arc_loss,
+            m_cluster,
+            loss_kind,
+            C,
+            coef,
+            intercept,
+            use_c,
+            use_order,
+            max_passes,
+            min_size,
+            scores,
+            pred,
+            gold,
+            stats,
+        )
+        if violated:
+            lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
+            nt = 0
+            for i in range(hi - lo):
+                if pred[i] != gold[i]:
+                    nt = add_arc_features(gold[i], 1.0, arc_feat_offsets, arc_feats, acc, mark, touched, nt)
+                    nt = add_arc_features(pred[i], -1.0, arc_feat_offsets, arc_feats, acc, mark, touched, nt)
+            pa_update(w, u, n_seen, acc, touched, nt, 1.0, True, np.inf)
+            acc_clear(acc, mark, touched, nt)
+            stats[0] += 1
+            stats[1] += 1
+        n_seen += 1
+    return n_seen
+
+
+def arc_losses(kind, arc_gold, arc_ante, m_arc_offsets, r):
+    """Per-arc loss of Δ_F ("f") or Δ_YJ ("yj") (METHODS.md §2).
+
+    Δ_F: 0 on a gold-consistent arc, else 1 + r·[Ã_i = {m0}] (the mention starts its
+    gold cluster or is not in one). Δ_YJ: root arcs 0, non-root arcs −1 when gold-
+    consistent (both mentions in one gold cluster) else r; the constant n − k of Δ_YJ does
+    not change the argmax and is left out.
+    """
+    arc_gold = np.asarray(arc_gold)
+    arc_ante = np.asarray(arc_ante)
+    if kind == "f":
+        counts = np.diff(np.asarray(m_arc_offsets))
+        root_only = np.repeat(arc_gold[np.asarray(m_arc_offsets)[:-1]] == 1, counts)
+        loss = np.where(arc_gold == 1, 0.0, 1.0 + r * root_only)
+    elif kind == "yj":
+        loss = np.where(arc_ante < 0, 0.0, np.where(arc_gold == 1, -1.0, float(r)))
+    else:
+        raise ValueError(f"unknown factorised loss {kind!r}")
+    return loss.astype(np.float64)
+
+
+__all__ = ["ARC", "RHO", "lsp_epoch", "max_violating_doc", "arc_losses", "doc_scores"]

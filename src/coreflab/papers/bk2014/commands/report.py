@@ -1,0 +1,38 @@
+"""`coreflab bk2014 report`: Björkelund & Kuhn (2014) Figs. 3–4 and Table 1 from dev curves."""
+
+from pathlib import Path
+
+from coreflab.errors import UserError
+from coreflab.papers.bk2014.report import figure3, figure4, load_curves, table1
+from coreflab.report.io import save_figure, write_table
+
+
+def add_arguments(p):
+    p.add_argument("--curve", action="append", default=[], metavar="RUN=CSV", help="a run's dev curve (repeatable)")
+    p.add_argument("--beams", required=True, help="the two beam sizes of Fig. 3, e.g. 20,100")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--out-dir", required=True)
+
+
+def run(args):
+    runs = {}
+    for item in args.curve:
+        name, sep, path = item.partition("=")
+        if not sep:
+            raise UserError(f"--curve {item!r}: expected RUN=CSV")
+        runs[name] = path
+    try:
+        curves = load_curves(runs)
+    except (FileNotFoundError, ValueError) as err:
+        raise UserError(str(err)) from None
+    beams = [int(b) for b in args.beams.split(",")]
+    out = Path(args.out_dir)
+    for name, fig in (("fig3", figure3(curves, beams, args.corpus)), ("fig4", figure4(curves, beams[0], args.corpus))):
+        save_figure(fig, out / f"{name}.png")
+        save_figure(fig, out / f"{name}.pdf")
+    t = table1(curves, beams[0])
+    caption = f"Björkelund & Kuhn 2014 Table 1 on {args.corpus} (dev): delayed LaSO with local vs non-local features (beam {beams[0]})"
+    write_table(t, out / "table1", caption=caption)
+    print(caption)
+    print(t.to_string(index=False))
+    return 0

@@ -1,0 +1,120 @@
+"""Björkelund & Kuhn (2014) Figs. 3–4 and Table 1 from the per-iteration dev curves.
+
+Runs are named `<learner>-<local|nonlocal>-b<beam>`; each curve CSV holds dev R/P/F of
+MUC, B3, CEAFm, CEAFe and MELA after every iteration (`coreflab train --curve`).
+"""
+
+import re
+
+import pandas as pd
+from matplotlib.ticker import MaxNLocator
+
+from coreflab.report import style
+
+RUN = re.compile(r"^(?P<learner>bk_[a-z_]+)-(?P<features>local|nonlocal)-b(?P<beam>\d+)$")
+NAMES = {k: style.system_name(k) for k in ("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso")}
+NAMES["bk_baseline"] = "baseline"  # in B&K's own figures; beside other papers it is "B&K baseline"
+
+
+def parse_run(name):
+    m = RUN.match(name)
+    if not m:
+        raise ValueError(f"run name {name!r} is not <learner>-<local|nonlocal>-b<beam>")
+    return m.group("learner"), m.group("features"), int(m.group("beam"))
+
+
+def load_curves(paths_by_run):
+    frames = []
+    for run, path in paths_by_run.items():
+        df = pd.read_csv(path)
+        learner, features, beam = parse_run(run)
+        df["run"], df["learner"], df["features"], df["beam"] = run, learner, features, beam
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _mela(curves):
+    return curves[curves.metric == "mela"].assign(MELA=lambda d: d.f1.astype(float))
+
+
+def _label(learner, features, beam):
+    name = NAMES.get(learner, learner)
+    return name if learner == "bk_baseline" else f"{name}, beam {beam}"
+
+
+def _two_panels(curves, title, draw, suptitle):
+    """Dev MELA vs iteration, local features left and non-local right (shared y-scale);
+    draw(ax, mela, features) plots the series of one panel."""
+    mela = _mela(curves)
+    fig, axes = style.new_figure(1, 2, panel_size=(5.5, 4), sharey=True)
+    for ax, features in zip(axes, ("local", "nonlocal")):
+        draw(ax, mela, features)
+        ax.set(title=title(features), xlabel="iteration (passes over the training set)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("dev MELA (CoNLL F1, %)")
+    axes[1].set_ylabel("dev MELA (CoNLL F1, %)")
+    return style.finish_figure(fig, suptitle)
+
+
+def _features_title(features):
+    return "Local features" if features == "local" else "Non-local features"
+
+
+def figure3(curves, beams, corpus=None):
+    """Dev MELA vs iteration: early update at two beams against the baseline (local | non-local)."""
+
+    def draw(ax, mela, features):
+        base = mela[mela.learner == "bk_baseline"]
+        ax.plot(base.epoch, base.MELA, label="baseline (local, exact search)", **style.series_style(6))
+        for k, beam in enumerate(beams):
+            sub = mela[(mela.learner == "bk_early") & (mela.features == features) & (mela.beam == beam)]
+            ax.plot(sub.epoch, sub.MELA, label=f"early update, beam {beam}", **style.series_style(k))
+
+    return _two_panels(
+        curves, _features_title, draw, style.title("bk2014", "Fig. 3", corpus, "dev", "early update vs exact search")
+    )
+
+
+def figure4(curves, beam, corpus=None):
+    """Dev MELA vs iteration for early update, (max-violation,) LaSO and delayed LaSO."""
+
+    def draw(ax, mela, features):
+        for k, learner in enumerate(("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso")):
+            sub = mela[(mela.learner == learner) & (mela.features == features) & (mela.beam == beam)]
+            if len(sub):
+                ax.plot(sub.epoch, sub.MELA, label=NAMES[learner], **style.series_style(k))
+        base = mela[mela.learner == "bk_baseline"]
+        if features == "local" and len(base):
+            ax.plot(base.epoch, base.MELA, label="baseline", **style.series_style(6))
+
+    return _two_panels(
+        curves,
+        lambda features: f"{_features_title(features)} (beam {beam})",
+        draw,
+        style.title("bk2014", "Fig. 4", corpus, "dev", "update strategies"),
+    )
+
+
+def table1(curves, beam):
+    """Local vs non-local delayed LaSO on dev at the last iteration, with the difference row."""
+    rows = []
+    for features in ("local", "nonlocal"):
+        sub = curves[(curves.learner == "bk_delayed_laso") & (curves.features == features) & (curves.beam == beam)]
+        if sub.empty:
+            continue
+        last = sub[sub.epoch == sub.epoch.max()].set_index("metric")
+        row = {"features": features, "iteration": int(sub.epoch.max())}
+        for metric, label in (("muc", "MUC"), ("bcub", "B3"), ("ceafm", "CEAFm"), ("ceafe", "CEAFe")):
+            for col, short in (("recall", "R"), ("precision", "P"), ("f1", "F")):
+                row[f"{label} {short}"] = float(last.loc[metric, col])
+        row["MELA"] = float(last.loc["mela", "f1"])
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if len(table) == 2:
+        table["iteration"] = table["iteration"].astype(object)  # stays 50, not 50.00, beside the blank
+        diff = {"features": "difference", "iteration": None}
+        for col in table.columns[2:]:
+            diff[col] = table[col].iloc[1] - table[col].iloc[0]
+        table = pd.concat([table, pd.DataFrame([diff])], ignore_index=True)
+    return table

@@ -1,0 +1,153 @@
+"""Greedy feature-template selection (Björkelund & Kuhn 2014, Sec. 6; METHODS.md §1).
+
+The training documents are split 75/25 (seeded, by document). A candidate template set is
+scored by training a learner on the 75% part with that set and computing MELA on the 25%
+part with the project's scorer. Local templates are selected first by alternating forward
+steps (add the template that raises MELA most) and backward steps (drop a template whose
+removal raises MELA), stopping when no step gains more than `min_gain`; then non-local
+templates are added forward, starting from the selected local set, with delayed LaSO.
+Every evaluated step is logged (step, phase, action, template, MELA, kept).
+Candidates of one step are evaluated in parallel (joblib processes).
+"""
+
+import time
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from coreflab.corpus.compile import compile_documents
+from coreflab.features.extract import extract_arc_store
+from coreflab.learn.evaluation import score_model
+from coreflab.learn.registry import make_learner
+
+
+def split_documents(docs, seed, fraction=0.75):
+    """(train part, held-out part) of a list of Documents, by document, seeded."""
+    order = np.random.default_rng(seed).permutation(len(docs))
+    cut = max(1, min(len(docs) - 1, int(round(fraction * len(docs)))))
+    return [docs[i] for i in sorted(order[:cut])], [docs[i] for i in sorted(order[cut:])]
+
+
+class Evaluator:
+    """MELA on the held-out part for a template set (local entries + non-local names)."""
+
+    def __init__(
+        self,
+        docs,
+        name,
+        mentions="gold",
+        seed=1,
+        iterations=3,
+        beam=5,
+        n_bits=20,
+        window=None,
+        reach=True,
+        root_loss=1.5,
+    ):
+        """n_bits and window: those of the training arc stores, so that a template is judged
+        with the hashing collisions and candidate sets it will be trained with."""
+        train_docs, self.held_docs = split_documents(docs, seed)
+        self.train = compile_documents(train_docs, name, "select-train", mentions)
+        self.held = compile_documents(self.held_docs, name, "select-held", mentions)
+        self.seed, self.iterations, self.beam, self.n_bits = seed, iterations, beam, n_bits
+        self.window, self.reach, self.root_loss = window, reach, root_loss
+
+    def __call__(self, local, nonlocal_=None):
+        """MELA of the exact-search baseline (nonlocal_ None) or of delayed LaSO with the given
+        non-local templates (a list, possibly empty: the beam learner with local features only)."""
+        if not local:
+            return 0.0
+        train_store = extract_arc_store(
+            self.train, list(local), n_bits=self.n_bits, window=self.window, reach=self.reach
+        )
+        held_store = extract_arc_store(self.held, list(local), n_bits=self.n_bits, window=self.window, reach=self.reach)
+        if nonlocal_ is not None:
+            model = make_learner(
+                "bk_delayed_laso",
+                {
+                    "n_iter": self.iterations,
+                    "beam": self.beam,
+                    "nonlocal_templates": list(nonlocal_),
+                    "seed": self.seed,
+                    "root_loss": self.root_loss,
+                },
+            )
+        else:
+            model = make_learner(
+                "bk_baseline", {"n_iter": self.iterations, "seed": self.seed, "root_loss": self.root_loss}
+            )
+        model.fit((self.train, train_store))
+        return float(score_model(model, self.held, held_store, self.held_docs).mela)
+
+
+def _evaluate_all(evaluate, sets, jobs):
+    if jobs <= 1 or len(sets) <= 1:
+        return [evaluate(*s) for s in sets]
+    return Parallel(n_jobs=jobs, backend="loky")(delayed(evaluate)(*s) for s in sets)
+
+
+def greedy_selection(
+    evaluate, start, local_candidates, nonlocal_candidates, min_gain=0.05, max_steps=10, jobs=1, log=print
+):
+    """Returns (selected local, selected non-local, rows of the step log)."""
+    selected, rows = list(start), []
+    best = evaluate(selected)
+    rows.append((0, "local", "start", ", ".join(selected) or "-", best, True))
+    log(f"start: {len(selected)} templates, MELA {best:.2f}")
+    step = 0
+    improved = True
+    while improved and step < max_steps:
+        improved = False
+        for action in ("add", "remove"):
+            if action == "add":
+                cands = [t for t in local_candidates if t not in selected]
+                sets = [(selected + [t],) for t in cands]
+            else:
+                cands = list(selected) if len(selected) > 1 else []
+                sets = [([s for s in selected if s != t],) for t in cands]
+            if not cands:
+                continue
+            step += 1
+            t0 = time.perf_counter()
+            scores = _evaluate_all(evaluate, sets, jobs)
+            k = int(np.argmax(scores))
+            keep = scores[k] > best + min_gain
+            for t, sc in zip(cands, scores):
+                rows.append((step, "local", action, t, sc, keep and t == cands[k]))
+            log(
+                f"step {step} ({action}, {len(cands)} candidates, {time.perf_counter() - t0:.1f} s): best {cands[k]} "
+                f"{scores[k]:.2f} vs {best:.2f} -> {'kept' if keep else 'no gain'}"
+            )
+            if keep:
+                selected = list(sets[k][0])
+                best = scores[k]
+                improved = True
+            if step >= max_steps:
+                break
+    chosen_nonlocal = []
+    base = best
+    if nonlocal_candidates and step < 2 * max_steps:
+        # non-local candidates are judged against the same beam learner with local features only
+        base = evaluate(selected, [])
+        rows.append((step, "nonlocal", "start", "-", base, True))
+        log(f"non-local start (delayed LaSO, local features only): MELA {base:.2f}")
+    while nonlocal_candidates and step < 2 * max_steps:
+        cands = [t for t in nonlocal_candidates if t not in chosen_nonlocal]
+        if not cands:
+            break
+        step += 1
+        t0 = time.perf_counter()
+        scores = _evaluate_all(evaluate, [(selected, chosen_nonlocal + [t]) for t in cands], jobs)
+        k = int(np.argmax(scores))
+        keep = scores[k] > base + min_gain
+        for t, sc in zip(cands, scores):
+            rows.append((step, "nonlocal", "add", t, sc, keep and t == cands[k]))
+        log(
+            f"step {step} (non-local add, {len(cands)} candidates, {time.perf_counter() - t0:.1f} s): best "
+            f"{cands[k]} {scores[k]:.2f} vs {base:.2f} -> {'kept' if keep else 'stop'}"
+        )
+        if not keep:
+            break
+        chosen_nonlocal.append(cands[k])
+        base = scores[k]
+    return selected, chosen_nonlocal, rows

@@ -1,0 +1,1 @@
+"""`coreflab cc2007 ...`: the verbs of the cc2007 command group (one module each)."""

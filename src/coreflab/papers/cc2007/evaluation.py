@@ -1,0 +1,36 @@
+"""What Choi & Cardie (2007) report for a pairwise model, per EM iteration.
+
+Before clustering: the model's pair decisions (P ≥ threshold) against the gold pair labels;
+after clustering: the pair labels implied by the single-link clustering, on the same pair
+set. Pairwise error rate (100 − accuracy) and pairwise P/R/F, plus MUC R/P/F of the
+clustering from the project's scorer (MUC needs clusters, so it exists after clustering only).
+"""
+
+import numpy as np
+
+from coreflab.learn.labels import labels_to_antecedents
+from coreflab.learn.output import response_documents
+from coreflab.learn.pairwise.crf_slt import pair_decision_scores
+
+
+def cc_rows(model, corpus, store, key_docs, iteration, split):
+    """Tidy rows (iteration, split, stage, measure, value) of one model iteration on one split."""
+    from coreflab.metrics.scorer import score_documents
+
+    pairs, prob = model.pair_probabilities((corpus, store), iteration)
+    decided = prob >= model.threshold
+    labels = model.cluster(pairs, prob)  # = predict_labels, without scoring the pairs again
+    clustered = labels[pairs.ante] == labels[pairs.ana]
+    rows = []
+    for stage, pred in (("before", decided), ("after", clustered)):
+        for measure, value in pair_decision_scores(pairs.gold, pred).items():
+            rows.append((iteration, split, stage, f"pairwise_{measure}", value))
+    ante = labels_to_antecedents(labels, np.asarray(store.doc_mention_offsets))
+    scores = score_documents(key_docs, response_documents(key_docs, corpus, ante), metrics=("muc",))
+    r, p, f = scores.prf("muc")
+    rows += [
+        (iteration, split, "after", "muc_recall", 100 * r),
+        (iteration, split, "after", "muc_precision", 100 * p),
+        (iteration, split, "after", "muc_f1", 100 * f),
+    ]
+    return rows

@@ -1,0 +1,36 @@
+"""`coreflab hm2017 select`: rank features by |weight| of a mention-pair classifier (H&M 2017, Sec. 6).
+
+Writes an .npz with `ranked` (pair features, best first), `root_only` (features of root
+arcs only, always kept) and `weight` (|weight| in ranked order).
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def add_arguments(p):
+    p.add_argument("--compiled", required=True, help="compiled training split (.npz)")
+    p.add_argument("--arcs", required=True, help="arc store of the split (.npz)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", required=True, help="ranking (.npz)")
+
+
+def run(args):
+    from coreflab.learn.base import as_training_data
+    from coreflab.learn.io import load_split
+    from coreflab.papers.hm2017.experiments import rank_features
+
+    data = as_training_data(load_split(args.compiled, args.arcs))
+    ranked, root_only, weight = rank_features(data.corpus, data.store, seed=args.seed)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp.npz")
+    np.savez(tmp, ranked=ranked, root_only=root_only, weight=weight)
+    tmp.replace(out)
+    print(
+        f"coreflab hm2017 select: {len(ranked)} pair features ranked, {len(root_only)} root-only kept -> {out}",
+        file=sys.stderr,
+    )
+    return 0

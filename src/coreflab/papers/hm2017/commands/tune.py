@@ -1,0 +1,82 @@
+"""`coreflab hm2017 tune`: H&M 2017 parameter tuning on a training sample (best dev MELA).
+
+Grid: C in `--C-grid`; r in `--r-grid` for lsp_f / lsp_yj (the paper: C ∈ {1, 100, 1000,
+2000}, r ∈ 0.5..2.5 for Δ_F, r ∈ {0.05, 0.1, 0.5} for Δ_YJ); training on a seeded sample
+of `--sample-docs` documents for `--n-iter` epochs, the best epoch's dev MELA decides.
+Writes JSON {"best": {"params": {...}, "mela", "epoch"}, "grid": [...]}. `--singletons` as in
+`hm2017 run` (scored responses and lsp_rho's loss; auto: as the dev key).
+"""
+
+import itertools
+import sys
+
+
+def add_arguments(p):
+    p.add_argument("--learner", required=True, choices=("lsp_f", "lsp_yj", "lsp_rho"))
+    p.add_argument("--regressor", help="regressor JSON (lsp_rho)")
+    for split in ("train", "dev"):
+        p.add_argument(f"--{split}-compiled", required=True)
+        p.add_argument(f"--{split}-arcs", required=True)
+    p.add_argument("--dev-conll", required=True)
+    p.add_argument("--sample-docs", type=int, default=100)
+    p.add_argument("--n-iter", type=int, default=5)
+    p.add_argument("--C-grid", default="1,100,1000,2000", help="comma-separated C values")
+    p.add_argument("--r-grid", default="", help="comma-separated r values (lsp_f, lsp_yj)")
+    p.add_argument(
+        "--singletons",
+        default="auto",
+        choices=("auto", "keep", "drop"),
+        help="singletons in scored responses and in lsp_rho's loss (default auto: as the dev key)",
+    )
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", required=True, help="JSON to write")
+
+
+def _floats(text):
+    from coreflab.errors import UserError
+
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"expected comma-separated numbers, not {text!r}") from None
+
+
+def run(args):
+    from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
+    from coreflab.errors import UserError
+    from coreflab.learn.base import as_training_data
+    from coreflab.learn.io import load_split
+    from coreflab.papers.hm2017.experiments import dump_json, singletons_params, subsample_docs, tune
+
+    Cs = _floats(args.C_grid)
+    rs = _floats(args.r_grid) if args.learner != "lsp_rho" else []
+    if not Cs:
+        raise UserError("--C-grid is empty")
+    grid = [{"C": c, "r": r} for c, r in itertools.product(Cs, rs)] if rs else [{"C": c} for c in Cs]
+    base = {"seed": args.seed}
+    if args.learner == "lsp_rho":
+        if not args.regressor:
+            raise UserError("lsp_rho needs --regressor")
+        base["regressor"] = args.regressor
+    train = as_training_data(load_split(args.train_compiled, args.train_arcs))
+    train = as_training_data(subsample_docs(train.corpus, train.store, args.sample_docs, args.seed))
+    dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
+    dev_key = read_conll_path(args.dev_conll)
+    base, keep = singletons_params(args.learner, base, args.singletons, dev_key)
+    best, rows = tune(
+        args.learner, base, grid, train, ("dev", dev.corpus, dev.store, dev_key), args.n_iter, keep_singletons=keep
+    )
+    point = {k: best[k] for k in ("C", "r") if k in best}
+    out = {
+        "learner": args.learner,
+        "best": {"params": point, "mela": best["mela"], "epoch": best["epoch"]},
+        "grid": rows,
+        "sample_docs": args.sample_docs,
+        "n_iter": args.n_iter,
+        "response_singletons": "kept" if keep else "dropped",
+    }
+    atomic_write_text(args.out, dump_json(out))
+    print(
+        f"coreflab hm2017 tune: {args.learner}: best {point} dev MELA {best['mela']:.2f} -> {args.out}", file=sys.stderr
+    )
+    return 0

@@ -1,0 +1,232 @@
+"""Experiment pieces of Haponchyk & Moschitti (2017), Sec. 6: feature-space reduction, runs, tuning.
+
+- `rank_features`: a binary mention-pair classifier (scikit-learn logistic regression by SGD, 10 epochs;
+  positive = gold-coreferent pairs, negative = the other non-root candidate arcs) on the
+  same hashed sparse features; features ranked by |weight| (ties by id). Features that
+  occur only on root arcs are not pair features: they are always kept (reconstructed:
+  without them every root arc would score 0 at small N).
+- `reduce_store`: the arc store restricted to the top-N ranked features (vectorised).
+- `learning_run`: one learner in one feature space, scored on dev and test after every
+  epoch (Fig. 3 curves and the best-dev-epoch test scores of Tables 2–4 from one job).
+- `tune`: the paper's grid over C and r on a training sample, best dev MELA after T epochs.
+- `singletons_params`: the response-singletons mode of a run (`coreflab.mela.mode`), one
+  choice for both the scored responses and lsp_rho's learned loss, so Δ_ρ approximates
+  the MELA that is reported.
+"""
+
+import json
+import time
+
+import numpy as np
+import pandas as pd
+
+from coreflab.decode.arcs import gold_arc_mask
+from coreflab.errors import UserError
+from coreflab.features.store import ArcStore
+from coreflab.learn.evaluation import score_model
+from coreflab.learn.registry import make_learner
+
+RUN_COLUMNS = ("learner", "n_features", "epoch", "split", "muc", "bcub", "ceafe", "mela", "seconds")
+
+
+def rank_features(corpus, store, seed=0, alpha=1e-5):
+    """(ranked pair feature ids, root-only feature ids, |weights| in ranked order)."""
+    from scipy.sparse import csr_matrix
+    from sklearn.linear_model import SGDClassifier
+
+    ante = np.asarray(store.arc_ante)
+    gold = gold_arc_mask(corpus, store)
+    pair = np.flatnonzero(ante >= 0)
+    if pair.size == 0:
+        raise UserError("feature ranking needs candidate pairs (every document has one mention)")
+    offs = np.asarray(store.arc_feat_offsets)
+    counts = offs[pair + 1] - offs[pair]
+    feats = np.asarray(store.arc_feats)[_ranges(offs[pair], counts)]
+    present = np.zeros(1 << int(store.n_bits), dtype=bool)
+    present[feats] = True
+    uniq = np.flatnonzero(present)
+    col = np.cumsum(present) - 1
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    X = csr_matrix((np.ones(feats.size), col[feats], indptr), shape=(pair.size, uniq.size))
+    X.sum_duplicates()
+    y = gold[pair].astype(np.int64)
+    if y.min() == y.max():
+        raise UserError("feature ranking needs both coreferent and non-coreferent pairs")
+    clf = SGDClassifier(loss="log_loss", alpha=alpha, max_iter=10, tol=None, random_state=seed).fit(X, y)
+    mag = np.abs(clf.coef_.ravel())
+    order = np.lexsort((uniq, -mag))
+    all_feats = np.unique(np.asarray(store.arc_feats))
+    root_only = np.setdiff1d(all_feats, uniq)
+    return uniq[order].astype(np.int64), root_only.astype(np.int64), mag[order]
+
+
+def _ranges(starts, counts):
+    """Concatenated aranges [s, s+c) (vectorised)."""
+    total = int(counts.sum())
+    rep = np.repeat(starts - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    return rep + np.arange(total)
+
+
+def n_features_grid(n_ranked, fractions):
+    """N per fraction of the ranked pair features (1.0 or more = all), at least 1, sorted unique."""
+    out = sorted({max(1, min(n_ranked, int(round(f * n_ranked)))) for f in fractions})
+    return out
+
+
+def reduce_store(store, keep_ids):
+    """ArcStore with only the features in keep_ids (same arcs and offsets layout)."""
+    mask = np.zeros(1 << int(store.n_bits), dtype=bool)
+    mask[np.asarray(keep_ids, dtype=np.int64)] = True
+    keep = mask[store.arc_feats]
+    cs = np.concatenate([[0], np.cumsum(keep)]).astype(np.int64)
+    return ArcStore(
+        n_bits=store.n_bits,
+        doc_mention_offsets=store.doc_mention_offsets,
+        m_arc_offsets=store.m_arc_offsets,
+        arc_ante=store.arc_ante,
+        arc_feat_offsets=cs[store.arc_feat_offsets],
+        arc_feats=store.arc_feats[keep],
+        templates=store.templates,
+        unavailable=store.unavailable,
+        window=store.window,
+        meta=dict(store.meta, reduced=int(len(keep_ids))),
+    )
+
+
+def keep_ids_for(ranking, n):
+    """Top-n ranked pair features plus the root-only features; n <= 0 or None = all."""
+    ranked, root_only = ranking
+    top = ranked if not n or n <= 0 or n >= len(ranked) else ranked[:n]
+    return np.union1d(top, root_only)
+
+
+def singletons_params(name, params, choice, key_docs):
+    """(params, keep): keep = response singletons kept (choice auto|keep|drop, auto = as key_docs);
+    for lsp_rho, params gain keep_singletons = keep unless they set it explicitly."""
+    from coreflab.mela.mode import parse_mode, resolve_keep_singletons
+
+    keep = resolve_keep_singletons(choice, key_docs=key_docs)
+    params = dict(params)
+    if name == "lsp_rho" and parse_mode(params.get("keep_singletons", "auto")) is None:
+        params["keep_singletons"] = keep
+    return params, keep
+
+
+def learning_run(name, params, train, evals, n_features, curve_rows=None, keep_singletons=None):
+    """Fit `name`; after every epoch score each (split, corpus, store, key_docs) in evals.
+
+    keep_singletons: singletons in the scored responses (None: as the key).
+    Returns a DataFrame with RUN_COLUMNS (percent scores).
+    """
+    rows = [] if curve_rows is None else curve_rows
+    t0 = time.perf_counter()
+
+    def callback(epoch, model):
+        for split, corpus, store, key in evals:
+            s = score_model(model, corpus, store, key, keep_singletons=keep_singletons)
+            rows.append(
+                (
+                    name,
+                    n_features,
+                    epoch,
+                    split,
+                    100 * s.f1("muc"),
+                    100 * s.f1("bcub"),
+                    100 * s.f1("ceafe"),
+                    s.mela,
+                    round(time.perf_counter() - t0, 3),
+                )
+            )
+
+    make_learner(name, params).fit(train, callback=callback)
+    return pd.DataFrame(rows, columns=list(RUN_COLUMNS))
+
+
+def tune(name, base_params, grid, train, dev, n_iter, keep_singletons=None):
+    """Best parameters (dev MELA at the best epoch ≤ n_iter) over the grid of dicts; and all rows."""
+    rows = []
+    best = None
+    for point in grid:
+        params = dict(base_params, **point, n_iter=n_iter)
+        df = learning_run(name, params, train, [dev], 0, keep_singletons=keep_singletons)
+        i = int(df["mela"].to_numpy().argmax())
+        row = dict(point, learner=name, mela=float(df["mela"].iloc[i]), epoch=int(df["epoch"].iloc[i]))
+        rows.append(row)
+        if best is None or row["mela"] > best["mela"] + 1e-12:
+            best = row
+    return best, rows
+
+
+def subsample_docs(corpus, store, n_docs, seed=0):
+    """(corpus, store) restricted to a seeded sample of n_docs documents (the tuning sample)."""
+    from coreflab.corpus.compiled import CompiledCorpus
+
+    total = store.n_docs
+    if n_docs >= total:
+        return corpus, store
+    docs = np.sort(np.random.default_rng(seed).permutation(total)[:n_docs])
+    offs = np.asarray(store.doc_mention_offsets)
+    rows = np.concatenate([np.arange(offs[d], offs[d + 1]) for d in docs])
+    sizes = offs[docs + 1] - offs[docs]
+    new_offs = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    m_off = np.asarray(store.m_arc_offsets)
+    arcs = _ranges(m_off[rows], m_off[rows + 1] - m_off[rows])
+    n_arcs = m_off[rows + 1] - m_off[rows]
+    f_off = np.asarray(store.arc_feat_offsets)
+    fidx = _ranges(f_off[arcs], f_off[arcs + 1] - f_off[arcs])
+    sub_store = ArcStore(
+        n_bits=store.n_bits,
+        doc_mention_offsets=new_offs,
+        m_arc_offsets=np.concatenate([[0], np.cumsum(n_arcs)]).astype(np.int64),
+        arc_ante=store.arc_ante[arcs],
+        arc_feat_offsets=np.concatenate([[0], np.cumsum(f_off[arcs + 1] - f_off[arcs])]).astype(np.int64),
+        arc_feats=store.arc_feats[fidx],
+        templates=store.templates,
+        unavailable=store.unavailable,
+        window=store.window,
+        meta=store.meta,
+    )
+    arrays = {}
+    n_m = corpus.n_mentions
+    for k, v in corpus.arrays.items():
+        v = np.asarray(v)
+        if k == "doc_mention_offsets":
+            arrays[k] = new_offs
+        elif k.startswith("m_") and v.shape[:1] == (n_m,):
+            arrays[k] = v[rows]
+    arrays["m_doc"] = np.repeat(np.arange(len(docs)), sizes).astype(np.int32)
+    sub = CompiledCorpus(
+        name=corpus.name,
+        split=corpus.split,
+        doc_ids=[corpus.doc_ids[d] for d in docs],
+        vocab=corpus.vocab,
+        arrays=arrays,
+    )
+    return sub, sub_store
+
+
+def dump_json(obj):
+    return json.dumps(obj, indent=2, sort_keys=True) + "\n"
+
+
+__all__ = [
+    "RUN_COLUMNS",
+    "rank_features",
+    "n_features_grid",
+    "reduce_store",
+    "keep_ids_for",
+    "learning_run",
+    "tune",
+    "subsample_docs",
+    "singletons_params",
+]
+
+
+def load_ranking(path):
+    from coreflab.errors import UserError
+
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return z["ranked"], z["root_only"]
+    except (OSError, KeyError, ValueError) as err:
+        raise UserError(f"{path}: not a feature ranking from `coreflab hm2017 select` ({err})") from None

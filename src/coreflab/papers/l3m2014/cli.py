@@ -1,0 +1,16 @@
+"""`coreflab l3m2014 ...`: the Samdani, Chang & Roth 2014 verbs (one per study, the tables, and the
+20 Newsgroups document clustering)."""
+
+STUDY = "coreflab.papers.l3m2014.commands.study"
+HELP = "Samdani, Chang & Roth 2014: studies, document clustering and tables"
+VERBS = {
+    "curves": (STUDY, "learning curves of one learner over a (λ, η0) grid (Table 1)", {"study": "curves"}),
+    "robustness": (STUDY, "L3M from random initialisations", {"study": "robustness"}),
+    "cccp_vs_sgd": (STUDY, "training objective and time of CCCP and of SGD", {"study": "cccp_vs_sgd"}),
+    "order_control": (STUDY, "every technique with mentions shuffled within documents", {"study": "order_control"}),
+    "doccluster": (
+        "coreflab.papers.l3m2014.commands.doccluster",
+        "supervised clustering of 20 Newsgroups posts (Table 2)",
+    ),
+    "tables": ("coreflab.papers.l3m2014.commands.tables", "Samdani et al. 2014 tables from the study results"),
+}

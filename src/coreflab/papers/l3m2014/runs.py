@@ -1,0 +1,84 @@
+"""Samdani, Chang & Roth 2014's run grid: the techniques of Table 1 (the four baselines and L3M at
+every γ of config["l3m2014"]["gammas"]), their learner parameters, and the 20 Newsgroups runs of
+Table 2. L3M at γ is the technique `l3m-g<γ>` (`l3m-g0.5`); `technique_name` and
+`parse_technique` are inverse. `Grid` binds the grid to a workflow config for
+workflow/rules/papers/l3m2014.smk.
+"""
+
+import json
+
+from coreflab import optional_data
+
+BASELINES = ("corr_clustering", "spanning_forest", "sumlink", "binleftlink")
+L3M_PREFIX = "l3m-g"
+DOCCLUSTER_KEYS = ("author", "thread")
+DOCCLUSTER_ORDERS = ("natural", "shuffled")
+
+
+def technique_name(gamma):
+    """The technique of L3M at γ."""
+    return f"{L3M_PREFIX}{gamma:g}"
+
+
+def parse_technique(technique):
+    """(learner, γ or None) of a technique."""
+    if technique.startswith(L3M_PREFIX):
+        return "l3m", float(technique[len(L3M_PREFIX) :])
+    return technique, None
+
+
+def techniques(l3m_config):
+    return [*BASELINES, *(technique_name(g) for g in l3m_config["gammas"])]
+
+
+def technique_params(l3m_config, technique):
+    """Learner parameters: config["l3m2014"]["learner_params"] of the learner, plus γ for L3M."""
+    learner, gamma = parse_technique(technique)
+    params = dict(l3m_config["learner_params"].get(learner, {}))
+    if gamma is not None:
+        params["gamma"] = gamma
+    return params
+
+
+def doccluster_files(config):
+    """The 20 Newsgroups runs (one per key × mention order), none when the experiment is off."""
+    if not optional_data.doccluster_enabled(config):
+        return []
+    return [f"results/doccluster/runs/{k}_{o}.csv" for k in DOCCLUSTER_KEYS for o in DOCCLUSTER_ORDERS]
+
+
+class Grid:
+    """The grid of one workflow config, as Snakemake input and params functions."""
+
+    def __init__(self, config):
+        self.full_config = config
+        self.config = config["l3m2014"]
+
+    def techniques(self):
+        return techniques(self.config)
+
+    def learner(self, wildcards):
+        return parse_technique(wildcards.technique)[0]
+
+    def params(self, wildcards):
+        return json.dumps(technique_params(self.config, wildcards.technique), sort_keys=True)
+
+    def doccluster_enabled(self):
+        return optional_data.doccluster_enabled(self.full_config)
+
+    def doccluster_shuffle_flag(self, wildcards):
+        return "--shuffle-items" if wildcards.order == "shuffled" else ""
+
+    def table_inputs(self, wildcards):
+        base = f"results/{wildcards.corpus}/paper/l3m2014/runs"
+        return {
+            "curves": [f"{base}/curves_{t}.csv" for t in self.techniques()],
+            "robustness": f"{base}/robustness.csv",
+            "cccp": f"{base}/cccp_vs_sgd.csv",
+            "order": f"{base}/order_control.csv",
+            "doccluster": doccluster_files(self.full_config),
+        }
+
+    def doccluster_args(self, wildcards, input):
+        files = " ".join(input.doccluster)
+        return f"--doccluster {files}" if input.doccluster else ""

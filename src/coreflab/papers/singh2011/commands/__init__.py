@@ -1,0 +1,1 @@
+"""`coreflab singh2011 ...`: the verbs of the singh2011 command group (one module each)."""

@@ -1,0 +1,95 @@
+"""`coreflab singh2011 calibrate`: tune b and w on a held-out 5% of the entities (Singh et al. 2011 §5.3).
+
+Writes a JSON with the chosen bias and string weight, the held-out entity ids (which the runs
+and baselines then leave out: they are evaluated on the other 95%) and every grid point tried
+with its development B3 F1 and log p(gold) / log p(string match) on the development entities.
+The development chain gets the same proposals per mention per round as the evaluated run
+(`--eval-samples-per-round` × `--eval-workers` over the test mentions), so b is tuned for the
+schedule it is used with.
+"""
+
+import numpy as np
+
+from coreflab.errors import UserError
+from coreflab.papers.singh2011.arguments import add_model_arguments, model_params
+from coreflab.papers.singh2011.data import CrossdocCorpus
+from coreflab.papers.singh2011.tuning import heldout_split, split_corpus, tune_prior, write_prior
+
+
+def add_arguments(p):
+    p.add_argument("--corpus", required=True)
+    add_model_arguments(p)
+    p.add_argument("--bias-grid", type=float, nargs="+", required=True, help="candidate entity biases b")
+    p.add_argument(
+        "--weight-grid",
+        type=float,
+        nargs="+",
+        default=[0.0],
+        help="candidate string weights w (Person-X: 0, every string is X)",
+    )
+    p.add_argument("--heldout-frac", type=float, default=0.05, help="share of the gold entities held out")
+    p.add_argument("--sweeps", type=int, default=1, help="coordinate sweeps (b, then w)")
+    p.add_argument("--init", choices=["singletons", "string"], default="singletons")
+    p.add_argument("--within-topic", action="store_true", help="tune for the within-topic setting (ECB+)")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument(
+        "--eval-samples-per-round",
+        type=int,
+        default=100_000,
+        help="proposals per worker per round of the evaluated run",
+    )
+    p.add_argument("--eval-workers", type=int, default=2, help="workers of the evaluated run")
+    p.add_argument("--t-start", type=float, default=0.05)
+    p.add_argument("--t-stop", type=float, default=0.0005)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", required=True, help="JSON with the tuned prior and the held-out split")
+
+
+def run(args):
+    if not 0 < args.heldout_frac < 1 or args.sweeps < 1 or args.rounds < 1:
+        raise UserError("need 0 < --heldout-frac < 1, --sweeps >= 1 and --rounds >= 1")
+    if min(args.bias_grid) <= 0 or min(args.weight_grid) < 0:
+        raise UserError("biases must be positive and string weights non-negative")
+    corpus = CrossdocCorpus.load(args.corpus)
+    _, dev_entities = heldout_split(corpus.gold, args.heldout_frac, args.seed)
+    dev, test = split_corpus(corpus, dev_entities)
+    if len(dev) == 0 or len(test) == 0:
+        raise UserError(f"{args.corpus}: too few entities for a held-out split")
+    per_mention = args.eval_samples_per_round * args.eval_workers / len(test)
+    schedule = {
+        "rounds": args.rounds,
+        "samples": max(100, int(np.ceil(per_mention * len(dev)))),
+        "t_start": args.t_start,
+        "t_stop": args.t_stop,
+        "init": args.init,
+        "seed": args.seed,
+    }
+    params, tries = tune_prior(
+        dev,
+        model_params(args),
+        args.bias_grid,
+        args.weight_grid,
+        schedule,
+        sweeps=args.sweeps,
+        within_topic=args.within_topic,
+    )
+    write_prior(
+        args.out,
+        params,
+        dev_entities,
+        len(dev),
+        tries,
+        {
+            "heldout_frac": args.heldout_frac,
+            "setting": "within topic" if args.within_topic else "whole corpus",
+            "dev_samples_per_round": schedule["samples"],
+            "rounds": args.rounds,
+            "init": args.init,
+        },
+    )
+    chosen = next(t for t in tries if t["bias"] == params.bias and t["string_weight"] == params.string_weight)
+    print(
+        f"tuned on {len(dev)} held-out mentions ({len(dev_entities)} entities): b = {params.bias:.4g}, "
+        f"w = {params.string_weight:.4g}, dev B3 F1 {100 * chosen['dev_b3_f1']:.1f}"
+    )
+    return 0

@@ -1,0 +1,26 @@
+"""`coreflab singh2011 ecbplus`: ECB+ entity mentions with cross-document ids as a corpus .npz."""
+
+from coreflab.papers.singh2011.ecbplus import read_ecbplus
+
+
+def add_arguments(p):
+    p.add_argument(
+        "--local-dir", default=None, help="folder holding ECBplus_xml.tar.xz and ECBplus_coreference_sentences.csv"
+    )
+    p.add_argument(
+        "--all-sentences", action="store_true", help="keep mentions outside the sentences whose annotation is complete"
+    )
+    p.add_argument("--person-x", action="store_true", help="replace every mention string by X")
+    p.add_argument("--out", required=True)
+
+
+def run(args):
+    corpus = read_ecbplus(args.local_dir or None, restrict_sentences=not args.all_sentences)
+    if args.person_x:
+        corpus = corpus.person_x()
+    corpus.save(args.out)
+    print(
+        f"{args.out}: {len(corpus)} mentions, {len(set(corpus.gold.tolist()))} entities, "
+        f"{len(set(corpus.topic.tolist()))} topics"
+    )
+    return 0

@@ -1,0 +1,128 @@
+"""ECB+ (Cybulska & Vossen 2014) entity mentions with cross-document instance ids.
+
+The corpus ships as CAT/CROMER XML (tokens with sentence numbers, `<Markables>` anchored to
+tokens, `<Relations>` with CROSS_DOC_COREF whose `note` is the instance id). For the
+cross-document model (Singh et al. 2011 §2.1) a mention needs a context bag and a gold entity:
+  * mentions: participant, location and time markables (HUMAN*, NON_HUMAN*, LOC*, TIME*) that are
+    the source of a CROSS_DOC_COREF relation (the instance id is the gold entity);
+  * context: the words of the mention's sentence, without the mention's own tokens (so the
+    Person-X variant really hides the name), lower-cased, English stop words removed;
+  * by default only the sentences listed in ECBplus_coreference_sentences.csv (README: the
+    annotation is complete only there).
+Read straight from the tar.xz with `tarfile` (never extracted).
+"""
+
+import csv
+import tarfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+from sklearn.feature_extraction.text import CountVectorizer
+
+from coreflab.errors import InputFormatError, UserError
+from coreflab.papers.singh2011.data import CrossdocCorpus, tfidf_rows
+
+ARCHIVE = "ECBplus_xml.tar.xz"
+SENTENCES = "ECBplus_coreference_sentences.csv"
+ENTITY_PREFIXES = ("HUMAN", "NON_HUMAN", "LOC", "TIME")
+PUBLIC_SOURCE = "https://github.com/cltl/ecbPlus (ECB+_LREC2014/ECB+.zip)"
+
+
+def locate(local_dir):
+    """The ECB+ folder: a local directory with the archive, or an error naming both ways."""
+    if local_dir:
+        path = Path(local_dir)
+        if (path / ARCHIVE).exists():
+            return path
+        raise UserError(
+            f"{path}: no {ARCHIVE} there; set crossdoc.ecbplus_dir to a folder holding "
+            f"{ARCHIVE} and {SENTENCES}, or let the workflow download it from {PUBLIC_SOURCE}"
+        )
+    raise UserError(
+        f"downloading ECB+ from {PUBLIC_SOURCE} failed (no network on this machine); "
+        f"download it yourself and set crossdoc.ecbplus_dir to the folder holding {ARCHIVE}"
+    )
+
+
+def read_selected_sentences(path):
+    """{(topic, file stem): set of sentence numbers} from the README's sentence index."""
+    selected = {}
+    with open(path, newline="") as fh:
+        for lineno, row in enumerate(csv.reader(fh), 1):
+            if lineno == 1:
+                continue
+            if len(row) != 3:
+                raise InputFormatError(path, lineno, "expected Topic,File,Sentence Number")
+            selected.setdefault((row[0], row[1]), set()).add(int(row[2]))
+    return selected
+
+
+def parse_document(xml_text, name):
+    """Mentions of one XML document: list of (mention string, sentence no, context words, instance)."""
+    try:
+        root = ET.fromstring(xml_text)
+    except ET.ParseError as err:
+        raise InputFormatError(name, err.position[0], f"malformed ECB+ XML: {err}") from None
+    tokens = {}
+    sentences = {}
+    for tok in root.iter("token"):
+        tid, sent = int(tok.get("t_id")), int(tok.get("sentence"))
+        tokens[tid] = (sent, tok.text or "")
+        sentences.setdefault(sent, []).append(tid)
+    instance = {}
+    for rel in root.iter("CROSS_DOC_COREF"):
+        for src in rel.findall("source"):
+            instance[src.get("m_id")] = rel.get("note")
+    out = []
+    markables = root.find("Markables")
+    for mk in markables if markables is not None else []:
+        anchors = [int(a.get("t_id")) for a in mk.findall("token_anchor")]
+        mid = mk.get("m_id")
+        if not anchors or not mk.tag.startswith(ENTITY_PREFIXES) or mid not in instance:
+            continue
+        sent = tokens[anchors[0]][0]
+        own = set(anchors)
+        context = [tokens[t][1] for t in sentences[sent] if t not in own]
+        text = " ".join(tokens[t][1] for t in anchors)
+        out.append((text, sent, " ".join(context), instance[mid]))
+    return out
+
+
+def read_ecbplus(local_dir, restrict_sentences=True):
+    """The ECB+ entity mentions as a `CrossdocCorpus` (whole corpus; topic ids kept for blocking)."""
+    folder = locate(local_dir)
+    selected = read_selected_sentences(folder / SENTENCES) if restrict_sentences else None
+    docs_xml = {}
+    with tarfile.open(folder / ARCHIVE, mode="r:xz") as tar:
+        for member in tar:  # in stream order: random access into an .xz stream decompresses again
+            if member.isfile() and member.name.endswith(".xml"):
+                docs_xml[member.name] = tar.extractfile(member).read().decode("utf-8")
+    texts, contexts, gold, docs, topics = [], [], [], [], []
+    for doc_index, name in enumerate(sorted(docs_xml)):
+        stem = Path(name).stem  # e.g. 3_9ecb
+        topic, file_stem = stem.split("_", 1)
+        keep = selected.get((topic, file_stem), set()) if selected is not None else None
+        for mention, sent, context, inst in parse_document(docs_xml[name], name):
+            if keep is not None and sent not in keep:
+                continue
+            texts.append(mention.lower())
+            contexts.append(context)
+            gold.append(inst)
+            docs.append(doc_index)
+            topics.append(int(topic))
+    if not texts:
+        raise UserError(f"{folder / ARCHIVE}: no cross-document entity mentions found")
+    counts = CountVectorizer(lowercase=True, stop_words="english", token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z]+\b")
+    X = tfidf_rows(counts.fit_transform(contexts))
+    names, strings = np.unique(np.array(texts), return_inverse=True)
+    _, gold_ids = np.unique(np.array(gold), return_inverse=True)
+    return CrossdocCorpus(
+        X,
+        strings.astype(np.int64),
+        gold_ids.astype(np.int64),
+        np.array(docs, dtype=np.int64),
+        np.array(topics, dtype=np.int64),
+        [str(s) for s in names],
+        "ecbplus",
+    )

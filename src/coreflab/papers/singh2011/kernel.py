@@ -1,0 +1,975 @@
+"""The Metropolis-Hastings hot loop of one shard (numba), Singh et al. (2011) §2.2 and §4.
+
+The model (§2.1, §4.3) is a sum of three pairwise levels over mentions, each with its own
+bias b_L and string weight w (§5.3: ψ = cos − b + w·STREQ):
+
+    log p(e) = Σ_L on  Σ_{m<n} s_L(m, n) · (cos(m, n) + w·STREQ(m, n) − b_L),
+
+with s_L = +1 (affinity) if m and n share a group at level L and −1 (repulsion) otherwise.
+Level 0 = entities (always on), level 1 = sub-entities (nested in entities; bias higher),
+level 2 = super-entities (groups of entities; bias lower). The paper gives no formula for the
+hierarchy; this "every level is the pairwise model over the mentions it groups" form is
+reconstructed from §4.3 ("each level ... modeled using similar factors ... the context of a
+node is the union of its children's bags") and is documented in METHODS.md §5.
+
+Moves, round-robin over the enabled types (§4: "stages of sampling ... interleaved"):
+  0  mention → another sub-entity / a new sub-entity       (sub-entity sampling, §4.1)
+  1  sub-entity (block) → another entity / a new entity    (entity sampling; for the flat
+     model sub-entities are the mentions themselves, so this is the paper's mention move)
+  2  entity (block) → another super-entity / a new one     (super-entity sampling, §4.2)
+
+A move of a block U from group g to group h at level L changes the score by
+    Δ_L = 2 [Σ_{m∈U} Σ_{n∈h} φ(m,n) − Σ_{m∈U} Σ_{n∈g∖U} φ(m,n)],
+and Σ_{n∈g} φ(m, n) = m̂·S_g + w·count_g(str m) − b·|g| uses the group sums of `hashsum`,
+so a proposal costs O(nnz of the block), never O(group size). The self term is subtracted
+explicitly (Σ_{n∈U} includes n = m).
+
+With P[P_NODE] = 1 (`ModelParams.context = "union"`, issue 15 item 9) the entity level (when
+sub-entities are on) and the super-entity level score their *nodes* instead of mention pairs: a
+node's context is the union (sum) of its children's bags and the factor between two children of
+one parent is a cosine of those unions (`nodelevel` docstring). Those Δs come from
+`node_delta`; the structures they need (Z sums at table levels 3 and 4, the nodes' squared
+norms in F, the children counts in G) are kept up to date by `node_unhook` / `node_hook`.
+"""
+
+import numpy as np
+from numba import njit
+
+from coreflab.papers.singh2011.hashsum import table_add, table_get, table_sub, table_touch
+from coreflab.papers.singh2011.nodelevel import block_dots, child_change, cross_term, pair_bias
+
+# rows of the int64 state matrix G (one column per local mention / group slot)
+M_SUB, SUB_ENT, ENT_SUP = 0, 1, 2
+SUB_SIZE, ENT_SIZE, SUP_SIZE = 3, 4, 5
+SUB_HEAD, M_NEXT, M_PREV = 6, 7, 8
+ENT_HEAD, S_NEXT, S_PREV = 9, 10, 11
+SUB_PERM, SUB_POS, ENT_PERM, ENT_POS, SUP_PERM, SUP_POS = 12, 13, 14, 15, 16, 17
+ENT_KIDS, SUP_KIDS = 18, 19  # sub-entities per entity, entities per super-entity
+# node level: cache of ⟨Z_parent, C_child⟩ per child (parent and parent version it was computed
+# for), version of each parent's Z (bumped on every change), table cells of each child's mentions
+Q_PAR0, Q_VER0, Q_PAR2, Q_VER2, VER0, VER2, CELLS0, CELLS2 = 20, 21, 22, 23, 24, 25, 26, 27
+N_ROWS = 28
+# parameter vector P (P_DEAD: |sum| at or below which a table cell is deleted; < 0: never;
+# P_NODE: 1 = node-level (union-of-bags) factors at the entity and super-entity levels)
+B0, B1, B2, W0, W1, W2, ON0, ON1, ON2, P_NEW, P_DEAD, P_NODE = range(12)
+N_PARAMS = 12
+# rows of the float64 node matrix F: squared norms (words, strings) of sub-entity and entity
+# contexts, and ‖Z‖² of entities (sum of their normalised sub-entities) and super-entities
+F_SUB, F_ENT, F_NZE, F_NZS, F_Q0, F_Q2 = 0, 2, 4, 5, 6, 8
+N_FROWS = 10
+Z_ENT, Z_SUP = 3, 4  # table levels of Z_e and Z_a
+
+STATUS_DONE, STATUS_FULL = 0, 1
+
+
+@njit(cache=True, inline="always")
+def _key(level, group, feat, n, nfeat):
+    return (level * n + group) * nfeat + feat
+
+
+@njit(cache=True, inline="always")
+def touch_group(kv, level, group, m, indptr, indices, strf, n, nfeat):
+    """Load the home slots of all of m's cells in `group` before any probing: the loads are
+    independent, so their cache misses overlap (memory-level parallelism) instead of being
+    paid one after another inside the probe loops; the lookups that follow then hit the cache.
+    Returns a finite dummy that callers multiply by 0.0 (0·x is not folded away without
+    fast-math, so the loads stay). Measured: ~25% more proposals/s on the Person-X shard."""
+    base = (level * n + group) * nfeat
+    touched = table_touch(kv, base + strf[m])
+    for j in range(indptr[m], indptr[m + 1]):
+        touched += table_touch(kv, base + indices[j])
+    return touched
+
+
+@njit(cache=True)
+def group_phi(kv, level, group, m, indptr, indices, data, strf, n, nfeat, b, w, size):
+    """Σ_{n∈group} φ(m, n) at `level` (including n = m if m is in the group)."""
+    base = (level * n + group) * nfeat
+    s = 0.0 * touch_group(kv, level, group, m, indptr, indices, strf, n, nfeat)
+    for j in range(indptr[m], indptr[m + 1]):
+        s += data[j] * table_get(kv, base + indices[j])
+    return s + w * table_get(kv, base + strf[m]) - b * size
+
+
+@njit(cache=True)
+def _move_sums(kv, used, level, src, dst, m, indptr, indices, data, strf, n, nfeat, eps):
+    """Move mention m's vector (and string count) from group src to dst at `level` (-1: none).
+
+    Cells of src whose sum drops to ~0 are deleted (hashsum docstring: only live cells stay)."""
+    if src >= 0:
+        base = (level * n + src) * nfeat
+        for j in range(indptr[m], indptr[m + 1]):
+            table_sub(kv, used, base + indices[j], data[j], eps)
+        table_sub(kv, used, base + strf[m], 1.0, eps)
+    if dst >= 0:
+        base = (level * n + dst) * nfeat
+        for j in range(indptr[m], indptr[m + 1]):
+            table_add(kv, used, base + indices[j], data[j])
+        table_add(kv, used, base + strf[m], 1.0)
+
+
+@njit(cache=True)
+def _alloc(G, cnt, which):
+    perm = SUB_PERM + 2 * which
+    g = G[perm, cnt[which]]
+    cnt[which] += 1
+    return g
+
+
+@njit(cache=True)
+def _release(G, cnt, which, g):
+    perm, pos = SUB_PERM + 2 * which, SUB_POS + 2 * which
+    p = G[pos, g]
+    last = cnt[which] - 1
+    other = G[perm, last]
+    G[perm, p] = other
+    G[pos, other] = p
+    G[perm, last] = g
+    G[pos, g] = last
+    cnt[which] -= 1
+
+
+@njit(cache=True)
+def _link(G, head, nxt, prv, owner, item):
+    first = G[head, owner]
+    G[nxt, item] = first
+    G[prv, item] = -1
+    if first >= 0:
+        G[prv, first] = item
+    G[head, owner] = item
+
+
+@njit(cache=True)
+def _unlink(G, head, nxt, prv, owner, item):
+    a, b = G[prv, item], G[nxt, item]
+    if a >= 0:
+        G[nxt, a] = b
+    else:
+        G[head, owner] = b
+    if b >= 0:
+        G[prv, b] = a
+
+
+@njit(cache=True)
+def _collect_sub(G, u, buf, k):
+    m = G[SUB_HEAD, u]
+    while m >= 0:
+        buf[k] = m
+        k += 1
+        m = G[M_NEXT, m]
+    return k
+
+
+@njit(cache=True)
+def _collect_entity(G, e, buf, k=0):
+    """Mentions of entity e into buf[k:]; returns the end."""
+    u = G[ENT_HEAD, e]
+    while u >= 0:
+        k = _collect_sub(G, u, buf, k)
+        u = G[S_NEXT, u]
+    return k
+
+
+@njit(cache=True)
+def _block_cells(buf, k, indptr):
+    """Upper bound on the table cells one level of a block move can insert."""
+    c = 0
+    for i in range(k):
+        c += indptr[buf[i] + 1] - indptr[buf[i]] + 1
+    return c
+
+
+@njit(cache=True)
+def _groups(G, m):
+    u = G[M_SUB, m]
+    e = G[SUB_ENT, u]
+    return e, u, G[ENT_SUP, e]
+
+
+@njit(cache=True)
+def _size_row(level):
+    return ENT_SIZE if level == 0 else (SUB_SIZE if level == 1 else SUP_SIZE)
+
+
+@njit(cache=True)
+def mention_move_delta(G, kv, P, m, dst, indptr, indices, data, strf, mnorm2, n, nfeat):
+    """Δ log p of moving mention m to groups dst = (entity, sub, super); -1 = a new group.
+
+    Mention-pair levels only: with node-level factors the entity level (sub-entities on) and the
+    super-entity level are left to `node_delta`."""
+    src = _groups(G, m)
+    delta = 0.0
+    for level in range(3):
+        if P[ON0 + level] == 0.0 or src[level] == dst[level]:
+            continue
+        if P[P_NODE] != 0.0 and ((level == 0 and P[ON1] != 0.0) or level == 2):
+            continue
+        b, w = P[B0 + level], P[W0 + level]
+        row = _size_row(level)
+        out = group_phi(kv, level, src[level], m, indptr, indices, data, strf, n, nfeat, b, w, G[row, src[level]]) - (
+            mnorm2[m] + w - b
+        )
+        into = 0.0
+        if dst[level] >= 0:
+            into = group_phi(kv, level, dst[level], m, indptr, indices, data, strf, n, nfeat, b, w, G[row, dst[level]])
+        delta += 2.0 * (into - out)
+    return delta
+
+
+@njit(cache=True)
+def block_delta(
+    kv,
+    P,
+    level,
+    src,
+    dst,
+    src_size,
+    dst_size,
+    buf,
+    k,
+    within_level,
+    within_group,
+    within_size,
+    indptr,
+    indices,
+    data,
+    strf,
+    mnorm2,
+    n,
+    nfeat,
+):
+    """Δ at `level` of moving the block buf[:k] (a whole group of `within_level`) from src to dst."""
+    b, w = P[B0 + level], P[W0 + level]
+    into = 0.0
+    out = 0.0
+    within = 0.0
+    for i in range(k):
+        m = buf[i]
+        out += 0.0 * touch_group(kv, level, src, m, indptr, indices, strf, n, nfeat)  # overlaps with dst's
+        if dst >= 0:
+            into += group_phi(kv, level, dst, m, indptr, indices, data, strf, n, nfeat, b, w, dst_size)
+        out += group_phi(kv, level, src, m, indptr, indices, data, strf, n, nfeat, b, w, src_size)
+        if within_group < 0:  # singleton block without its own sums: φ(m, m)
+            within += mnorm2[m] + w - b
+        else:
+            within += group_phi(
+                kv, within_level, within_group, m, indptr, indices, data, strf, n, nfeat, b, w, within_size
+            )
+    return 2.0 * (into - (out - within))
+
+
+@njit(cache=True)
+def run_moves(
+    G,
+    cnt,
+    P,
+    types,
+    kv,
+    used,
+    buf,
+    indptr,
+    indices,
+    data,
+    strf,
+    mnorm2,
+    nfeat,
+    n_samples,
+    t_start,
+    t_stop,
+    seed,
+    out_delta,
+    F,
+):
+    """Run up to n_samples MH proposals; returns (steps done, accepted, status).
+
+    Temperature falls geometrically from t_start to t_stop over the n_samples steps; a move
+    is accepted with probability min(1, exp(Δ/t)) (§2.2), so at t → 0 only non-worsening
+    moves pass. status = STATUS_FULL means the hash table needs a rehash before continuing
+    (the caller rehashes and calls again with seed < 0 to continue the same random stream);
+    used[1] then holds the cells the pending block move may insert, so the caller can make room.
+    numba's RNG is separate from numpy's, so it is seeded here (seed >= 0).
+    """
+    if seed >= 0:
+        np.random.seed(seed)
+    n = G.shape[1]
+    cap = kv.shape[0] // 2
+    ntypes = types.shape[0]
+    record = out_delta.shape[0] >= n_samples
+    accepted = 0
+    ratio = t_stop / t_start
+    p_new = P[P_NEW]
+    dst = np.empty(3, dtype=np.int64)
+    limit = np.int64(cap * 0.6)
+    node0 = P[P_NODE] != 0.0 and P[ON1] != 0.0
+    node2 = P[P_NODE] != 0.0 and P[ON2] != 0.0
+    wk = np.zeros(22)
+    sc0 = np.zeros(3)
+    sc2 = np.zeros(3)
+    bb = np.zeros(2)
+    t = t_start
+    cool = ratio ** (1.0 / n_samples)
+    for step in range(n_samples):
+        if used[0] > limit:
+            used[1] = 0
+            return step, accepted, STATUS_FULL
+        if step > 0:
+            t *= cool
+        kind = types[step % ntypes]
+        if record:
+            out_delta[step] = np.nan
+        if kind == 0:
+            m = np.random.randint(n)
+            while G[M_SUB, m] < 0:  # not a mention of this shard (never happens: all columns are mentions)
+                m = np.random.randint(n)
+            e, u, a = _groups(G, m)
+            r = np.random.random()
+            if r < 0.5 * p_new:
+                if G[SUB_SIZE, u] == 1:
+                    continue
+                dst[0], dst[1], dst[2] = e, -1, a
+            elif r < p_new:
+                # a singleton sub-entity going to a new entity is a block move (type 1); skipping
+                # it here also keeps the number of live groups below the n slots
+                if G[SUB_SIZE, u] == 1:
+                    continue
+                dst[0], dst[1], dst[2] = -1, -1, -1
+            else:
+                if cnt[0] < 2:
+                    continue
+                u2 = G[SUB_PERM, np.random.randint(cnt[0])]
+                if u2 == u:
+                    continue
+                e2 = G[SUB_ENT, u2]
+                dst[0], dst[1], dst[2] = e2, u2, G[ENT_SUP, e2]
+            delta = mention_move_delta(G, kv, P, m, dst, indptr, indices, data, strf, mnorm2, n, nfeat)
+            need = 0
+            node_move = node0 or (node2 and dst[0] != e)
+            if node_move:
+                buf[0] = m
+                bb[0], bb[1] = mnorm2[m], 1.0
+                if node0:
+                    delta += node_delta(
+                        G,
+                        F,
+                        kv,
+                        P,
+                        0,
+                        u,
+                        dst[1],
+                        dst[0],
+                        buf,
+                        0,
+                        1,
+                        bb,
+                        G[SUB_SIZE, u] == 1,
+                        indptr,
+                        indices,
+                        data,
+                        strf,
+                        n,
+                        nfeat,
+                        wk,
+                        sc0,
+                    )
+                    need += 2 * np.int64(sc0[2])
+                if node2 and dst[0] != e:
+                    delta += node_delta(
+                        G,
+                        F,
+                        kv,
+                        P,
+                        2,
+                        e,
+                        dst[0],
+                        dst[2],
+                        buf,
+                        0,
+                        1,
+                        bb,
+                        G[ENT_SIZE, e] == 1,
+                        indptr,
+                        indices,
+                        data,
+                        strf,
+                        n,
+                        nfeat,
+                        wk,
+                        sc2,
+                    )
+                    need += 2 * np.int64(sc2[2])
+                if used[0] + need > (cap * 9) // 10:
+                    used[1] = need
+                    return step, accepted, STATUS_FULL
+            if delta < 0.0 and np.random.random() >= np.exp(delta / t):
+                continue
+            if not node_move:
+                _apply_mention_move(G, cnt, P, kv, used, m, dst, indptr, indices, data, strf, n, nfeat)
+            else:
+                _node_mention_move(
+                    G,
+                    cnt,
+                    F,
+                    P,
+                    kv,
+                    used,
+                    m,
+                    dst,
+                    buf,
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    n,
+                    nfeat,
+                    node0,
+                    node2,
+                    wk,
+                    sc0,
+                    sc2,
+                )
+        elif kind == 1:
+            u = G[SUB_PERM, np.random.randint(cnt[0])]
+            e = G[SUB_ENT, u]
+            a = G[ENT_SUP, e]
+            if np.random.random() < p_new:
+                if G[SUB_SIZE, u] == G[ENT_SIZE, e]:
+                    continue
+                e2, a2 = -1, -1
+            else:
+                if cnt[1] < 2:
+                    continue
+                e2 = G[ENT_PERM, np.random.randint(cnt[1])]
+                if e2 == e:
+                    continue
+                a2 = G[ENT_SUP, e2]
+            k = _collect_sub(G, u, buf, 0)
+            need = 2 * _block_cells(buf, k, indptr)
+            if used[0] + need > (cap * 9) // 10:
+                used[1] = need
+                return step, accepted, STATUS_FULL
+            wg = u if P[ON1] != 0.0 else -1
+            usz = G[SUB_SIZE, u]
+            if P[ON1] != 0.0:
+                bb[0], bb[1] = F[F_SUB, u], F[F_SUB + 1, u]
+            else:  # sub-entities are the mentions themselves
+                bb[0], bb[1] = mnorm2[buf[0]], 1.0
+            if node0:
+                delta = node_delta(
+                    G, F, kv, P, 0, u, -1, e2, buf, 0, k, bb, True, indptr, indices, data, strf, n, nfeat, wk, sc0
+                )
+                need += 2 * np.int64(sc0[2])
+            else:
+                delta = block_delta(
+                    kv,
+                    P,
+                    0,
+                    e,
+                    e2,
+                    G[ENT_SIZE, e],
+                    G[ENT_SIZE, e2] if e2 >= 0 else 0,
+                    buf,
+                    k,
+                    1,
+                    wg,
+                    usz,
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    mnorm2,
+                    n,
+                    nfeat,
+                )
+            if node2:
+                delta += node_delta(
+                    G,
+                    F,
+                    kv,
+                    P,
+                    2,
+                    e,
+                    e2,
+                    a2,
+                    buf,
+                    0,
+                    k,
+                    bb,
+                    usz == G[ENT_SIZE, e],
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    n,
+                    nfeat,
+                    wk,
+                    sc2,
+                )
+                need += 2 * np.int64(sc2[2])
+            elif P[ON2] != 0.0 and a != a2:
+                delta += block_delta(
+                    kv,
+                    P,
+                    2,
+                    a,
+                    a2,
+                    G[SUP_SIZE, a],
+                    G[SUP_SIZE, a2] if a2 >= 0 else 0,
+                    buf,
+                    k,
+                    1,
+                    wg,
+                    usz,
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    mnorm2,
+                    n,
+                    nfeat,
+                )
+            if (node0 or node2) and used[0] + need > (cap * 9) // 10:
+                used[1] = need
+                return step, accepted, STATUS_FULL
+            if delta < 0.0 and np.random.random() >= np.exp(delta / t):
+                continue
+            if node0 or node2:
+                _node_sub_move(
+                    G,
+                    cnt,
+                    F,
+                    P,
+                    kv,
+                    used,
+                    u,
+                    e2,
+                    a2,
+                    buf,
+                    k,
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    n,
+                    nfeat,
+                    node0,
+                    node2,
+                    wk,
+                    sc0,
+                    sc2,
+                )
+            else:
+                _apply_sub_move(G, cnt, P, kv, used, u, e2, a2, buf, k, indptr, indices, data, strf, n, nfeat)
+        else:
+            e = G[ENT_PERM, np.random.randint(cnt[1])]
+            a = G[ENT_SUP, e]
+            if np.random.random() < p_new:
+                if G[ENT_SIZE, e] == G[SUP_SIZE, a]:
+                    continue
+                a2 = -1
+            else:
+                if cnt[2] < 2:
+                    continue
+                a2 = G[SUP_PERM, np.random.randint(cnt[2])]
+                if a2 == a:
+                    continue
+            k = _collect_entity(G, e, buf)
+            need = _block_cells(buf, k, indptr)
+            if used[0] + need > (cap * 9) // 10:
+                used[1] = need
+                return step, accepted, STATUS_FULL
+            if node2:
+                bb[0], bb[1] = F[F_ENT, e], F[F_ENT + 1, e]
+                delta = node_delta(
+                    G, F, kv, P, 2, e, -1, a2, buf, 0, k, bb, True, indptr, indices, data, strf, n, nfeat, wk, sc2
+                )
+                if used[0] + 2 * np.int64(sc2[2]) > (cap * 9) // 10:
+                    used[1] = 2 * np.int64(sc2[2])
+                    return step, accepted, STATUS_FULL
+            else:
+                delta = block_delta(
+                    kv,
+                    P,
+                    2,
+                    a,
+                    a2,
+                    G[SUP_SIZE, a],
+                    G[SUP_SIZE, a2] if a2 >= 0 else 0,
+                    buf,
+                    k,
+                    0,
+                    e,
+                    G[ENT_SIZE, e],
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    mnorm2,
+                    n,
+                    nfeat,
+                )
+            if delta < 0.0 and np.random.random() >= np.exp(delta / t):
+                continue
+            if node2:
+                node_unhook(G, F, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat)
+            fresh = a2 < 0
+            if a2 < 0:
+                a2 = _alloc(G, cnt, 2)
+                G[SUP_SIZE, a2] = 0
+                G[SUP_KIDS, a2] = 0
+            for i in range(k):
+                _move_sums(kv, used, 2, a, a2, buf[i], indptr, indices, data, strf, n, nfeat, P[P_DEAD])
+            G[ENT_SUP, e] = a2
+            G[SUP_SIZE, a] -= k
+            G[SUP_SIZE, a2] += k
+            G[SUP_KIDS, a] -= 1
+            G[SUP_KIDS, a2] += 1
+            if G[SUP_SIZE, a] == 0:
+                _release(G, cnt, 2, a)
+            elif node2:
+                F[F_NZS, a] += sc2[0]
+            if node2:
+                node_hook(G, F, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat, wk)
+                _add_nz(F, F_NZS, a2, sc2[1], fresh)
+        accepted += 1
+        if record:
+            out_delta[step] = delta
+    return n_samples, accepted, STATUS_DONE
+
+
+@njit(cache=True)
+def _apply_mention_move(G, cnt, P, kv, used, m, dst, indptr, indices, data, strf, n, nfeat):
+    e, u, a = _groups(G, m)
+    e2, u2, a2 = dst[0], dst[1], dst[2]
+    if a2 < 0:
+        a2 = _alloc(G, cnt, 2)
+        G[SUP_SIZE, a2] = 0
+        G[SUP_KIDS, a2] = 0
+    if e2 < 0:
+        e2 = _alloc(G, cnt, 1)
+        G[ENT_SIZE, e2] = 0
+        G[ENT_HEAD, e2] = -1
+        G[ENT_SUP, e2] = a2
+        G[ENT_KIDS, e2] = 0
+        G[SUP_KIDS, a2] += 1
+    if u2 < 0:
+        u2 = _alloc(G, cnt, 0)
+        G[SUB_SIZE, u2] = 0
+        G[SUB_HEAD, u2] = -1
+        G[SUB_ENT, u2] = e2
+        G[ENT_KIDS, e2] += 1
+        _link(G, ENT_HEAD, S_NEXT, S_PREV, e2, u2)
+    src = (e, u, a)
+    tgt = (e2, u2, a2)
+    for level in range(3):
+        if P[ON0 + level] != 0.0 and src[level] != tgt[level]:
+            _move_sums(kv, used, level, src[level], tgt[level], m, indptr, indices, data, strf, n, nfeat, P[P_DEAD])
+    _unlink(G, SUB_HEAD, M_NEXT, M_PREV, u, m)
+    _link(G, SUB_HEAD, M_NEXT, M_PREV, u2, m)
+    G[M_SUB, m] = u2
+    G[SUB_SIZE, u] -= 1
+    G[ENT_SIZE, e] -= 1
+    G[SUP_SIZE, a] -= 1
+    G[SUB_SIZE, u2] += 1
+    G[ENT_SIZE, e2] += 1
+    G[SUP_SIZE, a2] += 1
+    if G[SUB_SIZE, u] == 0:
+        _unlink(G, ENT_HEAD, S_NEXT, S_PREV, e, u)
+        _release(G, cnt, 0, u)
+        G[ENT_KIDS, e] -= 1
+    if G[ENT_SIZE, e] == 0:
+        _release(G, cnt, 1, e)
+        G[SUP_KIDS, a] -= 1
+    if G[SUP_SIZE, a] == 0:
+        _release(G, cnt, 2, a)
+
+
+@njit(cache=True)
+def _apply_sub_move(G, cnt, P, kv, used, u, e2, a2, buf, k, indptr, indices, data, strf, n, nfeat):
+    e = G[SUB_ENT, u]
+    a = G[ENT_SUP, e]
+    if e2 < 0:
+        a2 = _alloc(G, cnt, 2)
+        G[SUP_SIZE, a2] = 0
+        G[SUP_KIDS, a2] = 1
+        e2 = _alloc(G, cnt, 1)
+        G[ENT_SIZE, e2] = 0
+        G[ENT_HEAD, e2] = -1
+        G[ENT_SUP, e2] = a2
+        G[ENT_KIDS, e2] = 0
+    for i in range(k):
+        _move_sums(kv, used, 0, e, e2, buf[i], indptr, indices, data, strf, n, nfeat, P[P_DEAD])
+        if P[ON2] != 0.0 and a != a2:
+            _move_sums(kv, used, 2, a, a2, buf[i], indptr, indices, data, strf, n, nfeat, P[P_DEAD])
+    _unlink(G, ENT_HEAD, S_NEXT, S_PREV, e, u)
+    _link(G, ENT_HEAD, S_NEXT, S_PREV, e2, u)
+    G[SUB_ENT, u] = e2
+    G[ENT_KIDS, e] -= 1
+    G[ENT_KIDS, e2] += 1
+    G[ENT_SIZE, e] -= k
+    G[ENT_SIZE, e2] += k
+    G[SUP_SIZE, a] -= k
+    G[SUP_SIZE, a2] += k
+    if G[ENT_SIZE, e] == 0:
+        _release(G, cnt, 1, e)
+        G[SUP_KIDS, a] -= 1
+    if G[SUP_SIZE, a] == 0:
+        _release(G, cnt, 2, a)
+
+
+# ---- node-level (union-of-bags) factors, P[P_NODE] = 1 (nodelevel docstring) ----
+
+
+@njit(cache=True)
+def _members(G, child_level, c, buf, lo):
+    """Mentions of child node c into buf[lo:] (child_level 1: sub-entity, 0: entity); returns the end."""
+    if c < 0:
+        return lo
+    if child_level == 1:
+        return _collect_sub(G, c, buf, lo)
+    return _collect_entity(G, c, buf, lo)
+
+
+@njit(cache=True)
+def _node_rows(level):
+    """(table level of the children's sums, table level of Z, F row of the children's norms,
+    F row of the parents' ‖Z‖², G row of the parents' children counts) of node level 0 or 2."""
+    if level == 0:
+        return 1, Z_ENT, F_SUB, F_NZE, ENT_KIDS
+    return 0, Z_SUP, F_ENT, F_NZS, SUP_KIDS
+
+
+@njit(cache=True)
+def _cache_rows(level):
+    """(cached parent row, cached version row, parent version row, cells row, F row of the cache)."""
+    if level == 0:
+        return Q_PAR0, Q_VER0, VER0, CELLS0, F_Q0
+    return Q_PAR2, Q_VER2, VER2, CELLS2, F_Q2
+
+
+@njit(cache=True)
+def _zdot(G, F, kv, level, c, p, buf, lo, indptr, indices, data, strf, n, nfeat, out):
+    """out = ⟨Z_p, C_c⟩ (two parts), from the cache when neither Z_p nor C_c changed since.
+
+    Why: at the super-entity level C_c is a whole entity, so the dot costs O(|entity|·nnz);
+    most proposals are rejected, leaving Z_p and C_c as they were, so the cached value is
+    reused until an accepted move bumps the parent's version."""
+    qpar, qver, verrow, _, fq = _cache_rows(level)
+    if G[qpar, c] == p and G[qver, c] == G[verrow, p]:
+        out[0], out[1] = F[fq, c], F[fq + 1, c]
+        return
+    cl, zl, _, _, _ = _node_rows(level)
+    hi = _members(G, cl, c, buf, lo)
+    out[:] = 0.0
+    block_dots(kv, zl, p, buf, lo, hi, indptr, indices, data, strf, n, nfeat, out)
+    F[fq, c], F[fq + 1, c] = out[0], out[1]
+    G[qpar, c] = p
+    G[qver, c] = G[verrow, p]
+
+
+@njit(cache=True)
+def _parent(G, level, c):
+    return G[SUB_ENT, c] if level == 0 else G[ENT_SUP, c]
+
+
+@njit(cache=True)
+def _cells(buf, lo, hi, indptr):
+    c = 0
+    for i in range(lo, hi):
+        c += indptr[buf[i] + 1] - indptr[buf[i]] + 1
+    return c
+
+
+@njit(cache=True)
+def node_delta(
+    G, F, kv, P, level, c1, c2, p2, buf, blo, bhi, bb, emptied1, indptr, indices, data, strf, n, nfeat, wk, scratch
+):
+    """Δ of the node-level term at `level` (0: children are sub-entities, 2: entities) when the
+    block buf[blo:bhi] (norms² bb) leaves child c1 and joins child c2 of parent p2 (c2 = -1: a new
+    child of p2; p2 = -1: a new parent). Member lists go to buf[n:2n] and buf[2n:3n].
+    scratch[0], scratch[1]: ΔNZ of c1's parent and of p2 (0 when the same parent), for the hook;
+    scratch[2]: an upper bound on the Z cells the move inserts."""
+    cl, zl, frow, _, krow = _node_rows(level)
+    cells_row = _cache_rows(level)[3]
+    b, w = P[B0 + level], P[W0 + level]
+    p1 = _parent(G, level, c1)
+    wk[:] = 0.0
+    zc1, zb1, cb1, nrm1, new1 = wk[0:2], wk[2:4], wk[4:6], wk[6:8], wk[8:10]
+    zc2, zb2, cb2, nrm2, new2 = wk[10:12], wk[12:14], wk[14:16], wk[16:18], wk[18:20]
+    c12 = wk[20:22]
+    _zdot(G, F, kv, level, c1, p1, buf, n, indptr, indices, data, strf, n, nfeat, zc1)
+    block_dots(kv, zl, p1, buf, blo, bhi, indptr, indices, data, strf, n, nfeat, zb1)
+    block_dots(kv, cl, c1, buf, blo, bhi, indptr, indices, data, strf, n, nfeat, cb1)
+    nrm1[0], nrm1[1] = F[frow, c1], F[frow + 1, c1]
+    dnz1, dk1 = child_change(zc1, zb1, cb1, nrm1, bb, -1.0, emptied1, w, new1)
+    if c2 >= 0:
+        _zdot(G, F, kv, level, c2, p2, buf, 2 * n, indptr, indices, data, strf, n, nfeat, zc2)
+        block_dots(kv, cl, c2, buf, blo, bhi, indptr, indices, data, strf, n, nfeat, cb2)
+        nrm2[0], nrm2[1] = F[frow, c2], F[frow + 1, c2]
+    if p2 >= 0:
+        block_dots(kv, zl, p2, buf, blo, bhi, indptr, indices, data, strf, n, nfeat, zb2)
+    dnz2, dk2 = child_change(zc2, zb2, cb2, nrm2, bb, 1.0, False, w, new2)
+    k1 = G[krow, p1]
+    gone = 1 if emptied1 else 0
+    born = 1 if c2 < 0 else 0
+    scratch[2] = G[cells_row, c1] + (G[cells_row, c2] if c2 >= 0 else 0) + _cells(buf, blo, bhi, indptr)
+    if p2 == p1:
+        if c2 >= 0:  # ⟨C1, C2⟩: the smaller child's mentions against the other's sums
+            small, big = (c1, c2) if G[cells_row, c1] <= G[cells_row, c2] else (c2, c1)
+            hi = _members(G, cl, small, buf, n)
+            block_dots(kv, cl, big, buf, n, hi, indptr, indices, data, strf, n, nfeat, c12)
+        dnz = dnz1 + dnz2 + cross_term(c12, cb1, cb2, bb, -1.0, 1.0, nrm1, new1, nrm2, new2, w)
+        scratch[0], scratch[1] = dnz, 0.0
+        return dnz - (dk1 + dk2) + pair_bias(k1, k1 - gone + born, b)
+    k2 = G[krow, p2] if p2 >= 0 else 0
+    scratch[0], scratch[1] = dnz1, dnz2
+    return dnz1 - dk1 + pair_bias(k1, k1 - gone, b) + dnz2 - dk2 + pair_bias(k2, k2 + born, b)
+
+
+@njit(cache=True)
+def _z_update(kv, used, zl, p, buf, lo, hi, nrm_w, nrm_s, sign, indptr, indices, data, strf, n, nfeat, eps):
+    """Add (sign > 0) or remove the normalised context of the members buf[lo:hi] to/from Z_p."""
+    rw = 1.0 / np.sqrt(nrm_w) if nrm_w > 1e-300 else 0.0
+    rs = 1.0 / np.sqrt(nrm_s) if nrm_s > 1e-300 else 0.0
+    base = (zl * n + p) * nfeat
+    for i in range(lo, hi):
+        m = buf[i]
+        if rw > 0.0:
+            for j in range(indptr[m], indptr[m + 1]):
+                if sign > 0:
+                    table_add(kv, used, base + indices[j], data[j] * rw)
+                else:
+                    table_sub(kv, used, base + indices[j], data[j] * rw, eps)
+        if rs > 0.0:
+            if sign > 0:
+                table_add(kv, used, base + strf[m], rs)
+            else:
+                table_sub(kv, used, base + strf[m], rs, eps)
+
+
+@njit(cache=True)
+def node_unhook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n, nfeat):
+    """Before child c changes: take its normalised context out of its parent's Z."""
+    if c < 0:
+        return
+    cl, zl, frow, _, _ = _node_rows(level)
+    hi = _members(G, cl, c, buf, n)
+    p = _parent(G, level, c)
+    G[_cache_rows(level)[2], p] += 1
+    _z_update(
+        kv, used, zl, p, buf, n, hi, F[frow, c], F[frow + 1, c], -1.0, indptr, indices, data, strf, n, nfeat, P[P_DEAD]
+    )
+
+
+@njit(cache=True)
+def node_hook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n, nfeat, wk):
+    """After child c changed: its norms² from the tables, its normalised context into its parent's Z."""
+    cl, zl, frow, _, _ = _node_rows(level)
+    hi = _members(G, cl, c, buf, n)
+    nr = wk[0:2]
+    nr[:] = 0.0
+    block_dots(kv, cl, c, buf, n, hi, indptr, indices, data, strf, n, nfeat, nr)
+    F[frow, c], F[frow + 1, c] = nr[0], nr[1]
+    _, _, verrow, cells_row, _ = _cache_rows(level)
+    G[cells_row, c] = _cells(buf, n, hi, indptr)
+    p = _parent(G, level, c)
+    G[verrow, p] += 1
+    _z_update(kv, used, zl, p, buf, n, hi, nr[0], nr[1], 1.0, indptr, indices, data, strf, n, nfeat, P[P_DEAD])
+
+
+@njit(cache=True)
+def _add_nz(F, row, p, dnz, fresh):
+    if fresh:
+        F[row, p] = dnz
+    else:
+        F[row, p] += dnz
+
+
+@njit(cache=True)
+def init_nodes(G, cnt, F, kv, used, P, buf, indptr, indices, data, strf, n, nfeat, wk):
+    """Norms², Z sums and ‖Z‖² of the initial configuration (node-level mode only)."""
+    for level in (0, 2):
+        on = P[ON1] if level == 0 else P[ON2]
+        if on == 0.0:
+            continue
+        cl, zl, frow, nzrow, _ = _node_rows(level)
+        which = 0 if level == 0 else 1  # children: live sub-entities or live entities
+        perm = SUB_PERM + 2 * which
+        for i in range(cnt[which]):
+            c = G[perm, i]
+            node_hook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n, nfeat, wk)
+        w = P[W0 + level]
+        for i in range(cnt[which]):
+            c = G[perm, i]
+            p = _parent(G, level, c)
+            hi = _members(G, cl, c, buf, n)
+            d = wk[0:2]
+            d[:] = 0.0
+            block_dots(kv, zl, p, buf, n, hi, indptr, indices, data, strf, n, nfeat, d)
+            rw = 1.0 / np.sqrt(F[frow, c]) if F[frow, c] > 1e-300 else 0.0
+            rs = 1.0 / np.sqrt(F[frow + 1, c]) if F[frow + 1, c] > 1e-300 else 0.0
+            F[nzrow, p] += d[0] * rw + w * d[1] * rs
+
+
+@njit(cache=True)
+def _rehook(
+    G, F, kv, used, P, level, old, new, parent, new_parent, sc, fresh, buf, indptr, indices, data, strf, n, nfeat, wk
+):
+    """After a move among the nodes of `level` (0: sub-entities in entities, 2: entities in super-entities):
+    hook the old node again if it kept members, hook the new one, and add the parents' ‖Z‖² changes `sc`
+    (old parent, new parent; `fresh`: the new parent was created by the move)."""
+    child_size = SUB_SIZE if level == 0 else ENT_SIZE
+    parent_size = ENT_SIZE if level == 0 else SUP_SIZE
+    nzrow = _node_rows(level)[3]
+    if G[child_size, old] > 0:
+        node_hook(G, F, kv, used, P, level, old, buf, indptr, indices, data, strf, n, nfeat, wk)
+    node_hook(G, F, kv, used, P, level, new, buf, indptr, indices, data, strf, n, nfeat, wk)
+    if G[parent_size, parent] > 0:
+        F[nzrow, parent] += sc[0]
+    if new_parent != parent:
+        _add_nz(F, nzrow, new_parent, sc[1], fresh)
+
+
+@njit(cache=True)
+def _node_mention_move(
+    G, cnt, F, P, kv, used, m, dst, buf, indptr, indices, data, strf, n, nfeat, node0, node2, wk, sc0, sc2
+):
+    """`_apply_mention_move` with the node-level structures kept up to date (unhook, move, hook)."""
+    e, u, a = _groups(G, m)
+    e2, u2, a2 = dst[0], dst[1], dst[2]
+    cross = e2 != e
+    if node0:
+        node_unhook(G, F, kv, used, P, 0, u, buf, indptr, indices, data, strf, n, nfeat)
+        node_unhook(G, F, kv, used, P, 0, u2, buf, indptr, indices, data, strf, n, nfeat)
+    if node2 and cross:
+        node_unhook(G, F, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat)
+        node_unhook(G, F, kv, used, P, 2, e2, buf, indptr, indices, data, strf, n, nfeat)
+    _apply_mention_move(G, cnt, P, kv, used, m, dst, indptr, indices, data, strf, n, nfeat)
+    nu, ne, na = G[M_SUB, m], G[SUB_ENT, G[M_SUB, m]], G[ENT_SUP, G[SUB_ENT, G[M_SUB, m]]]
+    if node0:
+        _rehook(G, F, kv, used, P, 0, u, nu, e, ne, sc0, e2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk)
+    if node2 and cross:
+        _rehook(G, F, kv, used, P, 2, e, ne, a, na, sc2, a2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk)
+
+
+@njit(cache=True)
+def _node_sub_move(
+    G, cnt, F, P, kv, used, u, e2, a2, buf, k, indptr, indices, data, strf, n, nfeat, node0, node2, wk, sc0, sc2
+):
+    """`_apply_sub_move` with the node-level structures kept up to date (unhook, move, hook)."""
+    e = G[SUB_ENT, u]
+    a = G[ENT_SUP, e]
+    if node0:
+        node_unhook(G, F, kv, used, P, 0, u, buf, indptr, indices, data, strf, n, nfeat)
+    if node2:
+        node_unhook(G, F, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat)
+        node_unhook(G, F, kv, used, P, 2, e2, buf, indptr, indices, data, strf, n, nfeat)
+    _apply_sub_move(G, cnt, P, kv, used, u, e2, a2, buf, k, indptr, indices, data, strf, n, nfeat)
+    ne = G[SUB_ENT, u]
+    na = G[ENT_SUP, ne]
+    if node0:
+        node_hook(G, F, kv, used, P, 0, u, buf, indptr, indices, data, strf, n, nfeat, wk)
+        if G[ENT_SIZE, e] > 0:
+            F[F_NZE, e] += sc0[0]
+        _add_nz(F, F_NZE, ne, sc0[1], e2 < 0)
+    if node2:
+        _rehook(G, F, kv, used, P, 2, e, ne, a, na, sc2, e2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk)

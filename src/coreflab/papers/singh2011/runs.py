@@ -1,0 +1,66 @@
+"""Singh et al. 2011's run grid: the prior each corpus is tuned for, the traces of Fig. 7 and the
+baselines of Table 2 (ECB+ only when its folder is configured). `Grid` binds the grid to a
+workflow config for workflow/rules/papers/singh2011.smk.
+"""
+
+from coreflab import optional_data
+
+
+def tuning_params(crossdoc_config, corpus, context_suffix=""):
+    """Model, initialisation, string-weight grid and evaluated schedule the prior is tuned for:
+    Person-X runs (Figs. 5-6) start from singletons with w meaningless (every string is X), the
+    string-initialised runs (Fig. 7, Table 2) use the hierarchical model."""
+    c = crossdoc_config
+    if corpus == "personx":
+        # mention-pair Person-X runs share the flat model's prior; node-level (union) runs score
+        # aggregated contexts, whose cosines are on another scale, so they get their own
+        union = context_suffix == "_union"
+        return dict(
+            model="hier" if union else "flat",
+            context="union" if union else "pairwise",
+            init="singletons",
+            weights="0",
+            start_w=0,
+            rounds=c["rounds"],
+            samples=c["samples_per_round"],
+        )
+    return dict(
+        model="hier",
+        context=c["context"],
+        init="string",
+        weights=" ".join(map(str, c["tune"]["string_weight_grid"])),
+        start_w=c["string_weight"],
+        rounds=c["large_rounds"],
+        samples=c["large_samples_per_round"],
+    )
+
+
+def fig7_traces(crossdoc_config, ecbplus):
+    """Traces of Fig. 7: the large corpus at every worker count, ECB+ (and within-topic) at the most."""
+    workers = crossdoc_config["workers"]
+    out = [f"results/crossdoc/traces/large_string_hier_K{k}.csv" for k in workers]
+    if ecbplus:
+        out.append(f"results/crossdoc/traces/ecbplus_string_hier_K{max(workers)}.csv")
+        out.append(f"results/crossdoc/traces/ecbplus_string_hier_K{max(workers)}_within.csv")  # within-topic
+    return out
+
+
+def baseline_corpora(ecbplus):
+    return ["large", "ecbplus"] if ecbplus else ["large"]
+
+
+class Grid:
+    """The grid of one workflow config, as Snakemake input and params functions."""
+
+    def __init__(self, config):
+        self.config = config["crossdoc"]
+        self.ecbplus = optional_data.ecbplus_available(config)
+
+    def tuning_params(self, wildcards):
+        return tuning_params(self.config, wildcards.corpus, wildcards.ctx)
+
+    def fig7_traces(self, wildcards):
+        return fig7_traces(self.config, self.ecbplus)
+
+    def baseline_files(self, wildcards):
+        return [f"results/crossdoc/baselines/{c}.csv" for c in baseline_corpora(self.ecbplus)]

@@ -1,0 +1,35 @@
+"""C&C 2007 run grid: names round-trip, the default config plans every learner × bias × λ."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from coreflab.papers.cc2007 import runs
+
+
+@pytest.mark.parametrize(
+    "learner,bias,weight", [("cc_base", "none", "1"), ("cc_slt_closest", "p1", 1.5), ("cc_slt_preserving", "pa", 3.0)]
+)
+def test_run_name_round_trips(learner, bias, weight):
+    name = runs.run_name(learner, bias, weight)
+    parsed = runs.parse_run(name)
+    assert parsed[:2] == (learner, bias) and float(parsed[2]) == float(weight)
+
+
+def test_default_grid(default_config):
+    cfg = default_config["cc2007"]
+    grid = runs.runs(cfg)
+    per_learner = 1 + len(cfg["biases"]) * len(cfg["bias_weights"])
+    assert len(grid) == len(set(grid)) == 3 * per_learner
+    assert grid[0] == "cc_base-none-1"
+    assert "cc_slt_closest-pa-1.5" in grid and "cc_slt_preserving-p1-3" in grid
+
+
+def test_run_args():
+    assert runs.run_args("cc_slt_closest-p1-1.5") == "--learner cc_slt_closest --bias p1 --bias-weight 1.5"
+
+
+def test_grid_binds_wildcards(default_config):
+    grid = runs.Grid(default_config)
+    files = grid.run_files(SimpleNamespace(corpus="gum"))
+    assert files == [f"results/gum/paper/cc2007/runs/{r}.csv" for r in grid.runs()]

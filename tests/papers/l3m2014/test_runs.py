@@ -1,0 +1,41 @@
+"""L3M 2014 run grid: techniques round-trip, parameters, the document-clustering switch."""
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from coreflab.papers.l3m2014 import runs
+
+
+@pytest.mark.parametrize("gamma", [0.0, 0.2, 1.0])
+def test_technique_round_trips(gamma):
+    assert runs.parse_technique(runs.technique_name(gamma)) == ("l3m", gamma)
+
+
+def test_baselines_are_their_own_learner():
+    assert runs.parse_technique("sumlink") == ("sumlink", None)
+
+
+def test_default_grid(default_config):
+    cfg = default_config["l3m2014"]
+    techniques = runs.techniques(cfg)
+    assert techniques[:4] == list(runs.BASELINES)
+    assert techniques[4:] == [f"l3m-g{g:g}" for g in cfg["gammas"]]
+    assert len(techniques) == len(set(techniques))
+
+
+def test_params_add_gamma_to_configured_learner_params(default_config):
+    cfg = default_config["l3m2014"]
+    assert runs.technique_params(cfg, "l3m-g0.4") == {**cfg["learner_params"].get("l3m", {}), "gamma": 0.4}
+    assert runs.technique_params(cfg, "corr_clustering") == cfg["learner_params"]["corr_clustering"]
+
+
+def test_doccluster_runs_only_when_enabled(default_config):
+    off = {**default_config, "doccluster": {**default_config["doccluster"], "enabled": False}}
+    assert runs.doccluster_files(off) == []
+    grid = runs.Grid(off)
+    inputs = grid.table_inputs(SimpleNamespace(corpus="synth"))
+    assert inputs["doccluster"] == [] and len(inputs["curves"]) == len(grid.techniques())
+    assert grid.doccluster_args(None, SimpleNamespace(doccluster=[])) == ""
+    assert json.loads(grid.params(SimpleNamespace(technique="l3m-g1")))["gamma"] == 1.0

@@ -1,0 +1,26 @@
+"""Singh 2011 run grid: tuning settings per corpus, Fig. 7 traces and baselines with/without ECB+."""
+
+from coreflab.papers.singh2011 import runs
+
+
+def test_personx_priors_start_from_singletons(default_config):
+    cfg = default_config["crossdoc"]
+    flat = runs.tuning_params(cfg, "personx")
+    union = runs.tuning_params(cfg, "personx", "_union")
+    assert (flat["model"], flat["context"], flat["init"]) == ("flat", "pairwise", "singletons")
+    assert (union["model"], union["context"]) == ("hier", "union")
+
+
+def test_string_initialised_priors_tune_the_string_weight(default_config):
+    cfg = default_config["crossdoc"]
+    large = runs.tuning_params(cfg, "large")
+    assert large["init"] == "string" and large["weights"].split() == [str(w) for w in cfg["tune"]["string_weight_grid"]]
+
+
+def test_fig7_and_baselines_follow_ecbplus(default_config):
+    cfg = default_config["crossdoc"]
+    without = runs.fig7_traces(cfg, ecbplus=False)
+    assert len(without) == len(cfg["workers"])
+    with_ecb = runs.fig7_traces(cfg, ecbplus=True)
+    assert with_ecb[: len(without)] == without and len(with_ecb) == len(without) + 2
+    assert runs.baseline_corpora(False) == ["large"] and runs.baseline_corpora(True) == ["large", "ecbplus"]

@@ -1,0 +1,158 @@
+# Björkelund & Kuhn 2014: greedy template selection (Sec. 6; its feature set feeds every learner),
+# dev learning curves of every update strategy, Figs. 3-4, Tables 1-2.
+
+from coreflab.papers.bk2014 import runs as bk2014_runs
+
+BK2014 = bk2014_runs.Grid(config)
+
+
+localrules:
+    bk2014_report,
+    bk2014_table2,
+
+
+rule bk2014_run:
+    input:
+        unpack(tuned_training_inputs),
+    output:
+        model="results/{corpus}/paper/bk2014/runs/{run}.npz",
+        curve="results/{corpus}/paper/bk2014/runs/{run}.csv",
+    log:
+        "results/{corpus}/logs/bk2014_{run}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/bk2014_{run}.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    params:
+        learner=BK2014.run_learner,
+        params=BK2014.run_params,
+        seed=config["seed"],
+        tuned=tuned_option,
+    shell:
+        "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
+        "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
+        "--curve {output.curve} --params {params.params:q} {params.tuned} --seed {params.seed} --out {output.model} > {log} 2>&1"
+
+
+rule bk2014_report:
+    input:
+        curves=BK2014.curve_files,
+    output:
+        fig3=report(
+            "results/{corpus}/paper/bk2014/fig3.png",
+            caption="../../report/bk2014_fig3.rst",
+            category="Björkelund & Kuhn 2014",
+            labels={"corpus": "{corpus}", "item": "Fig. 3"},
+        ),
+        fig3_pdf="results/{corpus}/paper/bk2014/fig3.pdf",
+        fig4=report(
+            "results/{corpus}/paper/bk2014/fig4.png",
+            caption="../../report/bk2014_fig4.rst",
+            category="Björkelund & Kuhn 2014",
+            labels={"corpus": "{corpus}", "item": "Fig. 4"},
+        ),
+        fig4_pdf="results/{corpus}/paper/bk2014/fig4.pdf",
+        table1=report(
+            "results/{corpus}/paper/bk2014/table1.html",
+            caption="../../report/bk2014_table1.rst",
+            category="Björkelund & Kuhn 2014",
+            labels={"corpus": "{corpus}", "item": "Table 1"},
+        ),
+        table1_md="results/{corpus}/paper/bk2014/table1.md",
+        table1_csv="results/{corpus}/paper/bk2014/table1.csv",
+        table1_tex="results/{corpus}/paper/bk2014/table1.tex",
+    log:
+        "results/{corpus}/logs/bk2014_report.log",
+    benchmark:
+        "results/{corpus}/benchmarks/bk2014_report.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        curves=BK2014.curve_args,
+        beams=BK2014.beams,
+        out_dir="results/{corpus}/paper/bk2014",
+    shell:
+        "coreflab bk2014 report {params.curves} --beams {params.beams} --corpus {wildcards.corpus} "
+        "--out-dir {params.out_dir} > {log} 2>&1"
+
+
+rule bk2014_table2:
+    input:
+        unpack(leaderboard_inputs),
+    output:
+        md=report(
+            "results/{corpus}/paper/bk2014/table2.html",
+            caption="../../report/bk2014_table2.rst",
+            category="Björkelund & Kuhn 2014",
+            labels={"corpus": "{corpus}", "item": "Table 2"},
+        ),
+        md_md="results/{corpus}/paper/bk2014/table2.md",
+        csv="results/{corpus}/paper/bk2014/table2.csv",
+        tex="results/{corpus}/paper/bk2014/table2.tex",
+    log:
+        "results/{corpus}/logs/bk2014_table2.log",
+    benchmark:
+        "results/{corpus}/benchmarks/bk2014_table2.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        prefix="results/{corpus}/paper/bk2014/table2",
+        extra=leaderboard_args,
+        seed=config["seed"],
+    shell:
+        "coreflab leaderboard --scores {input.scores} --split test {params.extra} --seed {params.seed} "
+        "--reference bk_delayed_laso --caption 'Björkelund & Kuhn 2014 Table 2 on {wildcards.corpus} (test): "
+        "non-local delayed LaSO beside every other system; † = significantly different, paired bootstrap, p < 0.05' "
+        "--out-prefix {params.prefix} > {log} 2>&1"
+
+
+rule select_templates:
+    input:
+        conll="results/{corpus}/data/train.conll",
+        tuned="results/{corpus}/tuning/root_loss.json",
+    output:
+        log=report(
+            "results/{corpus}/selection/steps.html",
+            caption="../../report/selection.rst",
+            category="Björkelund & Kuhn 2014",
+            labels={"corpus": "{corpus}", "item": "feature selection"},
+        ),
+        log_csv="results/{corpus}/selection/steps.csv",
+        featureset="results/{corpus}/selection/selected.yaml",
+    log:
+        "results/{corpus}/logs/select_templates.log",
+    benchmark:
+        "results/{corpus}/benchmarks/select_templates.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    params:
+        mentions=config["mentions"],
+        start=config["selection"]["start"],
+        candidates=config["selection"]["candidates"],
+        nonlocal_candidates=",".join(config["selection"]["nonlocal_candidates"]),
+        iterations=config["selection"]["iterations"],
+        max_steps=config["selection"]["max_steps"],
+        seed=config["seed"],
+        bits=config["features"]["bits"],
+        window=window_option,
+    shell:
+        "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} "
+        "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
+        "--iterations {params.iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} --jobs {threads} --seed {params.seed} "
+        "--tuned {input.tuned} --log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"

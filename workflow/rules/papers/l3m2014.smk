@@ -1,0 +1,166 @@
+# Samdani, Chang & Roth 2014: L3M and its baselines (Table 1), robustness, CCCP vs SGD,
+# order control, and supervised document clustering of 20 Newsgroups posts (Table 2).
+
+from coreflab.papers.l3m2014 import runs as l3m2014_runs
+
+L3M2014 = l3m2014_runs.Grid(config)
+
+
+localrules:
+    l3m2014_tables,
+
+
+rule l3m2014_curves:
+    input:
+        unpack(train_dev_test_inputs),
+    output:
+        csv="results/{corpus}/paper/l3m2014/runs/curves_{technique}.csv",
+    log:
+        "results/{corpus}/logs/l3m2014_curves_{technique}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/l3m2014_curves_{technique}.tsv"
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    params:
+        learner=L3M2014.learner,
+        params=L3M2014.params,
+        grid=json.dumps(config["l3m2014"]["tune"], sort_keys=True),
+        passes=config["l3m2014"]["passes"],
+        seed=config["seed"],
+    shell:
+        "coreflab l3m2014 curves --learner {params.learner} --params {params.params:q} --grid {params.grid:q} "
+        "--passes {params.passes} --seed {params.seed} "
+        "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
+        "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
+        "--test-compiled {input.test_compiled} --test-arcs {input.test_arcs} --test-conll {input.test_conll} "
+        "--out {output.csv} > {log} 2>&1"
+
+
+rule l3m2014_study:
+    input:
+        unpack(train_dev_test_inputs),
+    output:
+        csv="results/{corpus}/paper/l3m2014/runs/{study}.csv",
+    log:
+        "results/{corpus}/logs/l3m2014_{study}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/l3m2014_{study}.tsv"
+    wildcard_constraints:
+        study="robustness|cccp_vs_sgd|order_control",
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    params:
+        runs=config["l3m2014"]["robustness_runs"],
+        docs=config["l3m2014"]["cccp_docs"],
+        passes=config["l3m2014"]["cccp_outer"],
+        seed=config["seed"],
+    shell:
+        "coreflab l3m2014 {wildcards.study} --runs {params.runs} --docs {params.docs} "
+        "--passes {params.passes} --seed {params.seed} "
+        "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
+        "--test-compiled {input.test_compiled} --test-arcs {input.test_arcs} --test-conll {input.test_conll} "
+        "--out {output.csv} > {log} 2>&1"
+
+
+rule doccluster:
+    output:
+        csv="results/doccluster/runs/{key}_{order}.csv",
+    log:
+        "results/doccluster/logs/doccluster_{key}_{order}.log",
+    benchmark:
+        "results/doccluster/benchmarks/doccluster_{key}_{order}.tsv"
+    wildcard_constraints:
+        key="author|thread",
+        order="natural|shuffled",
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=60,
+    params:
+        local_dir=config["doccluster"]["local_dir"],
+        set_size=config["doccluster"]["set_size"],
+        max_sets=config["doccluster"]["max_sets"],
+        folds=config["doccluster"]["folds"],
+        passes=config["doccluster"]["passes"],
+        shuffle=L3M2014.doccluster_shuffle_flag,
+        seed=config["seed"],
+    shell:
+        "coreflab l3m2014 doccluster --local-dir {params.local_dir:q} --key {wildcards.key} --set-size {params.set_size} "
+        "--max-sets {params.max_sets} --folds {params.folds} --passes {params.passes} {params.shuffle} "
+        "--seed {params.seed} --out {output.csv} > {log} 2>&1"
+# snakefmt would move the optional Table 2 outputs to the front (a different output order): left as written
+# fmt: off
+rule l3m2014_tables:
+    input:
+        unpack(L3M2014.table_inputs),
+    output:
+        table1=report(
+            "results/{corpus}/paper/l3m2014/table1.html",
+            caption="../../report/l3m2014_table1.rst",
+            category="Samdani, Chang & Roth 2014",
+            labels={"corpus": "{corpus}", "item": "Table 1"},
+        ),
+        table1_md="results/{corpus}/paper/l3m2014/table1.md",
+        robustness=report(
+            "results/{corpus}/paper/l3m2014/robustness.html",
+            caption="../../report/l3m2014_robustness.rst",
+            category="Samdani, Chang & Roth 2014",
+            labels={"corpus": "{corpus}", "item": "robustness"},
+        ),
+        robustness_md="results/{corpus}/paper/l3m2014/robustness.md",
+        cccp=report(
+            "results/{corpus}/paper/l3m2014/cccp_vs_sgd.html",
+            caption="../../report/l3m2014_cccp.rst",
+            category="Samdani, Chang & Roth 2014",
+            labels={"corpus": "{corpus}", "item": "CCCP vs SGD"},
+        ),
+        cccp_md="results/{corpus}/paper/l3m2014/cccp_vs_sgd.md",
+        order=report(
+            "results/{corpus}/paper/l3m2014/order_control.html",
+            caption="../../report/l3m2014_order.rst",
+            category="Samdani, Chang & Roth 2014",
+            labels={"corpus": "{corpus}", "item": "order control"},
+        ),
+        order_md="results/{corpus}/paper/l3m2014/order_control.md",
+        csv="results/{corpus}/paper/l3m2014/table1.csv",
+        # Table 2 (20 Newsgroups VI) exists only when the document-clustering experiment runs
+        **(
+            {
+                "table2_vi": report(
+                    "results/{corpus}/paper/l3m2014/table2_vi.html",
+                    caption="../../report/l3m2014_table2_vi.rst",
+                    category="Samdani, Chang & Roth 2014",
+                    labels={"corpus": "{corpus}", "item": "Table 2 (VI)"},
+                ),
+                "table2_vi_md": "results/{corpus}/paper/l3m2014/table2_vi.md",
+            }
+            if L3M2014.doccluster_enabled()
+            else {}
+        ),
+    params:
+        doccluster=L3M2014.doccluster_args,
+        out_dir="results/{corpus}/paper/l3m2014",
+    log:
+        "results/{corpus}/logs/l3m2014_tables.log",
+    benchmark:
+        "results/{corpus}/benchmarks/l3m2014_tables.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    conda:
+        "../../envs/coreflab.yaml"
+    shell:
+        "coreflab l3m2014 tables --corpus {wildcards.corpus} --curves {input.curves} --robustness {input.robustness} "
+        "--cccp {input.cccp} --order {input.order} {params.doccluster} --out-dir {params.out_dir} > {log} 2>&1"
+# fmt: on
