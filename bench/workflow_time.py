@@ -1,0 +1,118 @@
+"""Record what one whole workflow run cost: wall time, the jobs' CPU and memory, the machine's load.
+
+Snakemake writes one benchmark TSV per job (`results/**/benchmarks/*.tsv`: wall s, max RSS MB,
+mean load, CPU s). This sums them per paper and lists the costliest jobs, beside the run's wall
+time measured around `snakemake` (pass it in; with `/usr/bin/time -v` it is the "Elapsed" line),
+and says how the run was made (fresh clone and cold numba cache or not), so the time a reader sees
+in docs/performance.md comes with the conditions it was measured under.
+
+    python bench/workflow_time.py --label default --results RUN/results --wall-s 1234 \
+        --how "fresh clone, cold numba cache, GUM run beside it"   → bench/results/workflow_default.json
+"""
+
+import argparse
+import json
+import os
+import re
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# benchmark file name (without .tsv) → paper, by prefix; the rest is the shared pipeline and the leaderboard
+PAPERS = {
+    "bk2014": "bk2014",
+    "select": "bk2014",
+    "tune_root": "bk2014",
+    "cc2007": "cc2007",
+    "l3m2014": "l3m2014",
+    "doccluster": "l3m2014",
+    "hm2017": "hm2017",
+    "mela": "hm2017",
+    "crossdoc": "singh2011",
+    "personx": "singh2011",
+    "ecbplus": "singh2011",
+    "large": "singh2011",
+    "baselines": "singh2011",
+    "calibrate": "singh2011",
+    "report": "singh2011",
+    "tune_": "singh2011",
+}
+
+
+def paper_of(path):
+    name = path.stem
+    if path.parent.parent.name == "crossdoc":
+        return "singh2011"
+    for prefix, paper in PAPERS.items():
+        if name.startswith(prefix):
+            return paper
+    return "pipeline_and_leaderboard"
+
+
+def read_jobs(results):
+    rows = []
+    for tsv in sorted(Path(results).glob("**/benchmarks/*.tsv")):
+        df = pd.read_csv(tsv, sep="\t")
+        last = df.iloc[-1]
+        rows.append(
+            {
+                "job": f"{tsv.parent.parent.name}/{tsv.stem}",
+                "paper": paper_of(tsv),
+                "wall_s": float(last["s"]),
+                "cpu_s": float(last["cpu_time"]),
+                "max_rss_mb": float(last["max_rss"]),
+                "mean_load": float(last["mean_load"]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def summary(jobs, wall_s, how, label):
+    per_paper = jobs.groupby("paper").agg(
+        jobs=("job", "size"), cpu_s=("cpu_s", "sum"), max_rss_mb=("max_rss_mb", "max")
+    )
+    top = jobs.sort_values("cpu_s", ascending=False).head(8)
+    return {
+        "label": label,
+        "how": how,
+        "wall_s": round(wall_s, 1),
+        "wall_min": round(wall_s / 60, 1),
+        "jobs": int(len(jobs)),
+        "cpu_s_total": round(float(jobs["cpu_s"].sum()), 1),
+        "cpu_min_total": round(float(jobs["cpu_s"].sum()) / 60, 1),
+        "peak_job_rss_mb": round(float(jobs["max_rss_mb"].max()), 1),
+        "load_at_record": round(os.getloadavg()[0], 2),
+        "per_paper": {
+            p: {
+                "jobs": int(r["jobs"]),
+                "cpu_s": round(float(r["cpu_s"]), 1),
+                "max_rss_mb": round(float(r["max_rss_mb"]), 1),
+            }
+            for p, r in per_paper.iterrows()
+        },
+        "costliest_jobs": [
+            {k: (round(v, 1) if isinstance(v, float) else v) for k, v in r.items()}
+            for r in top[["job", "cpu_s", "wall_s", "max_rss_mb"]].to_dict("records")
+        ],
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--label", required=True, help="config name, e.g. default or gum")
+    ap.add_argument("--results", required=True, help="the run's results/ directory")
+    ap.add_argument("--wall-s", type=float, required=True, help="wall seconds of the whole snakemake run")
+    ap.add_argument("--how", required=True, help="how it was run (fresh clone? cold caches? what else ran?)")
+    args = ap.parse_args()
+    if not re.fullmatch(r"[a-z0-9_]+", args.label):
+        raise SystemExit(f"--label {args.label!r}: use lower-case letters, digits and _")
+    out = summary(read_jobs(args.results), args.wall_s, args.how, args.label)
+    path = ROOT / "bench" / "results" / f"workflow_{args.label}.json"
+    path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+    print(json.dumps(out, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
