@@ -82,6 +82,8 @@ def summary(jobs, wall_s, how, label):
         "jobs": int(len(jobs)),
         "cpu_s_total": round(float(jobs["cpu_s"].sum()), 1),
         "cpu_min_total": round(float(jobs["cpu_s"].sum()) / 60, 1),
+        "cores": os.cpu_count(),
+        "cpu_min_over_cores": round(float(jobs["cpu_s"].sum()) / 60 / (os.cpu_count() or 1), 1),
         "peak_job_rss_mb": round(float(jobs["max_rss_mb"].max()), 1),
         "load_at_record": round(os.getloadavg()[0], 2),
         "per_paper": {
