@@ -19,8 +19,9 @@ def doccluster_enabled(config):
 
 
 def ecbplus_available(config):
+    """A local ECB+ folder exists, or the user let the workflow fetch the pinned archives."""
     folder = config["crossdoc"]["ecbplus_dir"]
-    return bool(folder) and os.path.isdir(folder)
+    return (bool(folder) and os.path.isdir(folder)) or bool(config["crossdoc"].get("ecbplus_download", False))
 
 
 def skipped_experiments(config):
@@ -53,7 +54,9 @@ def skipped_experiments(config):
                 ECBPLUS,
                 why,
                 "set crossdoc.ecbplus_dir to a folder holding ECBplus_xml.tar.xz and "
-                "ECBplus_coreference_sentences.csv (the ECB+ release of the cltl/ecbPlus repository, packed so)",
+                "ECBplus_coreference_sentences.csv (the ECB+ release of the cltl/ecbPlus repository, packed so); "
+                "or set crossdoc.ecbplus_download: true to fetch the pinned archives into resources/ecbplus/ "
+                "(needs the network)",
             )
         )
     return out

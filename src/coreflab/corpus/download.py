@@ -61,9 +61,19 @@ ARCHIVES = {
             ),
         ),
     ),
+    # ECB+ (Singh et al. 2011, Table 2 and Fig. 7): the per-file XML of the parser repository (the
+    # official repository keeps it as a zip) and the official list of completely annotated sentences
+    "ecbplus": (
+        Archive("cltl/ECB-parser", "eba7c4d1caa758816bcee3139bdd4e6688dee00d", (("ECB+/", "ECB+/"),)),
+        Archive(
+            "cltl/ecbPlus",
+            "3aa071e12fd08fc0705b16bb1841e7a9c5c22420",
+            (("ECB+_LREC2014/ECBplus_coreference_sentences.csv", "ECBplus_coreference_sentences.csv"),),
+        ),
+    ),
 }
 # corpus (source name) -> download key: GUM and OntoGUM come from one archive.
-DOWNLOAD_KEY = {"litbank": "litbank", "gum": "gum", "ontogum": "gum"}
+DOWNLOAD_KEY = {"litbank": "litbank", "gum": "gum", "ontogum": "gum", "ecbplus": "ecbplus"}
 
 
 def corpus_root(name, options=None, resources_dir=None, fetch=None):

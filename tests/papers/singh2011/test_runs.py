@@ -24,3 +24,12 @@ def test_fig7_and_baselines_follow_ecbplus(default_config):
     with_ecb = runs.fig7_traces(cfg, ecbplus=True)
     assert with_ecb[: len(without)] == without and len(with_ecb) == len(without) + 2
     assert runs.baseline_corpora(False) == ["large"] and runs.baseline_corpora(True) == ["large", "ecbplus"]
+
+
+def test_ecbplus_source_names_the_folder_the_download_or_both():
+    assert (
+        runs.ecbplus_source_args({"ecbplus_dir": "data/ECB plus", "ecbplus_download": False})
+        == "--local-dir 'data/ECB plus'"
+    )
+    assert runs.ecbplus_source_args({"ecbplus_dir": None, "ecbplus_download": True}) == "--download"
+    assert runs.ecbplus_source_args({"ecbplus_dir": "d", "ecbplus_download": True}) == "--local-dir d --download"

@@ -69,9 +69,9 @@ rule crossdoc_ecbplus:
         mem_mb=2000,
         runtime=10,
     params:
-        local_dir=config["crossdoc"]["ecbplus_dir"] or "",
+        source=SINGH2011.ecbplus_source_args,
     shell:
-        "coreflab singh2011 ecbplus --local-dir {params.local_dir:q} --out {output.corpus} > {log} 2>&1"
+        "coreflab singh2011 ecbplus {params.source} --out {output.corpus} > {log} 2>&1"
 
 
 rule crossdoc_calibrate:

@@ -26,23 +26,48 @@ from coreflab.papers.singh2011.data import CrossdocCorpus, tfidf_rows
 ARCHIVE = "ECBplus_xml.tar.xz"
 SENTENCES = "ECBplus_coreference_sentences.csv"
 ENTITY_PREFIXES = ("HUMAN", "NON_HUMAN", "LOC", "TIME")
-PUBLIC_SOURCE = "https://github.com/cltl/ecbPlus (ECB+_LREC2014/ECB+.zip)"
+PUBLIC_SOURCE = "github.com/cltl/ECB-parser and github.com/cltl/ecbPlus at pinned commits"
+XML_FOLDER = "ECB+"
 
 
-def locate(local_dir):
-    """The ECB+ folder: a local directory with the archive, or an error naming both ways."""
+def locate(local_dir, download=False, resources_dir=None, fetch=None):
+    """The ECB+ folder: a local directory with the archive, or the pinned download when allowed.
+
+    The download (`crossdoc.ecbplus_download: true`) lands in `resources/ecbplus/` as the parser
+    repository's `ECB+/<topic>/<doc>.xml` files plus the sentence list; `read_ecbplus` reads that
+    folder or the packed `ECBplus_xml.tar.xz` of a shared copy alike.
+    """
     if local_dir:
         path = Path(local_dir)
-        if (path / ARCHIVE).exists():
+        if (path / ARCHIVE).exists() or (path / XML_FOLDER).is_dir():
             return path
+        if not download:
+            raise UserError(
+                f"{path}: no {ARCHIVE} there; set crossdoc.ecbplus_dir to a folder holding "
+                f"{ARCHIVE} and {SENTENCES}, or set crossdoc.ecbplus_download: true to fetch it from {PUBLIC_SOURCE}"
+            )
+    if not download:
         raise UserError(
-            f"{path}: no {ARCHIVE} there; set crossdoc.ecbplus_dir to a folder holding "
-            f"{ARCHIVE} and {SENTENCES}, or let the workflow download it from {PUBLIC_SOURCE}"
+            f"no ECB+ folder given; set crossdoc.ecbplus_dir to a folder holding {ARCHIVE} and {SENTENCES}, "
+            f"or set crossdoc.ecbplus_download: true to fetch it from {PUBLIC_SOURCE}"
         )
-    raise UserError(
-        f"downloading ECB+ from {PUBLIC_SOURCE} failed (no network on this machine); "
-        f"download it yourself and set crossdoc.ecbplus_dir to the folder holding {ARCHIVE}"
-    )
+    from coreflab.corpus.download import DEFAULT_RESOURCES, download_corpus
+
+    return download_corpus("ecbplus", Path(resources_dir or DEFAULT_RESOURCES) / "ecbplus", fetch=fetch)
+
+
+def _xml_documents(folder):
+    """{member name: XML text} from the packed archive, or from the downloaded `ECB+/` folder (same names)."""
+    docs = {}
+    if (folder / ARCHIVE).exists():
+        with tarfile.open(folder / ARCHIVE, mode="r:xz") as tar:
+            for member in tar:  # in stream order: random access into an .xz stream decompresses again
+                if member.isfile() and member.name.endswith(".xml"):
+                    docs[member.name] = tar.extractfile(member).read().decode("utf-8")
+        return docs
+    for path in sorted((folder / XML_FOLDER).glob("**/*.xml")):
+        docs[path.relative_to(folder).as_posix()] = path.read_text(encoding="utf-8")
+    return docs
 
 
 def read_selected_sentences(path):
@@ -89,15 +114,11 @@ def parse_document(xml_text, name):
     return out
 
 
-def read_ecbplus(local_dir, restrict_sentences=True):
+def read_ecbplus(local_dir, restrict_sentences=True, download=False, resources_dir=None, fetch=None):
     """The ECB+ entity mentions as a `CrossdocCorpus` (whole corpus; topic ids kept for blocking)."""
-    folder = locate(local_dir)
+    folder = locate(local_dir, download, resources_dir, fetch)
     selected = read_selected_sentences(folder / SENTENCES) if restrict_sentences else None
-    docs_xml = {}
-    with tarfile.open(folder / ARCHIVE, mode="r:xz") as tar:
-        for member in tar:  # in stream order: random access into an .xz stream decompresses again
-            if member.isfile() and member.name.endswith(".xml"):
-                docs_xml[member.name] = tar.extractfile(member).read().decode("utf-8")
+    docs_xml = _xml_documents(folder)
     texts, contexts, gold, docs, topics = [], [], [], [], []
     for doc_index, name in enumerate(sorted(docs_xml)):
         stem = Path(name).stem  # e.g. 3_9ecb
@@ -112,7 +133,7 @@ def read_ecbplus(local_dir, restrict_sentences=True):
             docs.append(doc_index)
             topics.append(int(topic))
     if not texts:
-        raise UserError(f"{folder / ARCHIVE}: no cross-document entity mentions found")
+        raise UserError(f"{folder}: no cross-document entity mentions found in its ECB+ XML")
     counts = CountVectorizer(lowercase=True, stop_words="english", token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z]+\b")
     X = tfidf_rows(counts.fit_transform(contexts))
     names, strings = np.unique(np.array(texts), return_inverse=True)

@@ -3,6 +3,8 @@ baselines of Table 2 (ECB+ only when its folder is configured). `Grid` binds the
 workflow config for workflow/rules/papers/singh2011.smk.
 """
 
+import shlex
+
 from coreflab import optional_data
 
 
@@ -45,6 +47,16 @@ def fig7_traces(crossdoc_config, ecbplus):
     return out
 
 
+def ecbplus_source_args(crossdoc_config):
+    """Arguments of `coreflab singh2011 ecbplus` naming where ECB+ comes from (a folder, the download, or both)."""
+    args = []
+    if crossdoc_config.get("ecbplus_dir"):
+        args += ["--local-dir", shlex.quote(str(crossdoc_config["ecbplus_dir"]))]
+    if crossdoc_config.get("ecbplus_download"):
+        args.append("--download")
+    return " ".join(args)
+
+
 def baseline_corpora(ecbplus):
     return ["large", "ecbplus"] if ecbplus else ["large"]
 
@@ -61,6 +73,9 @@ class Grid:
 
     def fig7_traces(self, wildcards):
         return fig7_traces(self.config, self.ecbplus)
+
+    def ecbplus_source_args(self, wildcards):
+        return ecbplus_source_args(self.config)
 
     def baseline_files(self, wildcards):
         return [f"results/crossdoc/baselines/{c}.csv" for c in baseline_corpora(self.ecbplus)]

@@ -10,12 +10,17 @@ def add_arguments(p):
     p.add_argument(
         "--all-sentences", action="store_true", help="keep mentions outside the sentences whose annotation is complete"
     )
+    p.add_argument(
+        "--download",
+        action="store_true",
+        help="fetch the pinned ECB+ archives into resources/ecbplus/ when --local-dir has no copy (needs network)",
+    )
     p.add_argument("--person-x", action="store_true", help="replace every mention string by X")
     p.add_argument("--out", required=True)
 
 
 def run(args):
-    corpus = read_ecbplus(args.local_dir or None, restrict_sentences=not args.all_sentences)
+    corpus = read_ecbplus(args.local_dir or None, restrict_sentences=not args.all_sentences, download=args.download)
     if args.person_x:
         corpus = corpus.person_x()
     corpus.save(args.out)
