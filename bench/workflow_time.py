@@ -20,33 +20,26 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# benchmark file name (without .tsv) → paper, by prefix; the rest is the shared pipeline and the leaderboard
-PAPERS = {
+# Every Singh et al. job writes under results/crossdoc/ (its folder says the paper); the others are
+# named <paper>_... or by the B&K step that feeds every learner; the rest is the shared pipeline and
+# the leaderboard.
+FOLDERS = {"crossdoc": "singh2011", "doccluster": "l3m2014"}
+PREFIXES = {
     "bk2014": "bk2014",
-    "select": "bk2014",
-    "tune_root": "bk2014",
+    "select_templates": "bk2014",
+    "tune_root_loss": "bk2014",
     "cc2007": "cc2007",
     "l3m2014": "l3m2014",
-    "doccluster": "l3m2014",
     "hm2017": "hm2017",
-    "mela": "hm2017",
-    "crossdoc": "singh2011",
-    "personx": "singh2011",
-    "ecbplus": "singh2011",
-    "large": "singh2011",
-    "baselines": "singh2011",
-    "calibrate": "singh2011",
-    "report": "singh2011",
-    "tune_": "singh2011",
 }
 
 
 def paper_of(path):
-    name = path.stem
-    if path.parent.parent.name == "crossdoc":
-        return "singh2011"
-    for prefix, paper in PAPERS.items():
-        if name.startswith(prefix):
+    folder = path.parent.parent.name
+    if folder in FOLDERS:
+        return FOLDERS[folder]
+    for prefix, paper in PREFIXES.items():
+        if path.stem.startswith(prefix):
             return paper
     return "pipeline_and_leaderboard"
 
