@@ -112,3 +112,29 @@ def test_probabilities_are_the_logistic_function():
     z = np.array([-800.0, -2.0, 0.0, 3.0])
     with np.errstate(over="ignore"):
         np.testing.assert_allclose(probabilities(z.copy()), [0.0, 1 / (1 + np.e**2), 0.5, 1 / (1 + np.e**-3)])
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**16))
+def test_flat_column_copy_fits_bit_for_bit_like_the_map(seed):
+    """The fast path (each pair's columns copied flat) and the memory-bounded path (through the id map)
+    give the very same loss, gradient and fitted weights: same sums, same order."""
+    import coreflab.learn.pairwise.pair_logistic as pl
+
+    store, y, w = random_problem(seed, n_arcs=120, dup=0.5)
+    fits = []
+    for budget in (pl.COMPACT_BUDGET_BYTES, 0):
+        old, pl.COMPACT_BUDGET_BYTES = pl.COMPACT_BUDGET_BYTES, budget
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                pairs, cols, coef, b = fit_on_store(store, y, w, tol=1e-6, max_iter=50)
+            grad = np.zeros(len(coef) + 1)
+            loss = pairs.loss_grad(cols, y.astype(float), w, coef, b, grad)
+            fits.append((pairs._compact(cols) is not None, coef, b, loss, grad))
+        finally:
+            pl.COMPACT_BUDGET_BYTES = old
+    (flat_a, *a), (flat_b, *b) = fits
+    assert flat_a and not flat_b  # the two paths were both taken
+    for x, z in zip(a, b):
+        assert np.array_equal(x, z)

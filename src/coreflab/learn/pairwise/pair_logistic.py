@@ -13,7 +13,12 @@ gtol=tol, ftol=64·eps), warm-started from the previous solution as `warm_start=
 so a fit follows the path scikit-learn's would (up to floating-point summation order).
 
 Memory: the column map (4·2**n_bits bytes), a duplicate flag per pair (1 byte), and per
-feature the weights, the gradient and L-BFGS-B's history (~25 doubles).
+feature the weights, the gradient and L-BFGS-B's history (~25 doubles). For speed, a fit
+also keeps each pair's columns as one flat int32 array (4 bytes per pair feature + an 8-byte
+offset per pair) when that fits in `COMPACT_BUDGET_BYTES`: a loss-and-gradient pass then reads
+columns directly instead of through the map (twice as fast on the default synthetic corpus), with
+the same sums in the same order, so the fit is bit for bit the same either way; above the
+budget (corpora of CoNLL-2012 size) it reads through the map.
 """
 
 import warnings
@@ -114,6 +119,54 @@ def _loss_grad(arc_feats, arc_feat_offsets, arcs, dup, cols, y, sw, w, b, grad, 
     return loss
 
 
+@njit(cache=True)
+def _compact_columns(arc_feats, arc_feat_offsets, arcs, dup, cols, n_entries):
+    """(int32 columns, int64 offsets): each pair's mapped columns, in store order, repeats and unmapped ids left out."""
+    out = np.empty(n_entries, dtype=np.int32)
+    off = np.empty(arcs.shape[0] + 1, dtype=np.int64)
+    off[0] = 0
+    m = 0
+    for i in range(arcs.shape[0]):
+        a = arcs[i]
+        start, end = arc_feat_offsets[a], arc_feat_offsets[a + 1]
+        for k in range(start, end):
+            c = cols[arc_feats[k]]
+            if c >= 0 and (dup[i] == 0 or not _repeated(arc_feats, start, k)):
+                out[m] = c
+                m += 1
+        off[i + 1] = m
+    return out[:m], off
+
+
+@njit(cache=True)
+def _loss_grad_compact(col, off, y, sw, w, b, grad):
+    """_loss_grad over precomputed columns: the same sums in the same order."""
+    loss = 0.0
+    g_b = 0.0
+    for i in range(off.shape[0] - 1):
+        z = b
+        for k in range(off[i], off[i + 1]):
+            z += w[col[k]]
+        if z > 0.0:
+            e = np.exp(-z)
+            loss_i = z + np.log1p(e) - y[i] * z
+            p = 1.0 / (1.0 + e)
+        else:
+            e = np.exp(z)
+            loss_i = np.log1p(e) - y[i] * z
+            p = e / (1.0 + e)
+        loss += sw[i] * loss_i
+        g = sw[i] * (p - y[i])
+        g_b += g
+        for k in range(off[i], off[i + 1]):
+            grad[col[k]] += g
+    grad[grad.shape[0] - 1] = g_b
+    return loss
+
+
+COMPACT_BUDGET_BYTES = 1 << 30  # the flat per-pair column copy is kept only below this size
+
+
 class StorePairs:
     """The pairs (arc indices) of one store, with their per-arc duplicate flags: what scoring needs."""
 
@@ -137,7 +190,25 @@ class StorePairs:
         return _decision(self.feats, self.offsets, self.arcs, self.dup, cols, coef, float(intercept))
 
     def loss_grad(self, cols, y, sw, w, b, grad):
+        """Σ s_i·logloss_i, its gradient added into grad (through the flat column copy when it fits the budget)."""
+        compact = self._compact(cols)
+        if compact is not None:
+            return _loss_grad_compact(compact[0], compact[1], y, sw, w, b, grad)
         return _loss_grad(self.feats, self.offsets, self.arcs, self.dup, cols, y, sw, w, b, grad, self.max_len)
+
+    def _compact(self, cols):
+        """The flat columns of these pairs under `cols`, built once per column map; None above the budget."""
+        held = getattr(self, "_held", None)
+        if held is not None and held[0] is cols:
+            return held[1]
+        starts, ends = self.offsets[self.arcs], self.offsets[self.arcs + 1]
+        n_entries = int((ends - starts).sum())
+        size = 4 * n_entries + 8 * (len(self) + 1)
+        compact = None
+        if size <= COMPACT_BUDGET_BYTES:
+            compact = _compact_columns(self.feats, self.offsets, self.arcs, self.dup, cols, n_entries)
+        self._held = (cols, compact)
+        return compact
 
 
 def column_map_of(feature_ids, n_bits):
