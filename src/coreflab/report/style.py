@@ -36,6 +36,11 @@ def series_style(i, **overrides):
     return style
 
 
+def band(ax, x, low, high, i):
+    """The spread of the i-th series (e.g. over seeds) as a light band in its colour, behind the lines."""
+    ax.fill_between(x, low, high, color=PALETTE[i % len(PALETTE)], alpha=0.18, linewidth=0, zorder=0)
+
+
 def title(paper, figure, corpus=None, split=None, what=""):
     """'Björkelund & Kuhn 2014, Fig. 3 — <what> (<corpus>, <split>)'."""
     head = f"{PAPERS.get(paper, paper)}, {figure}" if figure else PAPERS.get(paper, paper)

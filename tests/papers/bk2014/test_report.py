@@ -53,3 +53,44 @@ def test_figure4_strategies_at_one_beam_baseline_only_on_the_left():
     assert set(_lines(nonlocal_)) == {"early update", "LaSO", "delayed LaSO"}
     assert _lines(nonlocal_)["delayed LaSO"] == [63, 64, 65]  # bk_delayed_laso-nonlocal-b4 is run 12
     assert nonlocal_.get_title() == "Non-local features (beam 4)"
+
+
+def _with_seeds(curves, shifts=(-2.0, 3.0)):
+    """The main runs plus one copy per extra seed (`-s<k>`), their MELA shifted by the given amounts."""
+    extra = []
+    for k, shift in enumerate(shifts, start=2):
+        c = curves.assign(run=curves.run + f"-s{k}", f1=curves.f1 + shift, main=False)
+        extra.append(c)
+    return pd.concat([curves.assign(main=True), *extra], ignore_index=True)
+
+
+def _bands(ax):
+    """[(low, high)] vertex ranges of every filled band of an axis."""
+    out = []
+    for coll in ax.collections:
+        ys = [p.vertices[:, 1] for p in coll.get_paths()]
+        if ys:
+            out.append((min(y.min() for y in ys), max(y.max() for y in ys)))
+    return out
+
+
+def test_seeds_draw_the_main_line_and_a_band_over_all_seeds():
+    curves = _curves()
+    fig = bk2014.figure3(_with_seeds(curves), [2, 4])
+    plain = bk2014.figure3(curves, [2, 4])
+    for ax, ax_plain in zip(fig.axes[:2], plain.axes[:2]):
+        assert _lines(ax) == _lines(ax_plain)  # the lines are the main seed's, unchanged
+        assert _bands(ax_plain) == []
+        bands = _bands(ax)
+        assert len(bands) == len(_lines(ax))  # one band per series
+        for (low, high), ys in zip(sorted(bands), sorted(_lines(ax).values())):
+            assert low == min(ys) - 2.0 and high == max(ys) + 3.0
+    assert "range over 3 seeds" in fig._suptitle.get_text()
+
+
+def test_table1_reads_only_the_main_seed():
+    curves = _curves()
+    for metric in ("muc", "bcub", "ceafm", "ceafe"):
+        curves = pd.concat([curves, curves[curves.metric == "mela"].assign(metric=metric)], ignore_index=True)
+    curves = curves.assign(recall=curves.f1, precision=curves.f1)
+    pd.testing.assert_frame_equal(bk2014.table1(_with_seeds(curves), 2), bk2014.table1(curves, 2))

@@ -52,3 +52,27 @@ def test_grid_binds_wildcards(default_config):
     assert files[0].startswith("results/synth/paper/bk2014/runs/") and len(files) == len(grid.runs())
     args = grid.curve_args(wc, SimpleNamespace(curves=files))
     assert args.split()[1] == f"{grid.runs()[0]}={files[0]}"
+
+
+@pytest.mark.parametrize("seed", [None, 2, 17])
+def test_run_name_with_seed_round_trips(seed):
+    name = runs.run_name("bk_laso", "nonlocal", 5, seed=seed)
+    assert runs.parse_run(name) == ("bk_laso", "nonlocal", 5)
+    assert runs.seed_of(name) == seed
+
+
+def test_other_seeds_repeat_every_run_and_the_main_names_stay(default_config):
+    cfg = default_config["bk2014"]
+    main = runs.runs(cfg)
+    assert runs.runs(cfg, seeds=[], seed=1) == main
+    assert runs.runs(cfg, seeds=[1], seed=1) == main  # the config's own seed adds nothing
+    grid = runs.runs(cfg, seeds=[3, 1, 2], seed=1)
+    assert grid[: len(main)] == main
+    assert sorted(grid[len(main) :]) == sorted(f"{r}-s{k}" for r in main for k in (2, 3))
+
+
+def test_grid_trains_each_run_with_its_seed(default_config):
+    grid = runs.Grid({**default_config, "seed": 7, "seeds": [7, 8]})
+    assert grid.run_seed(SimpleNamespace(run="bk_early-local-b5")) == 7
+    assert grid.run_seed(SimpleNamespace(run="bk_early-local-b5-s8")) == 8
+    assert len(grid.runs()) == 2 * len(runs.runs(default_config["bk2014"]))

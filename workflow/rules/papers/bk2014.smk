@@ -30,7 +30,7 @@ rule bk2014_run:
     params:
         learner=BK2014.run_learner,
         params=BK2014.run_params,
-        seed=config["seed"],
+        seed=BK2014.run_seed,
         tuned=tuned_option,
     shell:
         "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
@@ -137,7 +137,7 @@ rule select_templates:
         "results/{corpus}/benchmarks/select_templates.tsv"
     conda:
         "../../envs/coreflab.yaml"
-    threads: 2
+    threads: config["selection"]["jobs"]
     resources:
         mem_mb=8000,
         runtime=240,

@@ -1,40 +1,50 @@
 """Björkelund & Kuhn (2014) Figs. 3–4 and Table 1 from the per-iteration dev curves.
 
-Runs are named `<learner>-<local|nonlocal>-b<beam>`; each curve CSV holds dev R/P/F of
-MUC, B3, CEAFm, CEAFe and MELA after every iteration (`coreflab train --curve`).
+Runs are named `<learner>-<local|nonlocal>-b<beam>`, with `-s<seed>` when trained with another
+of the config's `seeds`; each curve CSV holds dev R/P/F of MUC, B3, CEAFm, CEAFe and MELA after
+every iteration (`coreflab train --curve`). The figures draw the run without a seed suffix as the
+line and, where other seeds ran, the range over all of them as a band; Table 1 reads only the
+runs without a suffix (the config's seed), so adding seeds never changes it.
 """
-
-import re
 
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
+from coreflab.papers.bk2014.runs import parse_run, seed_of
 from coreflab.report import style
 
-RUN = re.compile(r"^(?P<learner>bk_[a-z_]+)-(?P<features>local|nonlocal)-b(?P<beam>\d+)$")
 NAMES = {k: style.system_name(k) for k in ("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso")}
 NAMES["bk_baseline"] = "baseline"  # in B&K's own figures; beside other papers it is "B&K baseline"
 
 
-def parse_run(name):
-    m = RUN.match(name)
-    if not m:
-        raise ValueError(f"run name {name!r} is not <learner>-<local|nonlocal>-b<beam>")
-    return m.group("learner"), m.group("features"), int(m.group("beam"))
-
-
 def load_curves(paths_by_run):
+    """One frame of every run's curve; `main` marks the runs with the config's seed."""
     frames = []
     for run, path in paths_by_run.items():
         df = pd.read_csv(path)
         learner, features, beam = parse_run(run)
         df["run"], df["learner"], df["features"], df["beam"] = run, learner, features, beam
+        df["main"] = seed_of(run) is None
         frames.append(df)
     return pd.concat(frames, ignore_index=True)
 
 
+def _main_only(curves):
+    return curves[curves.main] if "main" in curves else curves
+
+
 def _mela(curves):
-    return curves[curves.metric == "mela"].assign(MELA=lambda d: d.f1.astype(float))
+    mela = curves[curves.metric == "mela"].assign(MELA=lambda d: d.f1.astype(float))
+    return mela if "main" in mela else mela.assign(main=True)
+
+
+def _curve(ax, runs, label, i):
+    """The main-seed line of one series and, where several seeds ran, their range as a band."""
+    main = runs[runs.main]
+    ax.plot(main.epoch, main.MELA, label=label, **style.series_style(i))
+    if runs.run.nunique() > 1:
+        spread = runs.groupby("epoch").MELA.agg(["min", "max"])
+        style.band(ax, spread.index, spread["min"], spread["max"], i)
 
 
 def _label(learner, features, beam):
@@ -54,6 +64,9 @@ def _two_panels(curves, title, draw, suptitle):
         ax.legend(fontsize=8)
     axes[0].set_ylabel("dev MELA (CoNLL F1, %)")
     axes[1].set_ylabel("dev MELA (CoNLL F1, %)")
+    n_seeds = mela.groupby(["learner", "features", "beam"]).run.nunique().max()
+    if n_seeds > 1:
+        suptitle += f"; lines: one seed, bands: range over {n_seeds} seeds"
     return style.finish_figure(fig, suptitle)
 
 
@@ -65,11 +78,10 @@ def figure3(curves, beams, corpus=None):
     """Dev MELA vs iteration: early update at two beams against the baseline (local | non-local)."""
 
     def draw(ax, mela, features):
-        base = mela[mela.learner == "bk_baseline"]
-        ax.plot(base.epoch, base.MELA, label="baseline (local, exact search)", **style.series_style(6))
+        _curve(ax, mela[mela.learner == "bk_baseline"], "baseline (local, exact search)", 6)
         for k, beam in enumerate(beams):
             sub = mela[(mela.learner == "bk_early") & (mela.features == features) & (mela.beam == beam)]
-            ax.plot(sub.epoch, sub.MELA, label=f"early update, beam {beam}", **style.series_style(k))
+            _curve(ax, sub, f"early update, beam {beam}", k)
 
     return _two_panels(
         curves, _features_title, draw, style.title("bk2014", "Fig. 3", corpus, "dev", "early update vs exact search")
@@ -83,10 +95,10 @@ def figure4(curves, beam, corpus=None):
         for k, learner in enumerate(("bk_early", "bk_maxviolation", "bk_laso", "bk_delayed_laso")):
             sub = mela[(mela.learner == learner) & (mela.features == features) & (mela.beam == beam)]
             if len(sub):
-                ax.plot(sub.epoch, sub.MELA, label=NAMES[learner], **style.series_style(k))
+                _curve(ax, sub, NAMES[learner], k)
         base = mela[mela.learner == "bk_baseline"]
         if features == "local" and len(base):
-            ax.plot(base.epoch, base.MELA, label="baseline", **style.series_style(6))
+            _curve(ax, base, "baseline", 6)
 
     return _two_panels(
         curves,
@@ -99,6 +111,7 @@ def figure4(curves, beam, corpus=None):
 def table1(curves, beam):
     """Local vs non-local delayed LaSO on dev at the last iteration, with the difference row."""
     rows = []
+    curves = _main_only(curves)
     for features in ("local", "nonlocal"):
         sub = curves[(curves.learner == "bk_delayed_laso") & (curves.features == features) & (curves.beam == beam)]
         if sub.empty:

@@ -1,9 +1,12 @@
 """Björkelund & Kuhn 2014's run grid: which learner, feature set and beam every curve of Figs. 3-4
 and Table 1 trains, and the run names the workflow uses as the `{run}` wildcard.
 
-A run is named `<learner>-<local|nonlocal>-b<beam>` (`bk_early-nonlocal-b4`); `run_name` and
-`parse_run` are inverse. `Grid` binds the grid to a workflow config for the rules in
-workflow/rules/papers/bk2014.smk.
+A run is named `<learner>-<local|nonlocal>-b<beam>` (`bk_early-nonlocal-b4`), trained with the
+config's `seed`; for the spread of the learning curves, every run is repeated with each other seed of
+the config's `seeds` as `<name>-s<seed>` (`bk_early-nonlocal-b4-s2`). The figures draw the `seed`
+run as the line and the range over all seeds as a band; Table 1 reads the `seed` runs only.
+`run_name` and `parse_run` are inverse. `Grid` binds the grid to a workflow config for the rules
+in workflow/rules/papers/bk2014.smk.
 """
 
 import json
@@ -11,30 +14,48 @@ import json
 FEATURES = ("local", "nonlocal")
 
 
-def run_name(learner, features, beam):
-    """`<learner>-<features>-b<beam>`: the `{run}` wildcard of one curve."""
+def run_name(learner, features, beam, seed=None):
+    """`<learner>-<features>-b<beam>[-s<seed>]`: the `{run}` wildcard of one curve (no suffix: the config's seed)."""
     if features not in FEATURES:
         raise ValueError(f"features must be one of {FEATURES}, got {features!r}")
-    return f"{learner}-{features}-b{int(beam)}"
+    name = f"{learner}-{features}-b{int(beam)}"
+    return name if seed is None else f"{name}-s{int(seed)}"
+
+
+def _split_seed(run):
+    """(name without its seed suffix, seed or None)."""
+    head, _, last = run.rpartition("-")
+    if head and last[:1] == "s" and last[1:].isdigit():
+        return head, int(last[1:])
+    return run, None
 
 
 def parse_run(run):
-    """(learner, features, beam) of a run name (inverse of `run_name`)."""
-    learner, features, beam = run.rsplit("-", 2)
-    if features not in FEATURES or not beam.startswith("b"):
+    """(learner, features, beam) of a run name, whatever its seed (inverse of `run_name`)."""
+    learner, features, beam = _split_seed(run)[0].rsplit("-", 2)
+    if features not in FEATURES or not beam.startswith("b") or not beam[1:].isdigit():
         raise ValueError(f"not a bk2014 run name: {run!r}")
     return learner, features, int(beam[1:])
 
 
-def runs(bk_config):
+def seed_of(run):
+    """The seed a run name carries (`-s<seed>`), or None for a run with the config's seed."""
+    parse_run(run)
+    return _split_seed(run)[1]
+
+
+def runs(bk_config, seeds=(), seed=None):
     """Sorted run names of config["bk2014"]: the baseline, early update at every beam, and every
-    other strategy at the first beam, each with local and with non-local features."""
+    other strategy at the first beam, each with local and with non-local features; then each of
+    them again for every seed of `seeds` other than `seed` (the curves' spread)."""
     beams = bk_config["beams"]
     out = [run_name("bk_baseline", "local", 1)]
     for features in FEATURES:
         out += [run_name("bk_early", features, b) for b in beams]
         out += [run_name(s, features, beams[0]) for s in bk_config["strategies"] if s != "bk_early"]
-    return sorted(set(out))
+    main = sorted(set(out))
+    extra = [run_name(*parse_run(r), seed=k) for k in sorted(set(seeds)) if k != seed for r in main]
+    return main + extra
 
 
 def run_params(bk_config, run):
@@ -51,12 +72,18 @@ class Grid:
 
     def __init__(self, config):
         self.config = config["bk2014"]
+        self.seed = config["seed"]
+        self.seeds = config.get("seeds", [])
 
     def runs(self):
-        return runs(self.config)
+        return runs(self.config, self.seeds, self.seed)
 
     def run_learner(self, wildcards):
         return parse_run(wildcards.run)[0]
+
+    def run_seed(self, wildcards):
+        seed = seed_of(wildcards.run)
+        return self.seed if seed is None else seed
 
     def run_params(self, wildcards):
         return json.dumps(run_params(self.config, wildcards.run), sort_keys=True)
