@@ -19,15 +19,17 @@ def _tsv(path, wall, rss, cpu):
     path.write_text(HEADER + f"{wall}\t0:00:01\t{rss}\t0\t0\t0\t0\t0\t50\t{cpu}\n")
 
 
-def test_sums_per_paper_and_ranks_jobs_by_cpu(tmp_path):
+def test_sums_per_paper_and_ranks_jobs_by_wall(tmp_path):
     mod = _load()
     _tsv(tmp_path / "synth/benchmarks/cc2007_cc_base-none-1.tsv", 10.0, 500.0, 8.0)
     _tsv(tmp_path / "synth/benchmarks/cc2007_tables.tsv", 1.0, 100.0, 0.5)
     _tsv(tmp_path / "synth/benchmarks/train_l3m.tsv", 4.0, 300.0, 3.0)
     _tsv(tmp_path / "crossdoc/benchmarks/personx_flat_K2.tsv", 6.0, 900.0, 12.0)
-    out = mod.summary(mod.read_jobs(tmp_path), wall_s=30.0, how="test", label="t")
+    out = mod.summary(mod.read_jobs(tmp_path), wall_s=30.0, how="test", label="t", run_cpu_s=42.0)
     assert out["jobs"] == 4 and out["cpu_s_total"] == 23.5 and out["peak_job_rss_mb"] == 900.0
-    assert out["per_paper"]["cc2007"] == {"jobs": 2, "cpu_s": 8.5, "max_rss_mb": 500.0}
+    assert out["job_wall_s_total"] == 21.0 and out["run_cpu_s"] == 42.0
+    assert out["busy_share_of_cores"] == round(42.0 / (30.0 * out["cores"]), 3)
+    assert out["per_paper"]["cc2007"] == {"jobs": 2, "wall_s": 11.0, "cpu_s": 8.5, "max_rss_mb": 500.0}
     assert out["per_paper"]["singh2011"]["cpu_s"] == 12.0
     assert out["per_paper"]["pipeline_and_leaderboard"]["jobs"] == 1
-    assert [j["job"] for j in out["costliest_jobs"]][:2] == ["crossdoc/personx_flat_K2", "synth/cc2007_cc_base-none-1"]
+    assert [j["job"] for j in out["costliest_jobs"]][:2] == ["synth/cc2007_cc_base-none-1", "crossdoc/personx_flat_K2"]

@@ -315,3 +315,27 @@ def test_a_model_file_in_the_old_layout_loads_and_predicts_like_its_coefficients
     test_pairs = build_pairs(*test)
     X_test, _ = design_matrix(test[1], test_pairs.arcs, ids)
     np.testing.assert_allclose(model.pair_probabilities(test)[1], ref.predict_proba(X_test)[:, 1], atol=1e-12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(clusterings, st.integers(0, 2**16), st.sampled_from([("none", 1.0), ("p1", 1.5), ("pa", 3.0)]))
+def test_shared_first_fit_is_the_fit_each_variant_makes_itself(docs, seed, bias):
+    """Iteration 1 of BASE and both SLT E-steps is one fit on y*: sharing it changes nothing."""
+    corpus, store = make_data(docs + [[0, 1, 0, 1]], seed=seed)
+    params = {"bias": bias[0], "bias_weight": bias[1], "em_iterations": 3, "max_iter": 40}
+    base = make_learner("cc_base", **params).fit((corpus, store))
+    for variant in ("cc_slt_closest", "cc_slt_preserving"):
+        alone = make_learner(variant, **params).fit((corpus, store))
+        shared = make_learner(variant, **params).fit((corpus, store), first_fit=base.first_fit())
+        assert len(shared._iterations) == len(alone._iterations) == 3
+        for (c1, b1), (c2, b2) in zip(alone._iterations, shared._iterations):
+            assert np.array_equal(c1, c2) and b1 == b2
+        assert np.array_equal(alone.train_labels_, shared.train_labels_)
+
+
+def test_first_fit_from_other_settings_is_refused():
+    corpus, store = make_data([[0, 1, 0, 1], [0, 0, 1]])
+    base = make_learner("cc_base", bias="pa", bias_weight=3.0, max_iter=20).fit((corpus, store))
+    other = make_learner("cc_slt_closest", bias="pa", bias_weight=1.5, em_iterations=2, max_iter=20)
+    with pytest.raises(ValueError, match="other settings"):
+        other.fit((corpus, store), first_fit=base.first_fit())

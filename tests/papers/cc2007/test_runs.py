@@ -25,8 +25,12 @@ def test_default_grid(default_config):
     assert "cc_slt_closest-pa-1.5" in grid and "cc_slt_preserving-p1-3" in grid
 
 
-def test_run_args():
-    assert runs.run_args("cc_slt_closest-p1-1.5") == "--learner cc_slt_closest --bias p1 --bias-weight 1.5"
+def test_settings_cover_the_runs_and_name_their_options(default_config):
+    cfg = default_config["cc2007"]
+    assert runs.settings(cfg)[0] == "none-1"
+    assert sorted(f"{learner}-{s}" for learner in runs.LEARNERS for s in runs.settings(cfg)) == sorted(runs.runs(cfg))
+    assert runs.setting_args("p1-1.5") == "--bias p1 --bias-weight 1.5"
+    assert runs.setting_args("none-1") == "--bias none --bias-weight 1"
 
 
 def test_grid_binds_wildcards(default_config):

@@ -1,4 +1,5 @@
-# Choi & Cardie 2007: BASE, SLT (both E-steps) and biased potentials; Tables 1-3.
+# Choi & Cardie 2007: BASE, SLT (both E-steps) and biased potentials; Tables 1-3. One job per
+# bias setting trains the three learners, which share their first fit (iteration 1 on y*).
 
 from coreflab.papers.cc2007 import runs as cc2007_runs
 
@@ -13,26 +14,32 @@ rule cc2007_run:
     input:
         unpack(train_test_inputs),
     output:
-        csv="results/{corpus}/paper/cc2007/runs/{run}.csv",
+        base="results/{corpus}/paper/cc2007/runs/cc_base-{setting}.csv",
+        closest="results/{corpus}/paper/cc2007/runs/cc_slt_closest-{setting}.csv",
+        preserving="results/{corpus}/paper/cc2007/runs/cc_slt_preserving-{setting}.csv",
     log:
-        "results/{corpus}/logs/cc2007_{run}.log",
+        "results/{corpus}/logs/cc2007_{setting}.log",
     benchmark:
-        "results/{corpus}/benchmarks/cc2007_{run}.tsv"
+        "results/{corpus}/benchmarks/cc2007_{setting}.tsv"
+    wildcard_constraints:
+        setting="(none|p1|pa)-[0-9.]+",
     conda:
         "../../envs/coreflab.yaml"
     threads: 1
     resources:
         mem_mb=8000,
-        runtime=120,
+        runtime=240,
     params:
-        args=CC2007.run_args,
+        args=CC2007.setting_args,
         seed=config["seed"],
         iterations=config["cc2007"]["em_iterations"],
     shell:
         "coreflab cc2007 run {params.args} --em-iterations {params.iterations} --seed {params.seed} "
+        "--learner cc_base --out {output.base} --learner cc_slt_closest --out {output.closest} "
+        "--learner cc_slt_preserving --out {output.preserving} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "
         "--test-compiled {input.test_compiled} --test-arcs {input.test_arcs} --test-conll {input.test_conll} "
-        "--out {output.csv} > {log} 2>&1"
+        "> {log} 2>&1"
 
 
 rule cc2007_tables:

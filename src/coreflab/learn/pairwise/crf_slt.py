@@ -80,8 +80,13 @@ class PairwiseCRF(Learner):
             raise UserError(f"unknown bias {self.bias!r}; expected none, p1 or pa")
         return w
 
-    def fit(self, train, dev=None, callback=None):
-        """train = (CompiledCorpus, ArcStore); callback(iteration, model) after every M-step."""
+    def fit(self, train, dev=None, callback=None, first_fit=None):
+        """train = (CompiledCorpus, ArcStore); callback(iteration, model) after every M-step.
+
+        first_fit: another fitted PairwiseCRF's `first_fit()` on the same split with the same bias,
+        λ and solver settings: iteration 1 of every variant is the same fit on y*, so BASE and both
+        SLT E-steps can share it instead of fitting it three times (a mismatch is a ValueError).
+        """
         corpus, store = train if isinstance(train, tuple) else (train.corpus, train.store)
         self._pair_cache = {}
         pairs, arcs = self._store_pairs(corpus, store)
@@ -104,18 +109,20 @@ class PairwiseCRF(Learner):
                 new = ESTEPS[self.estep](pairs, prob, self.threshold)
                 self.relabelled_.append(int(np.count_nonzero(new != labels)))
                 labels = new
-            # warm-started from the previous iteration, as LogisticRegression(warm_start=True)
-            coef, intercept, _ = fit_logistic(
-                arcs,
-                cols,
-                ids.shape[0],
-                labels,
-                weights,
-                C=self.prior_variance,
-                tol=self.tol,
-                max_iter=self.max_iter,
-                warm=self._iterations[-1] if self._iterations else None,
-            )
+            if t == 1 and first_fit is not None:
+                coef, intercept = self._shared_first_fit(first_fit)
+            else:  # warm-started from the previous iteration, as LogisticRegression(warm_start=True)
+                coef, intercept, _ = fit_logistic(
+                    arcs,
+                    cols,
+                    ids.shape[0],
+                    labels,
+                    weights,
+                    C=self.prior_variance,
+                    tol=self.tol,
+                    max_iter=self.max_iter,
+                    warm=self._iterations[-1] if self._iterations else None,
+                )
             self._iterations.append((coef, intercept))
             self.iteration_ = t
             self._pack()
@@ -123,6 +130,21 @@ class PairwiseCRF(Learner):
                 callback(t, self)
         self.train_labels_ = labels
         return self
+
+    def _settings(self):
+        return (self.bias, float(self.bias_weight), float(self.prior_variance), float(self.tol), int(self.max_iter))
+
+    def first_fit(self):
+        """Iteration 1 of this fitted model, for `fit(first_fit=...)` of a variant on the same split."""
+        coef, intercept = self._iterations[0]
+        return {"settings": self._settings(), "feature_ids": self.feature_ids_, "coef": coef, "intercept": intercept}
+
+    def _shared_first_fit(self, first_fit):
+        if first_fit["settings"] != self._settings() or first_fit["feature_ids"] != self.feature_ids_:
+            raise ValueError(
+                f"first_fit comes from other settings or another split: {first_fit['settings']} vs {self._settings()}"
+            )
+        return np.array(first_fit["coef"], dtype=np.float64), float(first_fit["intercept"])
 
     _CACHED_STORES = 4  # train, test, and a little more: cc-run scores two splits per iteration
 

@@ -1,6 +1,7 @@
 """Choi & Cardie 2007's run grid: BASE and both SLT E-steps, unbiased and with every bias × λ
 (Tables 1-3). A run is named `<learner>-<bias>-<λ>` (`cc_slt_closest-p1-1.5`, unbiased:
-`<learner>-none-1`); `run_name` and `parse_run` are inverse. `Grid` binds the grid to a
+`<learner>-none-1`); `run_name` and `parse_run` are inverse. One job trains the three learners
+of a setting `<bias>-<λ>` together (they share their first fit); `Grid` binds the grid to a
 workflow config for workflow/rules/papers/cc2007.smk.
 """
 
@@ -19,17 +20,22 @@ def parse_run(run):
 
 def runs(cc_config):
     """Run names of config["cc2007"], learner by learner (the order Tables 1-3 list them)."""
-    out = []
-    for learner in LEARNERS:
-        out.append(run_name(learner, "none", "1"))
-        out += [run_name(learner, b, w) for b in cc_config["biases"] for w in cc_config["bias_weights"]]
-    return out
+    return [f"{learner}-{setting}" for learner in LEARNERS for setting in settings(cc_config)]
 
 
-def run_args(run):
-    """`coreflab cc2007 run` options of one run."""
-    learner, bias, weight = parse_run(run)
-    return f"--learner {learner} --bias {bias} --bias-weight {weight}"
+def settings(cc_config):
+    """The `<bias>-<λ>` settings of config["cc2007"]: unbiased first, then every bias × λ."""
+    return ["none-1"] + [
+        f"{b}-{w:g}" if not isinstance(w, str) else f"{b}-{w}"
+        for b in cc_config["biases"]
+        for w in cc_config["bias_weights"]
+    ]
+
+
+def setting_args(setting):
+    """`coreflab cc2007 run` options of one setting (its learners and outputs come from the rule)."""
+    bias, weight = setting.split("-", 1)
+    return f"--bias {bias} --bias-weight {weight}"
 
 
 class Grid:
@@ -41,8 +47,8 @@ class Grid:
     def runs(self):
         return runs(self.config)
 
-    def run_args(self, wildcards):
-        return run_args(wildcards.run)
+    def setting_args(self, wildcards):
+        return setting_args(wildcards.setting)
 
     def run_files(self, wildcards):
         return [f"results/{wildcards.corpus}/paper/cc2007/runs/{r}.csv" for r in self.runs()]

@@ -1,0 +1,51 @@
+"""`coreflab cc2007 run` with several learners in one job: the same rows as one job per learner
+(they share iteration 1, the same fit on y*), and one-line errors for unpaired options."""
+
+import pytest
+
+from coreflab import cli
+from coreflab.corpus.compile import compile_documents
+from coreflab.corpus.readers.conll import write_conll
+from coreflab.corpus.synthetic.generator import generate_corpus
+from coreflab.features.extract import extract_arc_store
+
+FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
+LEARNERS = ("cc_base", "cc_slt_closest", "cc_slt_preserving")
+
+
+@pytest.fixture(scope="module")
+def split_args(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("cc2007")
+    docs = generate_corpus("tiny", seed=0)
+    args = []
+    for split in ("train", "test"):
+        corpus = compile_documents(docs[split], "synth", split)
+        corpus.save(tmp / f"{split}.npz")
+        extract_arc_store(corpus, FEATURES, n_bits=16).save(tmp / f"{split}_arcs.npz")
+        write_conll(docs[split], tmp / f"{split}.conll")
+        args += [f"--{split}-compiled", str(tmp / f"{split}.npz"), f"--{split}-arcs", str(tmp / f"{split}_arcs.npz")]
+        args += [f"--{split}-conll", str(tmp / f"{split}.conll")]
+    return args
+
+
+def _run(split_args, learners, outs, extra=()):
+    argv = ["cc2007", "run", "--bias", "pa", "--bias-weight", "3", "--em-iterations", "3", *split_args, *extra]
+    for learner, out in zip(learners, outs):
+        argv += ["--learner", learner, "--out", str(out)]
+    return cli.main(argv)
+
+
+def test_one_job_for_three_learners_writes_the_rows_of_three_jobs(split_args, tmp_path):
+    together = [tmp_path / f"together_{k}.csv" for k in LEARNERS]
+    assert _run(split_args, LEARNERS, together) == 0
+    for learner, path in zip(LEARNERS, together):
+        alone = tmp_path / f"alone_{learner}.csv"
+        assert _run(split_args, [learner], [alone]) == 0
+        assert path.read_bytes() == alone.read_bytes()
+        assert f"{learner},pa,3.0" in path.read_text()
+
+
+def test_unpaired_learner_and_out_is_a_one_line_error(split_args, tmp_path, capsys):
+    argv = ["cc2007", "run", *split_args, "--learner", "cc_base", "--learner", "cc_slt_closest"]
+    assert cli.main(argv + ["--out", str(tmp_path / "a.csv")]) == 2
+    assert "2 --learner but 1 --out" in capsys.readouterr().err
