@@ -6,8 +6,14 @@ time measured around `snakemake` (pass it in; with `/usr/bin/time -v` it is the 
 and says how the run was made (fresh clone and cold numba cache or not), so the time a reader sees
 in docs/performance.md comes with the conditions it was measured under.
 
+Snakemake samples a job's CPU time at intervals, so `cpu_s` misses the tail of every job (a
+fully busy 37 s job can read 14 CPU-s); the jobs' wall seconds (`wall_s`, summed per paper) and
+the run's total CPU from `/usr/bin/time` (`--cpu-s`: user + system, snakemake and every job) are
+the reliable costs, and the jobs are ranked by wall time.
+
     python bench/workflow_time.py --label default --results RUN/results --wall-s 1234 \
-        --how "fresh clone, cold numba cache, GUM run beside it"   → bench/results/workflow_default.json
+        --how "fresh clone, cold numba cache, GUM run beside it" [--cpu-s 1700]
+                                                            → bench/results/workflow_default.json
 """
 
 import argparse
@@ -62,26 +68,31 @@ def read_jobs(results):
     return pd.DataFrame(rows)
 
 
-def summary(jobs, wall_s, how, label):
+def summary(jobs, wall_s, how, label, run_cpu_s=None):
     per_paper = jobs.groupby("paper").agg(
-        jobs=("job", "size"), cpu_s=("cpu_s", "sum"), max_rss_mb=("max_rss_mb", "max")
+        jobs=("job", "size"), wall_s=("wall_s", "sum"), cpu_s=("cpu_s", "sum"), max_rss_mb=("max_rss_mb", "max")
     )
-    top = jobs.sort_values("cpu_s", ascending=False).head(8)
+    top = jobs.sort_values(["wall_s", "job"], ascending=[False, True]).head(8)
+    cores = os.cpu_count() or 1
     return {
         "label": label,
         "how": how,
         "wall_s": round(wall_s, 1),
         "wall_min": round(wall_s / 60, 1),
+        "run_cpu_s": None if run_cpu_s is None else round(run_cpu_s, 1),
+        "busy_share_of_cores": None if run_cpu_s is None else round(run_cpu_s / (wall_s * cores), 3),
         "jobs": int(len(jobs)),
+        "job_wall_s_total": round(float(jobs["wall_s"].sum()), 1),
         "cpu_s_total": round(float(jobs["cpu_s"].sum()), 1),
         "cpu_min_total": round(float(jobs["cpu_s"].sum()) / 60, 1),
-        "cores": os.cpu_count(),
-        "cpu_min_over_cores": round(float(jobs["cpu_s"].sum()) / 60 / (os.cpu_count() or 1), 1),
+        "cores": cores,
+        "cpu_min_over_cores": round(float(jobs["cpu_s"].sum()) / 60 / cores, 1),
         "peak_job_rss_mb": round(float(jobs["max_rss_mb"].max()), 1),
         "load_at_record": round(os.getloadavg()[0], 2),
         "per_paper": {
             p: {
                 "jobs": int(r["jobs"]),
+                "wall_s": round(float(r["wall_s"]), 1),
                 "cpu_s": round(float(r["cpu_s"]), 1),
                 "max_rss_mb": round(float(r["max_rss_mb"]), 1),
             }
@@ -89,7 +100,7 @@ def summary(jobs, wall_s, how, label):
         },
         "costliest_jobs": [
             {k: (round(v, 1) if isinstance(v, float) else v) for k, v in r.items()}
-            for r in top[["job", "cpu_s", "wall_s", "max_rss_mb"]].to_dict("records")
+            for r in top[["job", "wall_s", "cpu_s", "max_rss_mb"]].to_dict("records")
         ],
     }
 
@@ -100,10 +111,11 @@ def main():
     ap.add_argument("--results", required=True, help="the run's results/ directory")
     ap.add_argument("--wall-s", type=float, required=True, help="wall seconds of the whole snakemake run")
     ap.add_argument("--how", required=True, help="how it was run (fresh clone? cold caches? what else ran?)")
+    ap.add_argument("--cpu-s", type=float, default=None, help="the run's user + system seconds (/usr/bin/time -v)")
     args = ap.parse_args()
     if not re.fullmatch(r"[a-z0-9_]+", args.label):
         raise SystemExit(f"--label {args.label!r}: use lower-case letters, digits and _")
-    out = summary(read_jobs(args.results), args.wall_s, args.how, args.label)
+    out = summary(read_jobs(args.results), args.wall_s, args.how, args.label, args.cpu_s)
     path = ROOT / "bench" / "results" / f"workflow_{args.label}.json"
     path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     print(json.dumps(out, indent=2, ensure_ascii=False))
