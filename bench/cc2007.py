@@ -76,7 +76,7 @@ def compare_rows(rows, before_csv, control_csv=None):
 
 def synthetic(rows_out=None, compare=None):
     from coreflab.corpus.compile import compile_documents
-    from coreflab.corpus.synthetic import generate_corpus
+    from coreflab.corpus.synthetic.generator import generate_corpus
     from coreflab.features.extract import extract_arc_store
     from coreflab.learn.pairwise.pair_data import build_pairs
     from coreflab.learn.registry import make_learner

@@ -1,0 +1,27 @@
+"""Every coreflab name a benchmark script imports exists (the scripts run on demand, not in CI,
+so a moved module would otherwise break them silently)."""
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = sorted((ROOT / "bench").glob("*.py"))
+
+
+def _coreflab_imports(path):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("coreflab"):
+            yield from ((node.lineno, node.module, a.name) for a in node.names)
+        elif isinstance(node, ast.Import):
+            yield from ((node.lineno, a.name, None) for a in node.names if a.name.startswith("coreflab"))
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[p.name for p in SCRIPTS])
+def test_bench_imports_resolve(script):
+    for line, module, name in _coreflab_imports(script):
+        mod = importlib.import_module(module)
+        if name is not None and not hasattr(mod, name):
+            importlib.import_module(f"{module}.{name}")  # a submodule; ImportError names the script's line
