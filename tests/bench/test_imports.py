@@ -24,4 +24,7 @@ def test_bench_imports_resolve(script):
     for line, module, name in _coreflab_imports(script):
         mod = importlib.import_module(module)
         if name is not None and not hasattr(mod, name):
-            importlib.import_module(f"{module}.{name}")  # a submodule; ImportError names the script's line
+            try:
+                importlib.import_module(f"{module}.{name}")  # a submodule
+            except ImportError:
+                pytest.fail(f"{script.name}:{line}: {module} has no {name}")

@@ -11,6 +11,7 @@ import numpy as np
 
 from coreflab.decode.arcs import antecedents_to_clusters
 from coreflab.errors import UserError
+from coreflab.mela.mode import annotates_singletons
 
 
 def clusters_per_document(corpus, antecedents, keep_singletons=False):
@@ -29,8 +30,10 @@ def clusters_per_document(corpus, antecedents, keep_singletons=False):
 
 
 def key_has_singletons(docs):
-    """Does the key annotate singleton clusters (one mention)?"""
-    return any(len(set(c)) == 1 for doc in docs for c in doc.clusters)
+    """Does the key follow a scheme that annotates singleton clusters (`mela.mode.annotates_singletons`:
+    more than a stray few of its clusters have one mention)?"""
+    sizes = [len(set(c)) for doc in docs for c in doc.clusters]
+    return annotates_singletons(sum(1 for n in sizes if n == 1), len(sizes))
 
 
 def response_documents(key_docs, corpus, antecedents, keep_singletons=None, source="key"):

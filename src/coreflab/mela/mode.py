@@ -1,8 +1,9 @@
 """Which MELA the learned loss Δ_ρ approximates: response singletons kept or dropped.
 
 The project's scorer and every scored response keep singleton clusters iff the key
-annotates them (`coreflab.learn.output.key_has_singletons`): OntoNotes-style keys (the
-synthetic corpora) drop them, LitBank and GUM keep them. B3 and CEAFe differ between the
+annotates them (`coreflab.learn.output.key_has_singletons`: more than 5% of its clusters have
+one mention): OntoNotes-style keys (the synthetic corpora, OntoGUM) drop them, LitBank and GUM
+keep them. B3 and CEAFe differ between the
 two, so the nine regressor features, the MELA labels of the regressor data, the
 incremental inference of Alg. 3 and the regressor itself must all be in the mode of the
 MELA that is reported. This module names the mode, resolves `auto` from what a step has
@@ -15,6 +16,17 @@ from coreflab.errors import UserError
 
 CHOICES = ("auto", "keep", "drop")
 KEPT, DROPPED = "kept", "dropped"
+
+# A scheme that annotates singletons marks most entities that way (GUM and LitBank: 73% of key
+# clusters); a scheme without them may still carry a stray one-mention cluster (OntoGUM dev: 2 of
+# 857, conversion leftovers), which must not switch the whole evaluation to keeping singletons.
+SINGLETON_SCHEME_SHARE = 0.05
+
+
+def annotates_singletons(n_singletons, n_clusters):
+    """Does a key with this many one-mention clusters (of n_clusters) follow a singleton-annotating
+    scheme? True when singletons are more than SINGLETON_SCHEME_SHARE of its clusters."""
+    return n_clusters > 0 and n_singletons > SINGLETON_SCHEME_SHARE * n_clusters
 
 
 def parse_mode(value):
@@ -32,7 +44,7 @@ def parse_mode(value):
 
 
 def corpus_key_has_singletons(corpus):
-    """Does the compiled split's key annotate singletons (a key cluster with one mention)?
+    """Does the compiled split's key annotate singletons (`annotates_singletons` of its clusters)?
 
     Read from `m_cluster` over the mentions in the key (`m_in_key`; twinless predicted
     mentions carry fresh ids and are not key mentions). Exact with gold mentions; with
@@ -49,7 +61,7 @@ def corpus_key_has_singletons(corpus):
     doc = np.asarray(corpus.arrays["m_doc"], dtype=np.int64)[keep]
     width = int(cluster.max()) + 1
     _, counts = np.unique(doc * width + cluster[keep], return_counts=True)
-    return bool(np.any(counts == 1))
+    return bool(annotates_singletons(int(np.count_nonzero(counts == 1)), int(counts.shape[0])))
 
 
 def resolve_keep_singletons(value, corpus=None, key_docs=None):
