@@ -84,6 +84,16 @@ def _decision(arc_feats, arc_feat_offsets, arcs, dup, cols, w, b):
     return z
 
 
+@njit(cache=True, inline="always")
+def _logloss_sigmoid(z, y):
+    """(log(1 + e^z) − y·z, σ(z)), both without overflow."""
+    if z > 0.0:
+        e = np.exp(-z)
+        return z + np.log1p(e) - y * z, 1.0 / (1.0 + e)
+    e = np.exp(z)
+    return np.log1p(e) - y * z, e / (1.0 + e)
+
+
 @njit(cache=True)
 def _loss_grad(arc_feats, arc_feat_offsets, arcs, dup, cols, y, sw, w, b, grad, max_len):
     """Σ s_i·logloss_i, with Σ s_i·(σ(z_i) − y_i)·x_i added into grad[:-1] and its intercept into grad[-1]."""
@@ -101,15 +111,7 @@ def _loss_grad(arc_feats, arc_feat_offsets, arcs, dup, cols, y, sw, w, b, grad, 
                 z += w[c]
                 seen[m] = c
                 m += 1
-        # logloss = log(1 + e^z) − y·z, and σ(z), both without overflow
-        if z > 0.0:
-            e = np.exp(-z)
-            loss_i = z + np.log1p(e) - y[i] * z
-            p = 1.0 / (1.0 + e)
-        else:
-            e = np.exp(z)
-            loss_i = np.log1p(e) - y[i] * z
-            p = e / (1.0 + e)
+        loss_i, p = _logloss_sigmoid(z, y[i])
         loss += sw[i] * loss_i
         g = sw[i] * (p - y[i])
         g_b += g
@@ -147,14 +149,7 @@ def _loss_grad_compact(col, off, y, sw, w, b, grad):
         z = b
         for k in range(off[i], off[i + 1]):
             z += w[col[k]]
-        if z > 0.0:
-            e = np.exp(-z)
-            loss_i = z + np.log1p(e) - y[i] * z
-            p = 1.0 / (1.0 + e)
-        else:
-            e = np.exp(z)
-            loss_i = np.log1p(e) - y[i] * z
-            p = e / (1.0 + e)
+        loss_i, p = _logloss_sigmoid(z, y[i])
         loss += sw[i] * loss_i
         g = sw[i] * (p - y[i])
         g_b += g
