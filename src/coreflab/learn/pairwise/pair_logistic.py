@@ -173,6 +173,7 @@ class StorePairs:
         self.n_ids = 2 ** int(store.n_bits)
         self.dup = _duplicate_flags(self.feats, self.offsets, self.arcs, self.n_ids)
         self.max_len = int(np.diff(self.offsets).max()) if self.offsets.shape[0] > 1 else 0
+        self._held = None  # (column map, its flat columns or None): see _compact
 
     def __len__(self):
         return int(self.arcs.shape[0])
@@ -193,9 +194,8 @@ class StorePairs:
 
     def _compact(self, cols):
         """The flat columns of these pairs under `cols`, built once per column map; None above the budget."""
-        held = getattr(self, "_held", None)
-        if held is not None and held[0] is cols:
-            return held[1]
+        if self._held is not None and self._held[0] is cols:
+            return self._held[1]
         starts, ends = self.offsets[self.arcs], self.offsets[self.arcs + 1]
         n_entries = int((ends - starts).sum())
         size = 4 * n_entries + 8 * (len(self) + 1)

@@ -8,8 +8,13 @@ workflow config for workflow/rules/papers/cc2007.smk.
 LEARNERS = ("cc_base", "cc_slt_closest", "cc_slt_preserving")
 
 
+def setting_name(bias, weight):
+    """`<bias>-<λ>` (λ as %g unless given as written): the part of a run name one job trains."""
+    return f"{bias}-{weight:g}" if not isinstance(weight, str) else f"{bias}-{weight}"
+
+
 def run_name(learner, bias, weight):
-    return f"{learner}-{bias}-{weight:g}" if not isinstance(weight, str) else f"{learner}-{bias}-{weight}"
+    return f"{learner}-{setting_name(bias, weight)}"
 
 
 def parse_run(run):
@@ -25,10 +30,8 @@ def runs(cc_config):
 
 def settings(cc_config):
     """The `<bias>-<λ>` settings of config["cc2007"]: unbiased first, then every bias × λ."""
-    return ["none-1"] + [
-        f"{b}-{w:g}" if not isinstance(w, str) else f"{b}-{w}"
-        for b in cc_config["biases"]
-        for w in cc_config["bias_weights"]
+    return [setting_name("none", "1")] + [
+        setting_name(b, w) for b in cc_config["biases"] for w in cc_config["bias_weights"]
     ]
 
 
