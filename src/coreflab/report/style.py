@@ -41,6 +41,21 @@ def band(ax, x, low, high, i):
     ax.fill_between(x, low, high, color=PALETTE[i % len(PALETTE)], alpha=0.18, linewidth=0, zorder=0)
 
 
+def line_with_band(ax, frame, x, y, main, i, label):
+    """One series over several seeds: the main seed's rows (`main`, a boolean mask) as the line and,
+    where other seeds ran, the min–max of `y` per `x` over all rows as a band behind it."""
+    line = frame[main].sort_values(x)
+    ax.plot(line[x], line[y], label=label, **series_style(i))
+    if (~main).any():
+        spread = frame.groupby(x)[y].agg(["min", "max"])
+        band(ax, spread.index, spread["min"], spread["max"], i)
+
+
+def seeds_note(n_seeds):
+    """What a figure's title adds when it draws bands: '' for one seed."""
+    return f"; lines: one seed, bands: range over {n_seeds} seeds" if n_seeds > 1 else ""
+
+
 def title(paper, figure, corpus=None, split=None, what=""):
     """'Björkelund & Kuhn 2014, Fig. 3 — <what> (<corpus>, <split>)'."""
     head = f"{PAPERS.get(paper, paper)}, {figure}" if figure else PAPERS.get(paper, paper)
@@ -110,6 +125,9 @@ __all__ = [
     "system_name",
     "paper_names",
     "series_style",
+    "band",
+    "line_with_band",
+    "seeds_note",
     "title",
     "new_figure",
     "finish_figure",

@@ -98,8 +98,10 @@ rule hm2017_table1:
         runtime=10,
     params:
         seed=config["seed"],
+        seeds=HM2017.seeds,
     shell:
-        'coreflab hm2017 table1 --data {input.csv} --seed {params.seed} --out-dir "$(dirname {output.table1_csv})" > {log} 2>&1'
+        "coreflab hm2017 table1 --data {input.csv} --seed {params.seed} --seeds {params.seeds} "
+        '--out-dir "$(dirname {output.table1_csv})" > {log} 2>&1'
 
 
 rule hm2017_select:
@@ -177,8 +179,9 @@ rule hm2017_run:
         params=HM2017.run_params,
         singletons=config["response_singletons"],
         seed=config["seed"],
+        seeds=HM2017.seeds,
     shell:
-        "coreflab hm2017 run {params.options} --params {params.params:q} --seed {params.seed} "
+        "coreflab hm2017 run {params.options} --params {params.params:q} --seed {params.seed} --seeds {params.seeds} "
         "--singletons {params.singletons} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
@@ -235,6 +238,8 @@ rule hm2017_report:
     resources:
         mem_mb=2000,
         runtime=10,
+    params:
+        seed=config["seed"],
     shell:
-        "coreflab hm2017 report --runs {input.runs} --second-runs {input.second_runs} "
+        "coreflab hm2017 report --runs {input.runs} --second-runs {input.second_runs} --seed {params.seed} "
         '--ranking {input.ranking} --tuned {input.tuned} --out-dir "$(dirname {output.table2_csv})" > {log} 2>&1'

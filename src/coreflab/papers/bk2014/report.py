@@ -40,11 +40,7 @@ def _mela(curves):
 
 def _curve(ax, runs, label, i):
     """The main-seed line of one series and, where several seeds ran, their range as a band."""
-    main = runs[runs.main]
-    ax.plot(main.epoch, main.MELA, label=label, **style.series_style(i))
-    if runs.run.nunique() > 1:
-        spread = runs.groupby("epoch").MELA.agg(["min", "max"])
-        style.band(ax, spread.index, spread["min"], spread["max"], i)
+    style.line_with_band(ax, runs, "epoch", "MELA", runs.main, i, label)
 
 
 def _label(learner, features, beam):
@@ -65,9 +61,7 @@ def _two_panels(curves, title, draw, suptitle):
     axes[0].set_ylabel("dev MELA (CoNLL F1, %)")
     axes[1].set_ylabel("dev MELA (CoNLL F1, %)")
     n_seeds = mela.groupby(["learner", "features", "beam"]).run.nunique().max()
-    if n_seeds > 1:
-        suptitle += f"; lines: one seed, bands: range over {n_seeds} seeds"
-    return style.finish_figure(fig, suptitle)
+    return style.finish_figure(fig, suptitle + style.seeds_note(n_seeds))
 
 
 def _features_title(features):

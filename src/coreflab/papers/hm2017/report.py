@@ -69,12 +69,37 @@ def fig2_points(data, seed=0, n_sizes=8):
     return pd.DataFrame(rows)
 
 
-def fig2(points, corpus=None):
-    """MSE and SCC of the MELA regressor on the other sample vs training examples (log x)."""
+def fig2_points_seeds(data, seed=0, seeds=(), n_sizes=8):
+    """`fig2_points` for `seed` and then every other seed of `seeds`, with a `seed` column: the
+    spread of the curve over the random subsets (and regressor seeds) as bands in Fig. 2."""
+    order = [seed] + [k for k in dict.fromkeys(seeds) if k != seed]
+    return pd.concat([fig2_points(data, seed=k, n_sizes=n_sizes).assign(seed=k) for k in order], ignore_index=True)
+
+
+def main_rows(df, seed):
+    """The rows of the main seed (None: the first row's), or all rows of a frame written before
+    runs carried a `seed` column."""
+    if "seed" not in df or df.empty:
+        return df
+    return df[df["seed"] == (df["seed"].iloc[0] if seed is None else seed)]
+
+
+def _main_mask(df, seed):
+    return df.index.isin(main_rows(df, seed).index)
+
+
+def _n_seeds(df):
+    return int(df["seed"].nunique()) if "seed" in df else 1
+
+
+def fig2(points, corpus=None, seed=None):
+    """MSE and SCC of the MELA regressor on the other sample vs training examples (log x); the
+    main seed's subsets as lines and, where `points` has other seeds, their range as bands."""
     fig, axes = style.new_figure(1, 2, panel_size=(4.4, 3.4))
     for k, ((train, test), sub) in enumerate(points.groupby(["train", "test"])):
         for ax, col in zip(axes, ("MSE", "SCC")):
-            ax.plot(sub["n_examples"], sub[col], label=f"train {train}, test {test}", **style.series_style(k))
+            main = _main_mask(sub, seed)
+            style.line_with_band(ax, sub, "n_examples", col, main, k, f"train {train}, test {test}")
     for ax, ylabel in zip(axes, ("MSE (squared MELA points)", "SCC (Spearman, %)")):
         style.plain_log_axis(ax, "x")
         ax.set_xlabel("training examples (log scale)")
@@ -82,8 +107,9 @@ def fig2(points, corpus=None):
         ax.legend(fontsize=8)
     axes[0].set_title("mean squared error (lower is better)")
     axes[1].set_title("rank correlation (higher is better)")
+    what = "MELA regressor accuracy vs training examples"
     return style.finish_figure(
-        fig, style.title("hm2017", "Fig. 2", corpus, "samples S1/S2", "MELA regressor accuracy vs training examples")
+        fig, style.title("hm2017", "Fig. 2", corpus, "samples S1/S2", what) + style.seeds_note(_n_seeds(points))
     )
 
 
@@ -114,11 +140,22 @@ def n_label(n, n_all):
     return "All" if n == 0 or n >= n_all else f"{n:,}"
 
 
-def fig3(runs, n_all, corpus=None):
+def best_epochs_per_seed(runs):
+    """`best_epochs` of every seed's runs, with a `seed` column (one seed: the frame as it is)."""
+    if "seed" not in runs:
+        return best_epochs(runs)
+    return pd.concat(
+        [best_epochs(sub).assign(seed=k) for k, sub in runs.groupby("seed", sort=False)], ignore_index=True
+    )
+
+
+def fig3(runs, n_all, corpus=None, seed=None):
     """One dev-curve panel per N (all on one shared y-scale) and a last panel of test MELA vs N.
 
     The grid has exactly as many cells as panels (no empty cells); T_best, the epoch with
-    the best dev MELA, is explained in the last panel's title.
+    the best dev MELA, is explained in the last panel's title. Runs of several seeds (a `seed`
+    column): the main seed's curves as lines, the range over seeds as bands (each seed's test
+    MELA at its own T_best in the last panel).
     """
     ns = sorted(runs["n_features"].unique(), key=lambda n: n_all if n == 0 else n)
     k = len(ns) + 1
@@ -126,15 +163,15 @@ def fig3(runs, n_all, corpus=None):
     rows = int(np.ceil(k / cols))
     fig, axes = style.new_figure(rows, cols, panel_size=(3.4, 2.9))
     dev = runs[runs["split"] == "dev"]
-    best = best_epochs(runs)
+    best = best_epochs_per_seed(runs)
     values = np.concatenate([dev["mela"].to_numpy(dtype=float), best["test_mela"].to_numpy(dtype=float)])
     lo, hi = (float(np.nanmin(values)), float(np.nanmax(values))) if values.size else (0.0, 1.0)
     pad = max(0.5, 0.05 * (hi - lo))
     for ax, n in zip(axes, ns):
         sub = dev[dev["n_features"] == n]
         for learner, s in sorted(sub.groupby("learner"), key=lambda g: (_series_index(g[0]), g[0])):
-            s = s.sort_values("epoch")
-            ax.plot(s["epoch"], s["mela"], label=display_name(learner), **style.series_style(_series_index(learner)))
+            main = _main_mask(s, seed)
+            style.line_with_band(ax, s, "epoch", "mela", main, _series_index(learner), display_name(learner))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"dev curve, N = {n_label(n, n_all)} features", fontsize=9)
         ax.set_xlabel("epoch (passes over the training set)")
@@ -142,14 +179,9 @@ def fig3(runs, n_all, corpus=None):
     axes[0].legend(fontsize=7)
     ax = axes[len(ns)]
     for learner, s in sorted(best.groupby("learner"), key=lambda g: (_series_index(g[0]), g[0])):
-        x = [n_all if n == 0 else n for n in s["n_features"]]
-        order = np.argsort(x)
-        ax.plot(
-            np.asarray(x)[order],
-            s["test_mela"].to_numpy()[order],
-            label=display_name(learner),
-            **style.series_style(_series_index(learner)),
-        )
+        s = s.assign(N=[n_all if n == 0 else n for n in s["n_features"]])
+        main = _main_mask(s, seed)
+        style.line_with_band(ax, s, "N", "test_mela", main, _series_index(learner), display_name(learner))
     style.plain_log_axis(ax, "x")
     ax.set_xlabel("N (features kept, log scale)")
     ax.set_ylabel("test MELA (%)")
@@ -161,7 +193,8 @@ def fig3(runs, n_all, corpus=None):
         fig.delaxes(a)
     return style.finish_figure(
         fig,
-        style.title("hm2017", "Fig. 3", corpus, "dev curves; test at T_best", "LSP learners by feature-space size N"),
+        style.title("hm2017", "Fig. 3", corpus, "dev curves; test at T_best", "LSP learners by feature-space size N")
+        + style.seeds_note(_n_seeds(runs)),
     )
 
 
@@ -227,7 +260,20 @@ def table4(best):
     return pd.DataFrame(rows)
 
 
-__all__ = ["table1", "fig2_points", "fig2", "best_epochs", "fig3", "select_n", "table2", "table3", "table4"]
+__all__ = [
+    "table1",
+    "fig2_points",
+    "fig2_points_seeds",
+    "main_rows",
+    "fig2",
+    "best_epochs",
+    "best_epochs_per_seed",
+    "fig3",
+    "select_n",
+    "table2",
+    "table3",
+    "table4",
+]
 
 
 def corpus_of(path, fallback):

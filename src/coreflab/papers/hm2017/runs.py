@@ -67,6 +67,9 @@ class Grid:
 
     def __init__(self, config):
         self.config = config["hm2017"]
+        # the config's `seeds`, repeated inside each Fig. 2 and Fig. 3 job (a run is seconds of a
+        # job's startup: one job per seed would cost more than the runs)
+        self.seeds = " ".join(str(int(k)) for k in config.get("seeds", []))
 
     @staticmethod
     def regressor(corpus):

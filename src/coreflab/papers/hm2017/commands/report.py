@@ -24,6 +24,9 @@ def add_arguments(p):
         help="corpus name for titles and captions (default: <corpus> of an out-dir results/<corpus>/paper/hm2017)",
     )
     p.add_argument("--second-corpus", default=None, help="second corpus name (default: from --second-runs paths)")
+    p.add_argument(
+        "--seed", type=int, default=None, help="the runs' main seed: tables read it, figures draw it as the line"
+    )
     p.add_argument("--out-dir", required=True)
 
 
@@ -64,10 +67,10 @@ def run(args):
     second_corpus = args.second_corpus or (
         corpus_of(args.second_runs[0], "the second corpus") if args.second_runs else ""
     )
-    fig = R.fig3(runs, n_all, corpus)
+    fig = R.fig3(runs, n_all, corpus, seed=args.seed)
     for ext in ("png", "pdf"):
         save_figure(fig, out / f"fig3.{ext}")
-    best = R.best_epochs(runs)
+    best = R.best_epochs(R.main_rows(runs, args.seed))
     write_table(best, out / "fig3_best", formats=("csv",))
     n_sel = R.select_n(best, n_all)
     write_table(
@@ -82,7 +85,7 @@ def run(args):
         caption=f"H&M 2017 Table 3 on {corpus} (test): MUC, B3, CEAFe and MELA F1 at T_best. {note}".strip(),
     )
     if args.second_runs:
-        second = R.best_epochs(_read(args.second_runs))
+        second = R.best_epochs(R.main_rows(_read(args.second_runs), args.seed))
         write_table(
             R.table4(second),
             out / "table4",

@@ -23,6 +23,13 @@ def add_arguments(p):
     p.add_argument("--tuned", help="JSON from `coreflab hm2017 tune` (its `best` parameters are merged)")
     p.add_argument("--regressor", help="regressor JSON (lsp_rho)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--seeds",
+        type=int,
+        nargs="*",
+        default=[],
+        help="train again with each of these seeds (Fig. 3's bands; rows tagged by a `seed` column)",
+    )
     for split in ("train", "dev", "test"):
         p.add_argument(f"--{split}-compiled", required=True)
         p.add_argument(f"--{split}-arcs", required=True)
@@ -49,6 +56,8 @@ def tuned_params(path):
 
 
 def run(args):
+    import pandas as pd
+
     from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
     from coreflab.learn.base import as_training_data
     from coreflab.learn.io import load_split, parse_params
@@ -86,11 +95,15 @@ def run(args):
         (s, splits[s].corpus, splits[s].store, read_conll_path(getattr(args, f"{s}_conll"))) for s in ("dev", "test")
     ]
     params, keep = singletons_params(args.learner, params, args.singletons, evals[0][3])
-    df = learning_run(args.learner, params, splits["train"], evals, n, keep_singletons=keep)
+    frames = []
+    for seed in [args.seed] + [k for k in dict.fromkeys(args.seeds) if k != args.seed]:
+        df = learning_run(args.learner, dict(params, seed=seed), splits["train"], evals, n, keep_singletons=keep)
+        frames.append(df.assign(seed=seed))
+    df = pd.concat(frames, ignore_index=True)
     df["learner"] = args.label or args.learner
     df.insert(2, "n_fraction", args.n_fraction)
     atomic_write_text(args.out, df.to_csv(index=False, lineterminator="\n", float_format="%.6f"))
-    best = df[df.split == "dev"]["mela"].max()
+    best = df[(df.split == "dev") & (df.seed == args.seed)]["mela"].max()
     print(
         f"coreflab hm2017 run: {args.label or args.learner} N={n or 'all'}: best dev MELA {best:.2f} -> {args.out}",
         file=sys.stderr,

@@ -7,6 +7,9 @@ def add_arguments(p):
     p.add_argument("--data", required=True, help="CSV from `coreflab hm2017 mela-data`")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
+        "--seeds", type=int, nargs="*", default=[], help="Fig. 2 also for these seeds (its bands; Table 1: --seed)"
+    )
+    p.add_argument(
         "--corpus", default=None, help="corpus name for captions (default: from --out-dir results/<corpus>/...)"
     )
     p.add_argument("--out-dir", required=True, help="folder for table1.{csv,md,tex}, fig2.{png,pdf,csv}")
@@ -28,9 +31,9 @@ def run(args):
         caption=f"H&M 2017 Table 1 on {corpus}: MELA regressor trained on one document sample (S1 or S2), "
         "tested on the other; MSE in squared MELA points, SCC = Spearman correlation (%).",
     )
-    points = R.fig2_points(df, seed=args.seed)
+    points = R.fig2_points_seeds(df, seed=args.seed, seeds=args.seeds)
     write_table(points, out / "fig2", formats=("csv",))
-    fig = R.fig2(points, corpus)
+    fig = R.fig2(points, corpus, seed=args.seed)
     for ext in ("png", "pdf"):
         save_figure(fig, out / f"fig2.{ext}")
     return 0
