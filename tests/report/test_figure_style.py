@@ -1,10 +1,10 @@
 """Every figure of the project passes the same style check (issue 17, "one figure style").
 
 Each figure function is called on small fabricated inputs, saved with `save_figure`, and
-checked: colours from the style module's palette, markers (and marker/line-style pairs)
-differ between the series of a panel, a figure title naming paper and figure, axis labels
-on every panel, legends with the papers' names, no empty panels, and the file written
-with the mode of a new file (0644 under the usual umask 022), not mkstemp's 0600.
+checked: colours from the style module's palette, markers (and marker/line-style pairs, and
+colour/line-style pairs) differ between the series of a panel, a figure title naming paper and
+figure, axis labels on every panel, legends with the papers' names, no empty panels, and the
+file written with the mode of a new file (0644 under the usual umask 022), not mkstemp's 0600.
 """
 
 import importlib.util
@@ -12,6 +12,7 @@ import os
 import stat
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -28,6 +29,13 @@ from coreflab.report.overview import overview_figure
 
 ROOT = Path(__file__).resolve().parents[2]
 PALETTE = {c.lower() for c in style.PALETTE}
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Each test's figures are closed after it (pyplot keeps them alive otherwise)."""
+    yield
+    plt.close("all")
 
 
 # ---------------------------------------------------------------------------- fabricated inputs
@@ -90,7 +98,7 @@ def _hm_points():
     )
 
 
-def _trace(run, model, workers, corpus="personx", setting=None):
+def _trace(run, model, workers, corpus="personx", setting=None, context=None, seed=None):
     rows = []
     for r in range(4):
         rows.append(
@@ -100,17 +108,30 @@ def _trace(run, model, workers, corpus="personx", setting=None):
                 "workers": workers,
                 "corpus": corpus,
                 "round": r,
-                "seconds": 2.0 * r,
-                "b3_f1": 0.5 + 0.05 * r + 0.01 * workers,
+                "seconds": 2.0 * r + (0.3 * r if seed and seed > 1 else 0.0),
+                "b3_f1": 0.5 + 0.05 * r + 0.01 * workers - (0.02 * r * (seed - 1) if seed else 0.0),
                 "b3_p": 0.6,
                 "b3_r": 0.5,
                 "proposals": 1000 * r * workers,
                 "sum_shard_seconds": 0.5 * r * workers + 0.1,
                 "entities": 40 - r,
                 **({"setting": setting} if setting else {}),
+                **({"context": context} if context else {}),
+                **({"seed": seed} if seed else {}),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _seeded(*args, **kwargs):
+    """A Singh run traced with two seeds (a `singh2011 run --seeds` trace: the main seed first)."""
+    return pd.concat([_trace(*args, **kwargs, seed=1), _trace(*args, **kwargs, seed=2)], ignore_index=True)
+
+
+def _singh_fig6_traces():
+    """Fig. 6's runs: the four named models and a node-level (union contexts) run, two seeds each."""
+    named = [_seeded(m, m, 2) for m in ("flat", "sub", "super", "hier")]
+    return pd.concat(named + [_seeded("hier_union_K2", "hier", 2, context="union")], ignore_index=True)
 
 
 def _baselines(corpus="large"):
@@ -199,18 +220,18 @@ FIGURES = [
     ),
     (
         "singh2011_fig5",
-        lambda _: singh.fig5_workers(pd.concat([_trace("k1", "flat", 1), _trace("k2", "flat", 2)])),
+        lambda _: singh.fig5_workers(pd.concat([_seeded("k1", "flat", 1), _seeded("k2", "flat", 2)])),
         ["Singh et al. 2011", "Fig. 5", "personx"],
     ),
     (
         "singh2011_fig6",
-        lambda _: singh.fig6_hierarchy(pd.concat([_trace(m, m, 2) for m in ("flat", "sub", "super", "hier")])),
+        lambda _: singh.fig6_hierarchy(_singh_fig6_traces()),
         ["Singh et al. 2011", "Fig. 6", "personx"],
     ),
     (
         "singh2011_fig7",
         lambda _: singh.fig7_large(
-            pd.concat([_trace("h1", "hier", 1, "large"), _trace("h2", "hier", 2, "large")]), _baselines("large")
+            pd.concat([_seeded("h1", "hier", 1, "large"), _seeded("h2", "hier", 2, "large")]), _baselines("large")
         ),
         ["Singh et al. 2011", "Fig. 7", "large"],
     ),
@@ -242,6 +263,8 @@ def test_every_figure_follows_the_style(tmp_path, tiny_corpora, name, build, tit
         assert len(marked) == len(set(marked)), (name, ax.get_title(), marked)
         looks = [(str(ln.get_marker()), str(ln.get_linestyle()), to_hex(ln.get_color())) for ln in series]
         assert len(looks) == len(set(looks)), (name, looks)
+        strokes = [(to_hex(ln.get_color()), str(ln.get_linestyle())) for ln in series]  # as seen without markers
+        assert len(strokes) == len(set(strokes)), (name, ax.get_title(), strokes)
         for patch in ax.patches:
             if patch.get_edgecolor()[3] > 0 and patch.get_fill() is False:
                 assert to_hex(patch.get_edgecolor()).lower() in PALETTE, name
@@ -285,6 +308,18 @@ def test_singh_fig7_names_only_the_corpora_it_shows():
     assert "string match" in labels and "label propagation" in labels
     caption = (ROOT / "workflow" / "report" / "singh2011_fig7.rst").read_text(encoding="utf-8")
     assert "only when the ECB+ folder is configured" in caption
+
+
+@pytest.mark.parametrize("name,runs", [("singh2011_fig5", 2), ("singh2011_fig6", 5), ("singh2011_fig7", 2)])
+def test_singh_seed_bands_in_the_series_colour(name, runs):
+    """Every Singh run traced with two seeds gets a band in its line's colour, and the title says so."""
+    fig = {f[0]: f[1] for f in FIGURES}[name](None)
+    assert "lines: one seed, bands: range over 2 seeds" in fig._suptitle.get_text()
+    ax = fig.axes[0]
+    bands = ax.collections
+    assert len(bands) == runs
+    lines = _series(ax)[:runs]  # the runs' lines come first (Fig. 7: then the baselines)
+    assert [to_hex(b.get_facecolor()[0]) for b in bands] == [to_hex(ln.get_color()) for ln in lines]
 
 
 def test_series_style_gives_distinct_colour_marker_and_line_style():

@@ -33,3 +33,10 @@ def test_ecbplus_source_names_the_folder_the_download_or_both():
     )
     assert runs.ecbplus_source_args({"ecbplus_dir": None, "ecbplus_download": True}) == "--download"
     assert runs.ecbplus_source_args({"ecbplus_dir": "d", "ecbplus_download": True}) == "--local-dir d --download"
+
+
+def test_run_jobs_get_the_workflows_seeds():
+    assert runs.seeds_args([1, 2, 3]) == "--seeds 1 2 3"
+    assert runs.seeds_args([2, 2, 1]) == "--seeds 2 1"
+    assert runs.seeds_args([]) == runs.seeds_args(None) == ""
+    assert runs.Grid({"crossdoc": {"ecbplus_dir": None}, "seeds": [1, 2]}).seeds_args == "--seeds 1 2"

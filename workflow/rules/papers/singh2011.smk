@@ -4,6 +4,8 @@
 # config["crossdoc"]; the 1.5M-mention scaling run is bench/crossdoc.py, not a rule.
 # Every corpus's prior (b, w) is tuned on 5% held-out entities (crossdoc_calibrate); the runs
 # and baselines read it from results/crossdoc/tuning/ and are scored on the other entities.
+# The run jobs of Figs. 5-7 also trace the chain with every other seed of config["seeds"], in the
+# same job (mostly fixed overhead): the figures' bands; calibration and baselines use one seed.
 
 from coreflab.papers.singh2011 import runs as singh2011_runs
 
@@ -145,6 +147,7 @@ rule crossdoc_personx_run:
         super_ratio=config["crossdoc"]["super_bias_ratio"],
         scheduler=config["crossdoc"]["scheduler"],
         seed=config["crossdoc"]["seed"],
+        seeds=SINGH2011.seeds_args,
         context=lambda wc: "union" if wc.ctx else "pairwise",
     shell:
         "coreflab singh2011 run --corpus {input.corpus} --corpus-name personx --model {wildcards.model} "
@@ -152,7 +155,7 @@ rule crossdoc_personx_run:
         "--prior-from {input.prior} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--string-weight 0 --init singletons --scheduler {params.scheduler} --workers {wildcards.workers} "
         "--rounds {params.rounds} --samples-per-round {params.samples} --t-start {params.t_start} "
-        "--t-stop {params.t_stop} --seed {params.seed} --trace {output.trace} > {log} 2>&1"
+        "--t-stop {params.t_stop} --seed {params.seed} {params.seeds} --trace {output.trace} > {log} 2>&1"
 
 
 rule crossdoc_string_init_run:
@@ -186,13 +189,14 @@ rule crossdoc_string_init_run:
         super_ratio=config["crossdoc"]["super_bias_ratio"],
         scheduler=config["crossdoc"]["scheduler"],
         seed=config["crossdoc"]["seed"],
+        seeds=SINGH2011.seeds_args,
     shell:
         "coreflab singh2011 run --corpus {input.corpus} --corpus-name {wildcards.corpus} --model {wildcards.model} "
         "--context {params.context} "
         "--prior-from {input.prior} --sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--init string {params.within} --scheduler {params.scheduler} "
         "--workers {wildcards.workers} --rounds {params.rounds} --samples-per-round {params.samples} "
-        "--t-start {params.t_start} --t-stop {params.t_stop} --seed {params.seed} "
+        "--t-start {params.t_start} --t-stop {params.t_stop} --seed {params.seed} {params.seeds} "
         "--trace {output.trace} --labels {output.labels} > {log} 2>&1"
 
 

@@ -12,6 +12,10 @@ Traces and baseline files written before the setting existed count as whole corp
 When the files carry entity-level log-probabilities (runs with a tuned prior), Table 2 adds
 "log p − log p(gold)" per row: negative means the model's score prefers the truth to that
 state; the string-match row positive means string match is the model's better optimum.
+Seeds: a run job with `--seeds` also traces the same chain with other seeds (column `seed`, the
+job's own seed first). Figs. 5–7 draw the main seed's curve as the line and, where several seeds
+ran, the range of B3 F1 per round over all of them as a band (at the main run's seconds);
+Table 2 and Fig. 5's throughput read the main seed's rows only (traces without `seed`: all).
 """
 
 import pandas as pd
@@ -30,13 +34,51 @@ def _corpus_name(traces, default):
     return ", ".join(names) if names else default
 
 
+def main_seed(traces):
+    """The rows of every run's main seed: the seed of the run's first row (the job traces its own
+    `--seed` first; a run is a corpus and run label). Traces without a `seed` column, or rows
+    without a seed, are all main."""
+    if "seed" not in traces:
+        return traces
+    keys = [c for c in ("corpus", "run") if c in traces]
+    first = traces.groupby(keys, sort=False, dropna=False)["seed"].transform("first")
+    return traces[traces["seed"].isna() | (traces["seed"] == first)]
+
+
+def n_seeds(t):
+    """How many seeds a run's trace holds (1 without a `seed` column)."""
+    return max(1, t["seed"].nunique()) if "seed" in t else 1
+
+
+def seed_band(t):
+    """One run's spread over seeds: per round of the main seed, its seconds (x) and the min and
+    max B3 F1 over all seeds of that round (columns round, seconds, low, high)."""
+    seconds = main_seed(t).set_index("round")["seconds"]
+    spread = t.groupby("round")["b3_f1"].agg(low="min", high="max")
+    return spread.join(seconds, how="inner").reset_index()[["round", "seconds", "low", "high"]]
+
+
+def _curve(ax, t, label, i):
+    """The main seed's B3 F1 over seconds of one run and, where several seeds ran, their range per
+    round as a band in the series' colour. Returns the number of seeds."""
+    main = main_seed(t)
+    ax.plot(main["seconds"], 100 * main["b3_f1"], label=label, **style.series_style(i))
+    n = n_seeds(t)
+    if n > 1:
+        band = seed_band(t)
+        style.band(ax, band["seconds"], 100 * band["low"], 100 * band["high"], i)
+    return n
+
+
 def fig5_workers(traces):
     """B3 F1 vs seconds per K, and proposals/s (measured K and projected larger K)."""
     fig, (ax, ax2) = style.new_figure(1, 2, panel_size=(5.2, 4))
     rates = []
+    seeds = 1
     for i, (_run, t) in enumerate(traces.groupby("run", sort=False)):
         k = int(t["workers"].iloc[0])
-        ax.plot(t["seconds"], 100 * t["b3_f1"], label=f"K = {k} worker{'s' if k > 1 else ''}", **style.series_style(i))
+        seeds = max(seeds, _curve(ax, t, f"K = {k} worker{'s' if k > 1 else ''}", i))
+        t = main_seed(t)
         body = t[t["round"] > 0]
         per_worker = body["proposals"].sum() / body["sum_shard_seconds"].sum()
         rates.append((k, per_worker, body["proposals"].sum() / body["seconds"].diff().fillna(body["seconds"]).sum()))
@@ -66,25 +108,28 @@ def fig5_workers(traces):
             _corpus_name(traces, "Person-X"),
             "all mentions",
             "distributed inference with K workers",
-        ),
+        )
+        + style.seeds_note(seeds),
     )
 
 
 def fig6_hierarchy(traces):
     fig, (ax,) = style.new_figure(1, 1, panel_size=(6, 4.2))
-    for i, (run, t) in enumerate(traces.groupby("run", sort=False)):
+    seeds, others = 1, 0
+    for run, t in traces.groupby("run", sort=False):
         model, context = t["model"].iloc[0], _context(t.iloc[0])
-        known = model in MODEL_NAMES and not context  # union runs get their own style
-        ax.plot(
-            t["seconds"],
-            100 * t["b3_f1"],
-            label=MODEL_NAMES.get(model, run) + context,
-            **style.series_style(list(MODEL_NAMES).index(model) if known else len(MODEL_NAMES) + i),
-        )
+        if model in MODEL_NAMES and not context:
+            i = list(MODEL_NAMES).index(model)
+        else:  # union runs (and unknown models) each get their own style after the named models'
+            i = len(MODEL_NAMES) + others
+            others += 1
+        seeds = max(seeds, _curve(ax, t, MODEL_NAMES.get(model, run) + context, i))
     ax.set(xlabel=TIME_LABEL, ylabel=F1_LABEL, title="pairwise vs hierarchical models")
     ax.legend(fontsize=8)
     return style.finish_figure(
-        fig, style.title("singh2011", "Fig. 6", _corpus_name(traces, "Person-X"), "all mentions", "hierarchical models")
+        fig,
+        style.title("singh2011", "Fig. 6", _corpus_name(traces, "Person-X"), "all mentions", "hierarchical models")
+        + style.seeds_note(seeds),
     )
 
 
@@ -92,17 +137,13 @@ def fig7_large(traces, baselines):
     """One panel per corpus actually traced (the title names them; nothing else is promised)."""
     corpora = list(dict.fromkeys(traces["corpus"]))
     fig, axes = style.new_figure(1, max(1, len(corpora)), panel_size=(5.5, 4), sharey=True)
+    seeds = 1
     for ax, corpus in zip(axes, corpora):
         i = 0
         for _run, t in traces[traces["corpus"] == corpus].groupby("run", sort=False):
             within = ", within topic" if _setting(t.iloc[0]) != WHOLE else ""
             model = MODEL_NAMES.get(t["model"].iloc[0], t["model"].iloc[0])
-            ax.plot(
-                t["seconds"],
-                100 * t["b3_f1"],
-                label=f"{model} model, K = {t['workers'].iloc[0]}{within}",
-                **style.series_style(i),
-            )
+            seeds = max(seeds, _curve(ax, t, f"{model} model, K = {t['workers'].iloc[0]}{within}", i))
             i += 1
         for row in baselines[baselines["corpus"] == corpus].itertuples():
             within = " (within topic)" if _setting(row) != WHOLE else ""
@@ -125,7 +166,8 @@ def fig7_large(traces, baselines):
             ", ".join(map(str, corpora)) or None,
             "all mentions",
             "large corpora from string-match clusters",
-        ),
+        )
+        + style.seeds_note(seeds),
     )
 
 
@@ -165,7 +207,7 @@ def table2(traces, baselines):
         }
         for b in baselines.itertuples()
     ]
-    for (corpus, _run), t in traces.groupby(["corpus", "run"], sort=False):
+    for (corpus, _run), t in main_seed(traces).groupby(["corpus", "run"], sort=False):
         last = t.iloc[-1]
         name = MODEL_NAMES.get(last["model"], last["model"]) + _context(last)
         rows.append(

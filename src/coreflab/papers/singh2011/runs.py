@@ -1,6 +1,7 @@
 """Singh et al. 2011's run grid: the prior each corpus is tuned for, the traces of Fig. 7 and the
-baselines of Table 2 (ECB+ only when its folder is configured). `Grid` binds the grid to a
-workflow config for workflow/rules/papers/singh2011.smk.
+baselines of Table 2 (ECB+ only when its folder is configured), and the seeds the run jobs of
+Figs. 5-7 trace besides `crossdoc.seed` (the workflow's `seeds`, run inside the same job: the
+figures' bands). `Grid` binds the grid to a workflow config for workflow/rules/papers/singh2011.smk.
 """
 
 import shlex
@@ -57,6 +58,12 @@ def ecbplus_source_args(crossdoc_config):
     return " ".join(args)
 
 
+def seeds_args(seeds):
+    """`--seeds ...` of `coreflab singh2011 run` for the workflow's `seeds` ("" for none)."""
+    seeds = list(dict.fromkeys(int(s) for s in seeds or []))
+    return " ".join(["--seeds", *map(str, seeds)]) if seeds else ""
+
+
 def baseline_corpora(ecbplus):
     return ["large", "ecbplus"] if ecbplus else ["large"]
 
@@ -67,6 +74,7 @@ class Grid:
     def __init__(self, config):
         self.config = config["crossdoc"]
         self.ecbplus = optional_data.ecbplus_available(config)
+        self.seeds_args = seeds_args(config.get("seeds"))  # a string: the run rules' params
 
     def tuning_params(self, wildcards):
         return tuning_params(self.config, wildcards.corpus, wildcards.ctx)

@@ -10,12 +10,18 @@ and its held-out entities, which this run leaves out (it is evaluated on the oth
 trace's last row also carries the entity-level log p of the final state, of the gold state and
 of the string-match state under the run's prior, the measurement behind "does the model prefer
 the truth to string match?".
+`--seeds` runs the same chain again with each other seed in the same job (the corpus, the Dask
+cluster and the compiled kernels are set up once), after the `--seed` chain: the trace holds
+every seed's rounds, told apart by its `seed` column, the `--seed` rounds first and exactly as
+without `--seeds`; the labels and the log-probabilities stay the `--seed` chain's.
 """
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from coreflab.errors import UserError
 from coreflab.papers.singh2011.arguments import add_model_arguments, model_params
@@ -48,6 +54,15 @@ def add_arguments(p):
     p.add_argument("--t-start", type=float, default=0.05)
     p.add_argument("--t-stop", type=float, default=0.0005)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--seeds",
+        type=int,
+        nargs="*",
+        default=[],
+        help="after the --seed chain, run it again with each of these seeds (other than --seed) in "
+        "the same job and add their rounds to the trace (column `seed`), for the figures' spread "
+        "over seeds; labels and log p stay --seed's",
+    )
     p.add_argument("--corpus-name", default="", help="corpus name written into the trace")
     p.add_argument("--label", default="", help="run label written into the trace (e.g. flat_K2)")
     p.add_argument("--trace", required=True, help="per-round trace CSV")
@@ -83,16 +98,48 @@ def run(args):
         client = start_client(args.scheduler, args.workers)
         executor = DaskExecutor(client, data)
     executor.warm_up(config.params)
+    extra_seeds = [s for s in dict.fromkeys(args.seeds) if s != args.seed]
     try:
         labels, trace = run_inference(
             corpus, config, executor, shards=args.workers, callback=lambda row: print(json.dumps(row), flush=True)
         )
+        extra = [(seed, _run_seed(corpus, replace(config, seed=seed), executor, args.workers)) for seed in extra_seeds]
     finally:
         if client is not None:
             cluster = getattr(client, "cluster", None)
             client.close()
             if cluster is not None and args.scheduler == "local":
                 cluster.close()
+    scores = state_scores(
+        corpus, config.params.bias, config.params.string_weight, corpus.topic if args.within_topic else None
+    )
+    scores["log_p"] = entity_log_score(corpus, labels, config.params.bias, config.params.string_weight)
+    trace = _label_trace(trace, args, corpus, config, args.seed, scores)
+    if extra:
+        trace = pd.concat(
+            [trace] + [_label_trace(t, args, corpus, config, seed, dict.fromkeys(scores)) for seed, t in extra],
+            ignore_index=True,
+        )
+    atomic_write_text(args.trace, trace.to_csv(index=False, lineterminator="\n"))
+    if args.labels:
+        tmp = Path(args.labels).with_name(f".{Path(args.labels).name}.tmp.npy")
+        np.save(tmp, labels)
+        tmp.replace(args.labels)
+    return 0
+
+
+def _run_seed(corpus, config, executor, shards):
+    """The trace of one more chain with `config.seed` (its labels are not kept)."""
+
+    def show(row):
+        print(json.dumps({"seed": config.seed, **row}), flush=True)
+
+    return run_inference(corpus, config, executor, shards=shards, callback=show)[1]
+
+
+def _label_trace(trace, args, corpus, config, seed, scores):
+    """The run's identity columns, its prior, the seed and the last round's log-probabilities
+    (`scores`; None: not measured, the extra seeds)."""
     suffix = "_within" if args.within_topic else ""
     ctx = "_union" if args.context == "union" else ""
     trace.insert(0, "run", args.label or f"{args.model}{ctx}_K{args.workers}{suffix}")
@@ -101,22 +148,15 @@ def run(args):
     trace.insert(3, "corpus", args.corpus_name or corpus.name)
     trace.insert(4, "init", args.init)
     trace.insert(5, "setting", "within topic" if args.within_topic else "whole corpus")
+    trace.insert(6, "seed", seed)
     trace["bias"] = config.params.bias
     trace["string_weight"] = config.params.string_weight
     trace["mentions"] = len(corpus)
-    scores = state_scores(
-        corpus, config.params.bias, config.params.string_weight, corpus.topic if args.within_topic else None
-    )
-    scores["log_p"] = entity_log_score(corpus, labels, config.params.bias, config.params.string_weight)
     for key, value in scores.items():
         trace[key] = np.nan
-        trace.loc[trace.index[-1], key] = value
+        if value is not None:
+            trace.loc[trace.index[-1], key] = value
     trace["proposals_per_s_per_worker"] = trace["proposals"] / trace["sum_shard_seconds"].where(
         trace["sum_shard_seconds"] > 0
     )
-    atomic_write_text(args.trace, trace.to_csv(index=False, lineterminator="\n"))
-    if args.labels:
-        tmp = Path(args.labels).with_name(f".{Path(args.labels).name}.tmp.npy")
-        np.save(tmp, labels)
-        tmp.replace(args.labels)
-    return 0
+    return trace
