@@ -12,8 +12,13 @@ the run's total CPU from `/usr/bin/time` (`--cpu-s`: user + system, snakemake an
 the reliable costs, and the jobs are ranked by wall time.
 
     python bench/workflow_time.py --label default --results RUN/results --wall-s 1234 \
-        --how "fresh clone, cold numba cache, GUM run beside it" [--cpu-s 1700]
+        --how "fresh clone, cold numba cache, GUM run beside it" [--cpu-s 1700] [--summary S.tsv]
                                                             → bench/results/workflow_default.json
+
+With `--summary` (the output of `snakemake --detailed-summary` in the run's folder, same config),
+it also gives the run's critical path: the longest chain of jobs, each waiting for the jobs that
+make its inputs, weighted by the jobs' measured wall seconds: the wall time with as many cores as
+jobs (a SLURM cluster with a free node per job, queueing not counted).
 """
 
 import argparse
@@ -68,6 +73,43 @@ def read_jobs(results):
     return pd.DataFrame(rows)
 
 
+def benchmark_of(log):
+    """The benchmark TSV of the job that writes `log` (the rules name both after the job)."""
+    path = Path(log)
+    return path.parent.parent / "benchmarks" / f"{path.stem}.tsv"
+
+
+def critical_path(summary_tsv, results_parent):
+    """(seconds, [job logs]) of the longest chain of jobs in a `snakemake --detailed-summary` table;
+    a job is its log file, its weight the wall seconds of its benchmark (0 without one)."""
+    table = pd.read_csv(summary_tsv, sep="\t", dtype=str).fillna("")
+    table = table[table["log-file(s)"] != ""]
+    producer = dict(zip(table["output_file"], table["log-file(s)"]))
+    inputs = {}
+    for log, sub in table.groupby("log-file(s)"):
+        inputs[log] = {producer[f] for files in sub["input-file(s)"] for f in files.split(",") if f in producer}
+        inputs[log].discard(log)
+
+    def wall(log):
+        tsv = Path(results_parent) / benchmark_of(log)
+        return float(pd.read_csv(tsv, sep="\t").iloc[-1]["s"]) if tsv.exists() else 0.0
+
+    finish, chain = {}, {}
+
+    def visit(log, stack=()):
+        if log in finish:
+            return finish[log]
+        if log in stack:
+            raise ValueError(f"cycle through {log}")
+        before = max(inputs.get(log, ()), key=lambda d: visit(d, (*stack, log)), default=None)
+        finish[log] = wall(log) + (finish[before] if before else 0.0)
+        chain[log] = (chain[before] if before else []) + [log]
+        return finish[log]
+
+    end = max(inputs, key=visit, default=None)
+    return (finish[end], chain[end]) if end else (0.0, [])
+
+
 def summary(jobs, wall_s, how, label, run_cpu_s=None):
     per_paper = jobs.groupby("paper").agg(
         jobs=("job", "size"), wall_s=("wall_s", "sum"), cpu_s=("cpu_s", "sum"), max_rss_mb=("max_rss_mb", "max")
@@ -112,10 +154,16 @@ def main():
     ap.add_argument("--wall-s", type=float, required=True, help="wall seconds of the whole snakemake run")
     ap.add_argument("--how", required=True, help="how it was run (fresh clone? cold caches? what else ran?)")
     ap.add_argument("--cpu-s", type=float, default=None, help="the run's user + system seconds (/usr/bin/time -v)")
+    ap.add_argument("--summary", help="`snakemake --detailed-summary` of the run (adds the critical path)")
     args = ap.parse_args()
     if not re.fullmatch(r"[a-z0-9_]+", args.label):
         raise SystemExit(f"--label {args.label!r}: use lower-case letters, digits and _")
     out = summary(read_jobs(args.results), args.wall_s, args.how, args.label, args.cpu_s)
+    if args.summary:
+        seconds, chain = critical_path(args.summary, Path(args.results).resolve().parent)
+        out["critical_path_s"] = round(seconds, 1)
+        out["critical_path_min"] = round(seconds / 60, 1)
+        out["critical_path_jobs"] = [str(benchmark_of(log).stem) for log in chain]
     path = ROOT / "bench" / "results" / f"workflow_{args.label}.json"
     path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     print(json.dumps(out, indent=2, ensure_ascii=False))

@@ -33,3 +33,26 @@ def test_sums_per_paper_and_ranks_jobs_by_wall(tmp_path):
     assert out["per_paper"]["singh2011"]["cpu_s"] == 12.0
     assert out["per_paper"]["pipeline_and_leaderboard"]["jobs"] == 1
     assert [j["job"] for j in out["costliest_jobs"]][:2] == ["synth/cc2007_cc_base-none-1", "crossdoc/personx_flat_K2"]
+
+
+def test_critical_path_is_the_longest_chain_of_measured_jobs(tmp_path):
+    """A(10 s) feeds B(5 s) and C(20 s), both feed D(1 s); E(3 s) stands alone; F has no
+    benchmark (0 s): the chain is A, C, D = 31 s, whatever order the table lists the jobs in."""
+    mod = _load()
+    for job, wall in (("a", 10.0), ("b", 5.0), ("c", 20.0), ("d", 1.0), ("e", 3.0)):
+        _tsv(tmp_path / f"results/x/benchmarks/{job}.tsv", wall, 100.0, wall)
+    rows = [
+        ("results/x/d.out", "d", "results/x/b.out,results/x/c.out,results/x/f.out"),
+        ("results/x/b.out", "b", "results/x/a.out"),
+        ("results/x/c.out", "c", "results/x/a.out,data/raw.txt"),
+        ("results/x/c2.out", "c", "results/x/a.out"),
+        ("results/x/a.out", "a", ""),
+        ("results/x/e.out", "e", ""),
+        ("results/x/f.out", "f", ""),
+    ]
+    lines = ["output_file\tdate\trule\tlog-file(s)\tinput-file(s)\tshellcmd\tstatus\tplan"]
+    lines += [f"{out}\t-\t{job}\tresults/x/logs/{job}.log\t{inputs}\t-\tok\tno update" for out, job, inputs in rows]
+    (tmp_path / "summary.tsv").write_text("\n".join(lines) + "\n")
+    seconds, chain = mod.critical_path(tmp_path / "summary.tsv", tmp_path)
+    assert seconds == 31.0
+    assert chain == ["results/x/logs/a.log", "results/x/logs/c.log", "results/x/logs/d.log"]
