@@ -25,6 +25,12 @@ def add_arguments(p):
         help="comma-separated non-local candidates ('' = none)",
     )
     p.add_argument("--iterations", type=int, default=3, help="training iterations per evaluation")
+    p.add_argument(
+        "--nonlocal-iterations",
+        type=int,
+        default=None,
+        help="training iterations of the non-local (delayed LaSO) evaluations (default: --iterations)",
+    )
     p.add_argument("--beam", type=int, default=5, help="beam of the non-local evaluations")
     p.add_argument("--bits", type=int, default=22, help="hash bits of the arc stores (as in training)")
     p.add_argument("--window", type=int, default=None, help="candidate window (as in training; default: all)")
@@ -64,6 +70,7 @@ def run(args):
         window=args.window,
         reach=args.reach,
         root_loss=root_loss,
+        nonlocal_iterations=args.nonlocal_iterations,
     )
     start = load_featureset(args.start).local
     candidates = load_featureset(args.candidates).local

@@ -40,3 +40,29 @@ def test_nonlocal_candidates_are_judged_against_the_beam_learner_with_local_feat
     )
     assert nonlocal_ == ["n1"]
     assert ("nonlocal", "start", 3.0) in [(r[1], r[2], r[4]) for r in rows]
+
+
+def test_nonlocal_evaluations_train_for_nonlocal_iterations(monkeypatch):
+    """The exact-search evaluations train `iterations` passes, the delayed-LaSO ones (local-only
+    start included) `nonlocal_iterations`, defaulting to `iterations`."""
+    from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.papers.bk2014 import selection
+
+    seen = []
+    real = selection.make_learner
+
+    def spy(name, params):
+        seen.append((name, params["n_iter"]))
+        return real(name, params)
+
+    monkeypatch.setattr(selection, "make_learner", spy)
+    docs = generate_corpus("tiny", seed=0)["train"][:8]
+    local = ["bias", "ana_type", "head_match"]
+    ev = selection.Evaluator(docs, "synth", iterations=1, beam=2, n_bits=12, nonlocal_iterations=3)
+    ev(local)
+    ev(local, [])
+    ev(local, ["cluster_size"])
+    assert seen == [("bk_baseline", 1), ("bk_delayed_laso", 3), ("bk_delayed_laso", 3)]
+    seen.clear()
+    selection.Evaluator(docs, "synth", iterations=2, beam=2, n_bits=12)(local, [])
+    assert seen == [("bk_delayed_laso", 2)]

@@ -147,6 +147,11 @@ rule select_templates:
         candidates=config["selection"]["candidates"],
         nonlocal_candidates=",".join(config["selection"]["nonlocal_candidates"]),
         iterations=config["selection"]["iterations"],
+        nonlocal_iterations=lambda wc: (
+            f"--nonlocal-iterations {config['selection']['nonlocal_iterations']}"
+            if config["selection"].get("nonlocal_iterations")
+            else ""
+        ),
         max_steps=config["selection"]["max_steps"],
         seed=config["seed"],
         bits=config["features"]["bits"],
@@ -154,5 +159,5 @@ rule select_templates:
     shell:
         "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} "
         "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
-        "--iterations {params.iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} --jobs {threads} --seed {params.seed} "
+        "--iterations {params.iterations} {params.nonlocal_iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} --jobs {threads} --seed {params.seed} "
         "--tuned {input.tuned} --log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"
