@@ -1,7 +1,6 @@
 """`coreflab train` / `coreflab predict` end to end on the tiny synthetic corpus (the commands are
 driven through their own add_arguments/run)."""
 
-import argparse
 import csv
 
 import numpy as np
@@ -16,14 +15,9 @@ from coreflab.errors import UserError
 from coreflab.features.extract import extract_arc_store
 from coreflab.learn.base import Learner
 from coreflab.metrics.scorer import score_documents
+from tests.command_runner import run_command
 
 FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
-
-
-def _run(module, argv):
-    p = argparse.ArgumentParser()
-    module.add_arguments(p)
-    return module.run(p.parse_args(argv))
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +41,7 @@ def test_train_with_curve_then_predict(files):
     model = tmp / "model.npz"
     curve = tmp / "curve.csv"
     assert (
-        _run(
+        run_command(
             train_cmd,
             [
                 "--learner",
@@ -81,7 +75,7 @@ def test_train_with_curve_then_predict(files):
     assert m.name == "bk_delayed_laso" and m.seed == 5 and m.n_epochs_ == 3
     pred = tmp / "pred.conll"
     assert (
-        _run(
+        run_command(
             predict_cmd,
             [
                 "--model",
@@ -112,15 +106,15 @@ def test_user_errors(files):
     out = str(files["tmp"] / "x.npz")
     base = ["--compiled", str(tr[0]), "--arcs", str(tr[1]), "--out", out]
     with pytest.raises(UserError, match="unknown learner"):
-        _run(train_cmd, ["--learner", "nope"] + base)
+        run_command(train_cmd, ["--learner", "nope"] + base)
     with pytest.raises(UserError, match="invalid JSON"):
-        _run(train_cmd, ["--learner", "bk_early", "--params", "{n_iter: 3}"] + base)
+        run_command(train_cmd, ["--learner", "bk_early", "--params", "{n_iter: 3}"] + base)
     with pytest.raises(UserError, match="does not belong"):
-        _run(train_cmd, ["--learner", "bk_early", "--compiled", str(tr[0]), "--arcs", str(dv[1]), "--out", out])
+        run_command(train_cmd, ["--learner", "bk_early", "--compiled", str(tr[0]), "--arcs", str(dv[1]), "--out", out])
     with pytest.raises(UserError, match="dev curve needs"):
-        _run(train_cmd, ["--learner", "bk_early", "--curve", "c.csv"] + base)
+        run_command(train_cmd, ["--learner", "bk_early", "--curve", "c.csv"] + base)
     with pytest.raises(UserError, match="not a coreflab model"):
-        _run(
+        run_command(
             predict_cmd,
             [
                 "--model",
@@ -142,7 +136,7 @@ def test_predict_writes_singletons_iff_the_key_annotates_them(files):
     tr, dv = files["train"], files["dev"]
     model = tmp / "model_singletons.npz"
     assert (
-        _run(
+        run_command(
             train_cmd,
             [
                 "--learner",
@@ -168,7 +162,7 @@ def test_predict_writes_singletons_iff_the_key_annotates_them(files):
     def singletons(key, *flags):
         out = tmp / "pred_singletons.conll"
         assert (
-            _run(
+            run_command(
                 predict_cmd,
                 [
                     "--model",

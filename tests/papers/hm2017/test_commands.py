@@ -1,6 +1,5 @@
 """hm2017 mela-data / hm2017 mela-fit / hm2017 table1 / hm2017 select commands on a small random problem."""
 
-import argparse
 import json
 
 import numpy as np
@@ -13,12 +12,7 @@ from coreflab.papers.hm2017.commands import mela_data, mela_fit
 from coreflab.papers.hm2017.commands import select as hm2017_select
 from coreflab.papers.hm2017.commands import table1 as hm2017_table1
 from coreflab.papers.hm2017.regressor_data import COLUMNS
-
-
-def _run(module, argv):
-    p = argparse.ArgumentParser()
-    module.add_arguments(p)
-    return module.run(p.parse_args(argv))
+from tests.command_runner import run_command
 
 
 @pytest.fixture(scope="module")
@@ -33,20 +27,26 @@ def files(tmp_path_factory):
 def test_data_fit_table1_select(files):
     d = files
     base = ["--compiled", str(d / "c.npz"), "--arcs", str(d / "a.npz")]
-    assert _run(mela_data, base + ["--per-sample", "5", "--n-iter", "8", "--seed", "2", "--out", str(d / "x.csv")]) == 0
-    assert _run(mela_data, base + ["--per-sample", "5", "--n-iter", "8", "--seed", "2", "--out", str(d / "y.csv")]) == 0
+    assert (
+        run_command(mela_data, base + ["--per-sample", "5", "--n-iter", "8", "--seed", "2", "--out", str(d / "x.csv")])
+        == 0
+    )
+    assert (
+        run_command(mela_data, base + ["--per-sample", "5", "--n-iter", "8", "--seed", "2", "--out", str(d / "y.csv")])
+        == 0
+    )
     assert (d / "x.csv").read_bytes() == (d / "y.csv").read_bytes()  # deterministic per seed
     df = pd.read_csv(d / "x.csv")
     assert list(df.columns) == list(COLUMNS) and len(df) > 10
-    assert _run(mela_fit, ["--data", str(d / "x.csv"), "--out", str(d / "reg.json")]) == 0
+    assert run_command(mela_fit, ["--data", str(d / "x.csv"), "--out", str(d / "reg.json")]) == 0
     reg = json.loads((d / "reg.json").read_text())
     assert len(reg["coef"]) == 9 and reg["n_examples"] == len(df)
-    assert _run(hm2017_table1, ["--data", str(d / "x.csv"), "--out-dir", str(d / "hm")]) == 0
+    assert run_command(hm2017_table1, ["--data", str(d / "x.csv"), "--out-dir", str(d / "hm")]) == 0
     t1 = pd.read_csv(d / "hm" / "table1.csv")
     assert list(t1["Train"]) == ["S1", "S2"]
     assert t1["# examples"].sum() == len(df)
     assert (d / "hm" / "fig2.png").stat().st_size > 0
-    assert _run(hm2017_select, base + ["--out", str(d / "rank.npz")]) == 0
+    assert run_command(hm2017_select, base + ["--out", str(d / "rank.npz")]) == 0
     with np.load(d / "rank.npz") as z:
         assert len(np.intersect1d(z["ranked"], z["root_only"])) == 0
         assert np.all(np.diff(z["weight"]) <= 0)
@@ -55,21 +55,21 @@ def test_data_fit_table1_select(files):
 def test_mela_fit_rejects_a_foreign_csv(files):
     (files / "bad.csv").write_text("a,b\n1,2\n")
     with pytest.raises(UserError):
-        _run(mela_fit, ["--data", str(files / "bad.csv"), "--out", str(files / "r.json")])
+        run_command(mela_fit, ["--data", str(files / "bad.csv"), "--out", str(files / "r.json")])
 
 
 def test_the_mode_goes_from_mela_data_into_the_regressor(files):
     d = files
     base = ["--compiled", str(d / "c.npz"), "--arcs", str(d / "a.npz"), "--per-sample", "4", "--n-iter", "5"]
     for mode, name in (("keep", "kept"), ("drop", "dropped")):
-        assert _run(mela_data, base + ["--keep-singletons", mode, "--out", str(d / f"{mode}.csv")]) == 0
+        assert run_command(mela_data, base + ["--keep-singletons", mode, "--out", str(d / f"{mode}.csv")]) == 0
         df = pd.read_csv(d / f"{mode}.csv")
         assert set(df["keep_singletons"]) == {int(mode == "keep")}
-        assert _run(mela_fit, ["--data", str(d / f"{mode}.csv"), "--out", str(d / f"{mode}.json")]) == 0
+        assert run_command(mela_fit, ["--data", str(d / f"{mode}.csv"), "--out", str(d / f"{mode}.json")]) == 0
         assert json.loads((d / f"{mode}.json").read_text())["response_singletons"] == name
     kept, dropped = pd.read_csv(d / "keep.csv"), pd.read_csv(d / "drop.csv")
     # same runs, other labels: B3 with singletons kept is not B3 with them dropped
     assert np.allclose(kept["muc"], dropped["muc"]) and not np.allclose(kept["bcub"], dropped["bcub"])
     pd.concat([kept, dropped]).to_csv(d / "mixed.csv", index=False)
     with pytest.raises(UserError):
-        _run(mela_fit, ["--data", str(d / "mixed.csv"), "--out", str(d / "mixed.json")])
+        run_command(mela_fit, ["--data", str(d / "mixed.csv"), "--out", str(d / "mixed.json")])

@@ -3,8 +3,6 @@ training subsets; the LSP learners' epoch shuffles) for every seed of the config
 the same job. The main seed's rows stay what they were, the tables read only them, and the
 figures draw them as lines with the min–max over seeds as bands."""
 
-import argparse
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -16,14 +14,9 @@ from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.features.extract import extract_arc_store
 from coreflab.papers.hm2017 import report as R
 from coreflab.papers.hm2017.commands import run as hm2017_run
+from tests.command_runner import run_command
 
 FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
-
-
-def _run(module, argv):
-    p = argparse.ArgumentParser()
-    module.add_arguments(p)
-    return module.run(p.parse_args(argv))
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +39,7 @@ def splits(tmp_path_factory):
 
 def _lsp(d, args, out, *extra):
     argv = ["--learner", "lsp_f", "--params", '{"n_iter": 3}', "--seed", "1", *args, "--out", str(d / out)]
-    assert _run(hm2017_run, argv + list(extra)) == 0
+    assert run_command(hm2017_run, argv + list(extra)) == 0
     return pd.read_csv(d / out)
 
 
