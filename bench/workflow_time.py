@@ -79,9 +79,16 @@ def benchmark_of(log):
     return path.parent.parent / "benchmarks" / f"{path.stem}.tsv"
 
 
+def job_name(log):
+    """`<folder>/<job>` of a job's log, as `read_jobs` names jobs (synth/select_templates)."""
+    path = Path(log)
+    return f"{path.parent.parent.name}/{path.stem}"
+
+
 def critical_path(summary_tsv, results_parent):
-    """(seconds, [job logs]) of the longest chain of jobs in a `snakemake --detailed-summary` table;
-    a job is its log file, its weight the wall seconds of its benchmark (0 without one)."""
+    """(seconds, [job logs], {job: finish seconds}) of the longest chain of jobs in a
+    `snakemake --detailed-summary` table; a job is its log file, its weight the wall seconds of its
+    benchmark (0 without one), its finish the earliest time it can end with a core per job."""
     table = pd.read_csv(summary_tsv, sep="\t", dtype=str).fillna("")
     table = table[table["log-file(s)"] != ""]
     producer = dict(zip(table["output_file"], table["log-file(s)"]))
@@ -107,7 +114,8 @@ def critical_path(summary_tsv, results_parent):
         return finish[log]
 
     end = max(inputs, key=visit, default=None)
-    return (finish[end], chain[end]) if end else (0.0, [])
+    ends = {job_name(log): round(t, 1) for log, t in finish.items()}
+    return (finish[end], chain[end], ends) if end else (0.0, [], ends)
 
 
 def summary(jobs, wall_s, how, label, run_cpu_s=None):
@@ -160,10 +168,14 @@ def main():
         raise SystemExit(f"--label {args.label!r}: use lower-case letters, digits and _")
     out = summary(read_jobs(args.results), args.wall_s, args.how, args.label, args.cpu_s)
     if args.summary:
-        seconds, chain = critical_path(args.summary, Path(args.results).resolve().parent)
+        seconds, chain, ends = critical_path(args.summary, Path(args.results).resolve().parent)
         out["critical_path_s"] = round(seconds, 1)
+        # when every learner can start: the last training split's features of the selected set built
+        ready = [t for job, t in ends.items() if job.endswith("/features_selected_train")]
+        out["train_features_ready_s"] = max(ready, default=None)
         out["critical_path_min"] = round(seconds / 60, 1)
-        out["critical_path_jobs"] = [str(benchmark_of(log).stem) for log in chain]
+        out["critical_path_jobs"] = [job_name(log) for log in chain]
+        out["critical_path_chain"] = " → ".join(out["critical_path_jobs"])
     path = ROOT / "bench" / "results" / f"workflow_{args.label}.json"
     path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
     print(json.dumps(out, indent=2, ensure_ascii=False))

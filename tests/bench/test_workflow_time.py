@@ -53,6 +53,6 @@ def test_critical_path_is_the_longest_chain_of_measured_jobs(tmp_path):
     lines = ["output_file\tdate\trule\tlog-file(s)\tinput-file(s)\tshellcmd\tstatus\tplan"]
     lines += [f"{out}\t-\t{job}\tresults/x/logs/{job}.log\t{inputs}\t-\tok\tno update" for out, job, inputs in rows]
     (tmp_path / "summary.tsv").write_text("\n".join(lines) + "\n")
-    seconds, chain = mod.critical_path(tmp_path / "summary.tsv", tmp_path)
-    assert seconds == 31.0
+    seconds, chain, ends = mod.critical_path(tmp_path / "summary.tsv", tmp_path)
+    assert seconds == 31.0 and ends["x/b"] == 15.0 and ends["x/e"] == 3.0 and ends["x/f"] == 0.0
     assert chain == ["results/x/logs/a.log", "results/x/logs/c.log", "results/x/logs/d.log"]
