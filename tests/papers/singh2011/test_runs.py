@@ -1,5 +1,7 @@
 """Singh 2011 run grid: tuning settings per corpus, Fig. 7 traces and baselines with/without ECB+."""
 
+from types import SimpleNamespace
+
 from coreflab.papers.singh2011 import runs
 
 
@@ -40,3 +42,6 @@ def test_run_jobs_get_the_workflows_seeds():
     assert runs.seeds_args([2, 2, 1]) == "--seeds 2 1"
     assert runs.seeds_args([]) == runs.seeds_args(None) == ""
     assert runs.Grid({"crossdoc": {"ecbplus_dir": None}, "seeds": [1, 2]}).seeds_args == "--seeds 1 2"
+    grid = runs.Grid({"crossdoc": {"ecbplus_dir": None}, "seeds": [1, 2]})
+    assert grid.run_seeds_args(SimpleNamespace(model="hier", ctx="", workers="2")) == "--seeds 1 2"
+    assert grid.run_seeds_args(SimpleNamespace(model="hier", ctx="_union", workers="2")) == ""

@@ -147,7 +147,7 @@ rule crossdoc_personx_run:
         super_ratio=config["crossdoc"]["super_bias_ratio"],
         scheduler=config["crossdoc"]["scheduler"],
         seed=config["crossdoc"]["seed"],
-        seeds=SINGH2011.seeds_args,
+        seeds=SINGH2011.run_seeds_args,
         context=lambda wc: "union" if wc.ctx else "pairwise",
     shell:
         "coreflab singh2011 run --corpus {input.corpus} --corpus-name personx --model {wildcards.model} "

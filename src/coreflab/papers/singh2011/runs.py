@@ -76,6 +76,12 @@ class Grid:
         self.ecbplus = optional_data.ecbplus_available(config)
         self.seeds_args = seeds_args(config.get("seeds"))  # a string: the run rules' params
 
+    def run_seeds_args(self, wildcards):
+        """`--seeds` of one run job: none for node-level (union-context) runs, whose chains cost
+        several times a pairwise one (in the default run the three seeds of Fig. 6's union run took
+        165 s of a 19-minute run): Fig. 6 draws the union run without a band."""
+        return "" if getattr(wildcards, "ctx", "") else self.seeds_args
+
     def tuning_params(self, wildcards):
         return tuning_params(self.config, wildcards.corpus, wildcards.ctx)
 
