@@ -41,3 +41,9 @@ def test_grid_binds_wildcards(default_config):
     assert grid.tune_options(SimpleNamespace(learner="lsp_yj"), None) == "--r-grid 0.05,0.1,0.5"
     report = grid.report_inputs(SimpleNamespace(corpus="synth"))
     assert report["second_runs"][-1] == "results/synth_hard/paper/hm2017/runs/lsp_rho_from_synth-1.csv"
+
+
+def test_extra_seeds_only_for_the_figure_corpora(default_config):
+    grid = runs.Grid(default_config)
+    assert grid.run_seeds(SimpleNamespace(corpus="synth")) == "1 2 3"
+    assert grid.run_seeds(SimpleNamespace(corpus="synth_hard")) == ""  # Table 4's paired corpus

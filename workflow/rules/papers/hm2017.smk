@@ -179,7 +179,7 @@ rule hm2017_run:
         params=HM2017.run_params,
         singletons=config["response_singletons"],
         seed=config["seed"],
-        seeds=HM2017.seeds,
+        seeds=HM2017.run_seeds,
     shell:
         "coreflab hm2017 run {params.options} --params {params.params:q} --seed {params.seed} --seeds {params.seeds} "
         "--singletons {params.singletons} "

@@ -19,6 +19,9 @@ rule l3m2014_curves:
         "results/{corpus}/logs/l3m2014_curves_{technique}.log",
     benchmark:
         "results/{corpus}/benchmarks/l3m2014_curves_{technique}.tsv"
+    # the longest single job of the default run (Corr-Clustering's curve): started as soon as its
+    # features exist, it no longer runs alone at the end with the other core idle (66 s of 15 min)
+    priority: 10
     conda:
         "../../envs/coreflab.yaml"
     threads: 1
