@@ -8,6 +8,9 @@ rule import_corpus:
         "results/{corpus}/logs/import_{split}.log",
     benchmark:
         "results/{corpus}/benchmarks/import_{split}.tsv"
+    # on every learner's path (data, features, root loss, selection): first, so that the jobs that
+    # do not need them (Singh, 20 Newsgroups) fill the gaps instead of running before them
+    priority: 20
     conda:
         "../envs/coreflab.yaml"
     threads: 1
@@ -31,6 +34,9 @@ rule prepare:
         "results/{corpus}/logs/prepare_{split}.log",
     benchmark:
         "results/{corpus}/benchmarks/prepare_{split}.tsv"
+    # on every learner's path (data, features, root loss, selection): first, so that the jobs that
+    # do not need them (Singh, 20 Newsgroups) fill the gaps instead of running before them
+    priority: 20
     conda:
         "../envs/coreflab.yaml"
     threads: 1

@@ -13,6 +13,8 @@ rule train_system:
         "results/{corpus}/benchmarks/train_{system}.tsv"
     wildcard_constraints:
         system=LEARNER_SYSTEM_REGEX,
+    # before the paper experiments, which then fill the end of the run instead of one learner alone
+    priority: 5
     conda:
         "../envs/coreflab.yaml"
     threads: 1
@@ -68,6 +70,9 @@ rule tune_root_loss:
         "results/{corpus}/logs/tune_root_loss.log",
     benchmark:
         "results/{corpus}/benchmarks/tune_root_loss.tsv"
+    # on every learner's path (data, features, root loss, selection): first, so that the jobs that
+    # do not need them (Singh, 20 Newsgroups) fill the gaps instead of running before them
+    priority: 20
     conda:
         "../envs/coreflab.yaml"
     threads: 1

@@ -135,6 +135,9 @@ rule select_templates:
         "results/{corpus}/logs/select_templates.log",
     benchmark:
         "results/{corpus}/benchmarks/select_templates.tsv"
+    # on every learner's path (data, features, root loss, selection): first, so that the jobs that
+    # do not need them (Singh, 20 Newsgroups) fill the gaps instead of running before them
+    priority: 20
     conda:
         "../../envs/coreflab.yaml"
     threads: config["selection"]["jobs"]
