@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 _JOB = """
 import time
 from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.synthetic import generate_corpus
+from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.features.extract import extract_arc_store
 from coreflab.learn.registry import make_learner
 corpus = compile_documents(generate_corpus("default", seed=1)["train"], "synth", "train")

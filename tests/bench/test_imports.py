@@ -12,11 +12,26 @@ SCRIPTS = sorted((ROOT / "bench").glob("*.py"))
 
 
 def _coreflab_imports(path):
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("coreflab"):
-            yield from ((node.lineno, node.module, a.name) for a in node.names)
-        elif isinstance(node, ast.Import):
-            yield from ((node.lineno, a.name, None) for a in node.names if a.name.startswith("coreflab"))
+    """Import statements of the script, and of the Python code it keeps in string constants to run
+    in child processes (`python -c` jobs)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    trees = [(tree, 0)]
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and "import coreflab" in node.value.replace("from coreflab", "import coreflab")
+        ):
+            try:
+                trees.append((ast.parse(node.value), node.lineno - 1))
+            except SyntaxError:
+                continue
+    for t, offset in trees:
+        for node in ast.walk(t):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("coreflab"):
+                yield from ((offset + node.lineno, node.module, a.name) for a in node.names)
+            elif isinstance(node, ast.Import):
+                yield from ((offset + node.lineno, a.name, None) for a in node.names if a.name.startswith("coreflab"))
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[p.name for p in SCRIPTS])
