@@ -21,25 +21,19 @@ from pathlib import Path
 
 import yaml
 
+from coreflab.config import overlay
+from coreflab.papers.cc2007.runs import settings
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
-
-
-def merged(base, over):
-    """Snakemake's --configfile merge: nested mappings update key by key."""
-    out = dict(base)
-    for k, v in over.items():
-        out[k] = merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
 
 
 def cc_fits(config):
     """(fits of all C&C jobs, fits of the longest one C&C job) under a merged workflow config."""
     cc = config["cc2007"]
     em = cc["em_iterations"]
-    settings = 1 + len(cc["biases"]) * len(cc["bias_weights"])
     per_setting = 1 + 2 * (em - 1)
-    paper = settings * per_setting if "cc2007" in config["run"]["papers"] else 0
+    paper = len(settings(cc)) * per_setting if "cc2007" in config["run"]["papers"] else 0
     learners = {
         config["learners"][s]["learner"]: config["learners"][s].get("params", {})
         for s in config["systems"]
@@ -75,7 +69,7 @@ def estimate(config, run, fit):
 
 
 def main():
-    config = merged(
+    config = overlay(
         yaml.safe_load((ROOT / "config" / "config.yaml").read_text()),
         yaml.safe_load((ROOT / "config" / "conll2012.yaml").read_text()),
     )

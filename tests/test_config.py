@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from coreflab.config import check_config
+from coreflab.config import check_config, overlay
 from coreflab.errors import UserError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -16,17 +16,9 @@ def _cfg(name="config/config.yaml"):
     return yaml.safe_load((ROOT / name).read_text())
 
 
-def _merge(base, overlay):
-    """Snakemake's --configfile overlay: nested mappings merge, other values replace."""
-    out = dict(base)
-    for k, v in overlay.items():
-        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
-
-
 @pytest.mark.parametrize("name", sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "config").glob("*.yaml")))
 def test_shipped_configs_validate(name):
-    check_config(_merge(_cfg(), _cfg(name)), SCHEMA)
+    check_config(overlay(_cfg(), _cfg(name)), SCHEMA)
 
 
 def test_tiny_test_config_validates_alone():
@@ -63,7 +55,7 @@ def test_errors_name_the_key(patch, message):
 def test_a_corpus_folder_that_is_not_there_stops_before_any_job(tmp_path):
     from coreflab.config import check_corpus_folders
 
-    own = check_config(_merge(_cfg(), _cfg("config/conll2012.yaml")), SCHEMA)
+    own = check_config(overlay(_cfg(), _cfg("config/conll2012.yaml")), SCHEMA)
     with pytest.raises(UserError, match=r"corpora.conll2012.local_dir is not set"):
         check_corpus_folders(own)
     own["corpora"]["conll2012"]["local_dir"] = str(tmp_path / "missing")
@@ -72,7 +64,7 @@ def test_a_corpus_folder_that_is_not_there_stops_before_any_job(tmp_path):
     own["corpora"]["conll2012"]["local_dir"] = str(tmp_path)
     check_corpus_folders(own)  # exists: its layout is checked by the import
 
-    lit = check_config(_merge(_cfg(), _cfg("config/litbank.yaml")), SCHEMA)
+    lit = check_config(overlay(_cfg(), _cfg("config/litbank.yaml")), SCHEMA)
     lit["corpora"]["litbank"]["local_dir"] = str(tmp_path / "nowhere")
     with pytest.raises(UserError, match=r"corpora.litbank.local_dir = .*nowhere: no such directory; .* download"):
         check_corpus_folders(lit)

@@ -39,6 +39,14 @@ def _describe(error):
     return f"config key {where}: {error.message}"
 
 
+def overlay(base, over):
+    """Snakemake's --configfile overlay: nested mappings merge key by key, other values replace."""
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = overlay(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
 def check_config(config, schema_path):
     """Validate (and fill defaults into) a config dict; raise UserError with one line."""
     schema = yaml.safe_load(Path(schema_path).read_text())

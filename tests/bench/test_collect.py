@@ -1,6 +1,5 @@
 """bench/collect.py on small fake results: flattening, targets met or not, fits, written files."""
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -8,14 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.bench.bench_script import load_bench_script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load_collect():
-    spec = importlib.util.spec_from_file_location("bench_collect", ROOT / "bench" / "collect.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench_script("collect")
 
 
 collect = _load_collect()

@@ -1,16 +1,10 @@
 """bench/conll2012_estimate.py: C&C's fits counted from a config, and the two estimates."""
 
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.bench_script import load_bench_script
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("bench_conll2012_estimate", ROOT / "bench" / "conll2012_estimate.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench_script("conll2012_estimate")
 
 
 def _config(papers, systems):

@@ -1,13 +1,12 @@
 """bench/scaling.py without running a sweep: the Dask numbers it copies and its child arguments."""
 
-import importlib.util
 import json
 from pathlib import Path
 
+from tests.bench.bench_script import load_bench_script
+
 ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("bench_scaling", ROOT / "bench" / "scaling.py")
-scaling = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(scaling)
+scaling = load_bench_script("scaling")
 
 
 def test_worker_points_copy_per_k_numbers_without_traces(tmp_path):

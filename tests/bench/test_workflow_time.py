@@ -1,17 +1,15 @@
 """bench/workflow_time.py: per-paper sums and the costliest jobs from Snakemake's benchmark TSVs."""
 
-import importlib.util
 from pathlib import Path
+
+from tests.bench.bench_script import load_bench_script
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("bench_workflow_time", ROOT / "bench" / "workflow_time.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench_script("workflow_time")
 
 
 def _tsv(path, wall, rss, cpu):

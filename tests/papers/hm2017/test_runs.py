@@ -45,5 +45,5 @@ def test_grid_binds_wildcards(default_config):
 
 def test_extra_seeds_only_for_the_figure_corpora(default_config):
     grid = runs.Grid(default_config)
-    assert grid.run_seeds(SimpleNamespace(corpus="synth")) == "1 2 3"
+    assert grid.run_seeds(SimpleNamespace(corpus="synth")) == "--seeds 1 2 3"
     assert grid.run_seeds(SimpleNamespace(corpus="synth_hard")) == ""  # Table 4's paired corpus

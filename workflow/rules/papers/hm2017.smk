@@ -98,9 +98,9 @@ rule hm2017_table1:
         runtime=10,
     params:
         seed=config["seed"],
-        seeds=HM2017.seeds,
+        seeds=HM2017.seeds_args,
     shell:
-        "coreflab hm2017 table1 --data {input.csv} --seed {params.seed} --seeds {params.seeds} "
+        "coreflab hm2017 table1 --data {input.csv} --seed {params.seed} {params.seeds} "
         '--out-dir "$(dirname {output.table1_csv})" > {log} 2>&1'
 
 
@@ -181,7 +181,7 @@ rule hm2017_run:
         seed=config["seed"],
         seeds=HM2017.run_seeds,
     shell:
-        "coreflab hm2017 run {params.options} --params {params.params:q} --seed {params.seed} --seeds {params.seeds} "
+        "coreflab hm2017 run {params.options} --params {params.params:q} --seed {params.seed} {params.seeds} "
         "--singletons {params.singletons} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "

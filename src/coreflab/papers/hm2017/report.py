@@ -20,6 +20,8 @@ from matplotlib.ticker import MaxNLocator
 from coreflab.mela.features import FEATURE_NAMES
 from coreflab.mela.regressor import fit_regressor, mse_scc
 from coreflab.report import style
+from coreflab.seeds import main_seed_rows as main_rows
+from coreflab.seeds import n_seeds, seed_order
 
 LEARNER_ORDER = ("lsp_f", "lsp_yj", "lsp_rho")
 
@@ -72,24 +74,14 @@ def fig2_points(data, seed=0, n_sizes=8):
 def fig2_points_seeds(data, seed=0, seeds=(), n_sizes=8):
     """`fig2_points` for `seed` and then every other seed of `seeds`, with a `seed` column: the
     spread of the curve over the random subsets (and regressor seeds) as bands in Fig. 2."""
-    order = [seed] + [k for k in dict.fromkeys(seeds) if k != seed]
-    return pd.concat([fig2_points(data, seed=k, n_sizes=n_sizes).assign(seed=k) for k in order], ignore_index=True)
-
-
-def main_rows(df, seed):
-    """The rows of the main seed (None: the first row's), or all rows of a frame written before
-    runs carried a `seed` column."""
-    if "seed" not in df or df.empty:
-        return df
-    return df[df["seed"] == (df["seed"].iloc[0] if seed is None else seed)]
+    return pd.concat(
+        [fig2_points(data, seed=k, n_sizes=n_sizes).assign(seed=k) for k in seed_order(seed, seeds)],
+        ignore_index=True,
+    )
 
 
 def _main_mask(df, seed):
     return df.index.isin(main_rows(df, seed).index)
-
-
-def _n_seeds(df):
-    return int(df["seed"].nunique()) if "seed" in df else 1
 
 
 def fig2(points, corpus=None, seed=None):
@@ -109,7 +101,7 @@ def fig2(points, corpus=None, seed=None):
     axes[1].set_title("rank correlation (higher is better)")
     what = "MELA regressor accuracy vs training examples"
     return style.finish_figure(
-        fig, style.title("hm2017", "Fig. 2", corpus, "samples S1/S2", what) + style.seeds_note(_n_seeds(points))
+        fig, style.title("hm2017", "Fig. 2", corpus, "samples S1/S2", what) + style.seeds_note(n_seeds(points))
     )
 
 
@@ -194,7 +186,7 @@ def fig3(runs, n_all, corpus=None, seed=None):
     return style.finish_figure(
         fig,
         style.title("hm2017", "Fig. 3", corpus, "dev curves; test at T_best", "LSP learners by feature-space size N")
-        + style.seeds_note(_n_seeds(runs)),
+        + style.seeds_note(n_seeds(runs)),
     )
 
 

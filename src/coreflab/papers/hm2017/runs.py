@@ -7,6 +7,8 @@ workflow/rules/papers/hm2017.smk.
 
 import json
 
+from coreflab.seeds import seeds_args
+
 LEARNERS = ("lsp_f", "lsp_yj", "lsp_rho")
 FROM_PREFIX = "lsp_rho_from_"
 
@@ -69,13 +71,13 @@ class Grid:
         self.config = config["hm2017"]
         # the config's `seeds`, repeated inside each Fig. 2 and Fig. 3 job (a run is seconds of a
         # job's startup: one job per seed would cost more than the runs)
-        self.seeds = " ".join(str(int(k)) for k in config.get("seeds", []))
+        self.seeds_args = seeds_args(config.get("seeds"))
         self.figure_corpora = set(config.get("run", {}).get("corpora", []))
 
     def run_seeds(self, wildcards):
         """The seeds of one run job: Fig. 3's corpora only (a paired corpus's runs feed Table 4,
         which reads the main seed: extra seeds there would cost and show nothing)."""
-        return self.seeds if wildcards.corpus in self.figure_corpora else ""
+        return self.seeds_args if wildcards.corpus in self.figure_corpora else ""
 
     @staticmethod
     def regressor(corpus):

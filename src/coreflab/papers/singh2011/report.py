@@ -21,6 +21,7 @@ Table 2 and Fig. 5's throughput read the main seed's rows only (traces without `
 import pandas as pd
 
 from coreflab.report import style
+from coreflab.seeds import main_seed_rows, n_seeds
 
 PROJECTED_K = (4, 8, 16, 32, 64)
 WHOLE = "whole corpus"
@@ -38,16 +39,7 @@ def main_seed(traces):
     """The rows of every run's main seed: the seed of the run's first row (the job traces its own
     `--seed` first; a run is a corpus and run label). Traces without a `seed` column, or rows
     without a seed, are all main."""
-    if "seed" not in traces:
-        return traces
-    keys = [c for c in ("corpus", "run") if c in traces]
-    first = traces.groupby(keys, sort=False, dropna=False)["seed"].transform("first")
-    return traces[traces["seed"].isna() | (traces["seed"] == first)]
-
-
-def n_seeds(t):
-    """How many seeds a run's trace holds (1 without a `seed` column)."""
-    return max(1, t["seed"].nunique()) if "seed" in t else 1
+    return main_seed_rows(traces, by=("corpus", "run"))
 
 
 def seed_band(t):

@@ -7,6 +7,7 @@ figures' bands). `Grid` binds the grid to a workflow config for workflow/rules/p
 import shlex
 
 from coreflab import optional_data
+from coreflab.seeds import seeds_args
 
 
 def tuning_params(crossdoc_config, corpus, context_suffix=""):
@@ -56,12 +57,6 @@ def ecbplus_source_args(crossdoc_config):
     if crossdoc_config.get("ecbplus_download"):
         args.append("--download")
     return " ".join(args)
-
-
-def seeds_args(seeds):
-    """`--seeds ...` of `coreflab singh2011 run` for the workflow's `seeds` ("" for none)."""
-    seeds = list(dict.fromkeys(int(s) for s in seeds or []))
-    return " ".join(["--seeds", *map(str, seeds)]) if seeds else ""
 
 
 def baseline_corpora(ecbplus):

@@ -69,6 +69,7 @@ def run(args):
         reduce_store,
         singletons_params,
     )
+    from coreflab.seeds import seed_order
 
     params = parse_params(args.params)
     params.update(tuned_params(args.tuned))
@@ -96,7 +97,7 @@ def run(args):
     ]
     params, keep = singletons_params(args.learner, params, args.singletons, evals[0][3])
     frames = []
-    for seed in [args.seed] + [k for k in dict.fromkeys(args.seeds) if k != args.seed]:
+    for seed in seed_order(args.seed, args.seeds):
         df = learning_run(args.learner, dict(params, seed=seed), splits["train"], evals, n, keep_singletons=keep)
         frames.append(df.assign(seed=seed))
     df = pd.concat(frames, ignore_index=True)

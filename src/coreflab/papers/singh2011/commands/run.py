@@ -35,6 +35,7 @@ from coreflab.papers.singh2011.distributed import (
 )
 from coreflab.papers.singh2011.tuning import entity_log_score, evaluation_corpus, state_scores
 from coreflab.report.io import atomic_write_text
+from coreflab.seeds import seed_order
 
 
 def add_arguments(p):
@@ -98,7 +99,7 @@ def run(args):
         client = start_client(args.scheduler, args.workers)
         executor = DaskExecutor(client, data)
     executor.warm_up(config.params)
-    extra_seeds = [s for s in dict.fromkeys(args.seeds) if s != args.seed]
+    extra_seeds = seed_order(args.seed, args.seeds)[1:]
     try:
         labels, trace = run_inference(
             corpus, config, executor, shards=args.workers, callback=lambda row: print(json.dumps(row), flush=True)
