@@ -49,3 +49,15 @@ def test_unpaired_learner_and_out_is_a_one_line_error(split_args, tmp_path, caps
     argv = ["cc2007", "run", *split_args, "--learner", "cc_base", "--learner", "cc_slt_closest"]
     assert cli.main(argv + ["--out", str(tmp_path / "a.csv")]) == 2
     assert "2 --learner but 1 --out" in capsys.readouterr().err
+
+
+def test_max_iter_is_the_solver_budget_of_every_fit(split_args, tmp_path):
+    """--max-iter reaches the pair model (the GUM and LitBank configs lower it for run time)."""
+    from coreflab.learn.base import Learner
+
+    model = tmp_path / "m.npz"
+    argv = ["cc2007", "run", *split_args, "--learner", "cc_base", "--out", str(tmp_path / "a.csv")]
+    assert cli.main(argv + ["--max-iter", "2", "--model", str(model)]) == 0
+    assert Learner.load(model).max_iter == 2
+    assert cli.main(argv[:-1] + [str(tmp_path / "b.csv"), "--max-iter", "300"]) == 0
+    assert (tmp_path / "a.csv").read_bytes() != (tmp_path / "b.csv").read_bytes()

@@ -33,8 +33,10 @@ rule cc2007_run:
         args=CC2007.setting_args,
         seed=config["seed"],
         iterations=config["cc2007"]["em_iterations"],
+        max_iter=config["cc2007"]["max_iter"],
     shell:
-        "coreflab cc2007 run {params.args} --em-iterations {params.iterations} --seed {params.seed} "
+        "coreflab cc2007 run {params.args} --em-iterations {params.iterations} --max-iter {params.max_iter} "
+        "--seed {params.seed} "
         "--learner cc_base --out {output.base} --learner cc_slt_closest --out {output.closest} "
         "--learner cc_slt_preserving --out {output.preserving} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "

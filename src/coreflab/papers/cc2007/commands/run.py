@@ -29,6 +29,12 @@ def add_arguments(p):
     p.add_argument("--bias", default="none", choices=["none", "p1", "pa"])
     p.add_argument("--bias-weight", type=float, default=1.0)
     p.add_argument("--em-iterations", type=int, default=5)
+    p.add_argument(
+        "--max-iter",
+        type=int,
+        default=300,
+        help="L-BFGS iterations per EM fit (the pair model's solver budget; default 300)",
+    )
     p.add_argument("--seed", type=int, default=1)
     for split in ("train", "test"):
         p.add_argument(f"--{split}-compiled", required=True)
@@ -50,6 +56,7 @@ def run(args):
         "bias": args.bias,
         "bias_weight": args.bias_weight if args.bias != "none" else 1.0,
         "em_iterations": args.em_iterations,
+        "max_iter": args.max_iter,
         "seed": args.seed,
     }
     first = None
