@@ -8,10 +8,12 @@ from coreflab.features import extract_arc_store, load_featureset
 from coreflab.features.hashing import py_hash_values, string_keys, template_key
 from coreflab.features.mention_table import (
     C_COORD,
+    C_FINE_TYPE,
     C_QUOTE,
     C_SHORT_FULL,
     C_STRIPPED,
     C_VERB,
+    FINE_TYPES,
     mention_table,
 )
 from coreflab.features.templates import REGISTRY, resolve
@@ -146,6 +148,16 @@ def test_context_columns_hand_computed():
     assert (mention_table(no_pos)[:, C_VERB] == -1).all()
     store = extract_arc_store(no_pos, ["ana_verb", "ana_quote+ana_pronoun+ana_verb", "ana_quote"], n_bits=BITS)
     assert store.templates == ["ana_quote"] and "pos" in store.unavailable["ana_verb"]
+
+
+def test_fine_types_hand_computed():
+    """cort's fine type: names NAM, pronouns their citation form, common nouns by first word."""
+    T = mention_table(build_corpus([QUOTED]))
+    got = [FINE_TYPES[k] for k in T[:, C_FINE_TYPE]]
+    # Acme Corp, we, we and our partners, our, our partners, The partners, it, Those partners
+    assert got == ["NAM", "we", "INDEF", "we", "DEF", "DEF", "it", "DEM"]
+    s = extract_arc_store(build_corpus([QUOTED]), ["ana_fine_type+ante_fine_type"], n_bits=BITS)
+    assert _feats(s, 3, 1) == [fid("ana_fine_type+ante_fine_type", FINE_TYPES.index("we"), FINE_TYPES.index("we"))]
 
 
 def test_match_kind_values():

@@ -16,7 +16,12 @@ sentence outside the mention, ties to the right (a proxy of the dominating verb 
 needs only POS; -1 without a verb); `short_full` the lower-cased full string of mentions
 of at most `MAX_SHORT` tokens (-1 for longer ones: whole-span pairs of long spans never
 recur); `stripped` a hash of the lower-cased words without determiners, possessive
-markers and punctuation (the "clever" string match: "the company" ~ "this company's").
+markers and punctuation (the "clever" string match: "the company" ~ "this company's");
+`fine_type` the fine-grained mention type of Martschat & Strube's cort (its `fine_type`
+feature, which conjoins every feature with it): names NAM, common nouns DEF / DEM / INDEF
+by their first word (the or a possessive / this, that, these, those / anything else),
+pronouns their citation form (i, you, he, she, it, we, they; PRO for the rest), indices
+into `FINE_TYPES`.
 
 String columns hold `hashing.string_keys` of the strings, not the split's vocabulary ids:
 those number strings in order of appearance per compiled split, so an id means another
@@ -34,7 +39,7 @@ as integers.
 import numpy as np
 from numba import njit
 
-from coreflab.corpus.compiled import TYPE_NAME
+from coreflab.corpus.compiled import TYPE_COMMON, TYPE_NAME, TYPE_PRONOUN
 from coreflab.features.hashing import hash_start, hash_step, string_keys
 
 BOS, EOS = -2, -3  # preceding/following token at a sentence boundary
@@ -76,6 +81,7 @@ COLUMNS = [
     "verb",
     "short_full",
     "stripped",
+    "fine_type",
 ]
 COL = {name: k for k, name in enumerate(COLUMNS)}
 (
@@ -112,6 +118,7 @@ COL = {name: k for k, name in enumerate(COLUMNS)}
     C_VERB,
     C_SHORT_FULL,
     C_STRIPPED,
+    C_FINE_TYPE,
 ) = range(len(COLUMNS))
 
 _ACRO_SEED = 0x416372  # "Acr"
@@ -120,6 +127,18 @@ MAX_SHORT = 4  # longest mention (tokens) with a `short_full` value
 _QUOTE_TOGGLE, _QUOTE_OPEN, _QUOTE_CLOSE = 1, 2, 3
 _STRIP_WORDS = {"a", "an", "the", "this", "that", "these", "those", "'s", "'"}
 _CONJ_WORDS = {"and", "or", "nor"}
+FINE_TYPES = ("NAM", "DEF", "INDEF", "DEM", "i", "you", "he", "she", "it", "we", "they", "PRO")
+_CITATION = {
+    "i": ("i", "me", "my", "mine", "myself"),
+    "you": ("you", "your", "yours", "yourself", "yourselves", "u", "ya", "y'all"),
+    "he": ("he", "him", "his", "himself"),
+    "she": ("she", "her", "hers", "herself"),
+    "it": ("it", "its", "itself"),
+    "we": ("we", "us", "our", "ours", "ourselves"),
+    "they": ("they", "them", "their", "theirs", "themselves", "themself"),
+}
+_DEFINITE = {"the", "my", "your", "his", "her", "its", "our", "their"}
+_DEMONSTRATIVE = {"this", "that", "these", "those"}
 
 
 @njit(cache=True)
@@ -193,6 +212,35 @@ def _quote_flags(doc_tok_off, tok_lower, qkind):
                 state = 0
             else:
                 out[t] = state
+    return out
+
+
+def vocab_fine_types(vocab):
+    """Per vocabulary entry (int8): the citation form of a pronoun (an index into FINE_TYPES,
+    -1 if none) and the class a first word gives a common noun (DEF or DEM, -1 for INDEF)."""
+    code = {form: FINE_TYPES.index(c) for c, forms in _CITATION.items() for form in forms}
+    pron = np.full(len(vocab), -1, dtype=np.int8)
+    det = np.full(len(vocab), -1, dtype=np.int8)
+    for k, w in enumerate(vocab):
+        lw = w.lower()
+        pron[k] = code.get(lw, -1)
+        if lw in _DEFINITE:
+            det[k] = FINE_TYPES.index("DEF")
+        elif lw in _DEMONSTRATIVE:
+            det[k] = FINE_TYPES.index("DEM")
+    return pron, det
+
+
+def fine_types(mtype, head, first, vocab):
+    """The `fine_type` column from the type, head and first-word columns (vocabulary ids)."""
+    pron, det = vocab_fine_types(vocab)
+    spare = np.append(pron, np.int8(-1)), np.append(det, np.int8(-1))  # -1 ids index the last entry
+    out = np.full(mtype.shape[0], -1, dtype=np.int32)
+    out[mtype == TYPE_NAME] = FINE_TYPES.index("NAM")
+    p = spare[0][head].astype(np.int32)
+    out[mtype == TYPE_PRONOUN] = np.where(p >= 0, p, FINE_TYPES.index("PRO"))[mtype == TYPE_PRONOUN]
+    d = spare[1][first].astype(np.int32)
+    out[mtype == TYPE_COMMON] = np.where(d >= 0, d, FINE_TYPES.index("INDEF"))[mtype == TYPE_COMMON]
     return out
 
 
@@ -429,6 +477,7 @@ def mention_table(corpus):
         strip,
         has_pos,
     )
+    T[:, C_FINE_TYPE] = fine_types(T[:, C_TYPE], T[:, C_HEAD], T[:, C_FIRST], corpus.vocab)
     if len(keys):
         for col in STRING_COLUMNS:
             v = T[:, col]
@@ -436,4 +485,4 @@ def mention_table(corpus):
     return T
 
 
-__all__ = ["mention_table", "vocab_context_flags", "COLUMNS", "COL", "bucket", "BOS", "EOS", "MAX_SHORT"]
+__all__ = ["mention_table", "vocab_context_flags", "fine_types", "FINE_TYPES", "COLUMNS", "COL", "bucket", "BOS", "EOS", "MAX_SHORT"]

@@ -100,6 +100,7 @@ _MENTION_ATTRS = [
     ("coord", "coord", (), "1 contains and/or/nor, 2 next to one (a conjunct), 0 neither"),
     ("verb", "verb", ("pos",), "nearest verb of the sentence outside the mention (lower-cased)"),
     ("short_full", "short_full", (), "lower-cased full string of mentions of at most 4 tokens"),
+    ("fine_type", "fine_type", (), "fine type (cort): NAM, DEF/DEM/INDEF, pronoun citation form, PRO"),
 ]
 for _attr, _col, _req, _doc in _MENTION_ATTRS:
     _register(f"ana_{_attr}", K_ANA, COL[_col], _req, f"anaphor: {_doc}")
