@@ -485,4 +485,15 @@ def mention_table(corpus):
     return T
 
 
-__all__ = ["mention_table", "vocab_context_flags", "fine_types", "FINE_TYPES", "COLUMNS", "COL", "bucket", "BOS", "EOS", "MAX_SHORT"]
+__all__ = [
+    "mention_table",
+    "vocab_context_flags",
+    "fine_types",
+    "FINE_TYPES",
+    "COLUMNS",
+    "COL",
+    "bucket",
+    "BOS",
+    "EOS",
+    "MAX_SHORT",
+]
