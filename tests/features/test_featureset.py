@@ -8,7 +8,7 @@ from coreflab.features.featureset import parse_featureset
 from coreflab.features.templates import REGISTRY, split_entry
 
 
-@pytest.mark.parametrize("name", ["local", "small"])
+@pytest.mark.parametrize("name", ["local", "local_fine", "small"])
 def test_shipped_sets_are_valid(name):
     fs = load_featureset(name)
     assert fs.name == name and fs.local and not fs.nonlocal_
@@ -39,6 +39,16 @@ def test_local_pool_holds_lexicalised_pair_families():
         assert entry in local, entry
     assert any(e.count("+") == 2 for e in local)
     assert any("coord" in e for e in local) and any("quote" in e for e in local)
+
+
+def test_fine_pool_is_the_local_pool_plus_fine_type_conjunctions():
+    """local_fine (config/gum.yaml) keeps every local template and adds cort's conjunctions with both fine types."""
+    local, fine = load_featureset("local").local, load_featureset("local_fine").local
+    assert fine[: len(local)] == local
+    added = fine[len(local) :]
+    assert all("fine_type" in e or e.count("+") == 1 for e in added)
+    pairs = [e for e in added if e.endswith("+ana_fine_type+ante_fine_type")]
+    assert {"head_match+ana_fine_type+ante_fine_type", "sent_dist+ana_fine_type+ante_fine_type"} <= set(pairs)
 
 
 def test_load_by_path(tmp_path):
