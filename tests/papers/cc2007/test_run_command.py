@@ -52,7 +52,7 @@ def test_unpaired_learner_and_out_is_a_one_line_error(split_args, tmp_path, caps
 
 
 def test_max_iter_is_the_solver_budget_of_every_fit(split_args, tmp_path):
-    """--max-iter reaches the pair model (the GUM and LitBank configs lower it for run time)."""
+    """--max-iter reaches the pair model (config/gum.yaml lowers it for run time)."""
     from coreflab.learn.base import Learner
 
     model = tmp_path / "m.npz"
