@@ -136,6 +136,8 @@ class Ref:
             return 2 if any(self.word(a["tok_lower"][g]) in conj for g in near) else 0
         if name == "short_full":
             return a["m_full_str"][r] if e - s + 1 <= 4 else -1
+        if name == "fine_type":
+            return self.fine_type(r)
         if name == "verb":
             if "pos" in self.c.missing:
                 return -1
@@ -160,6 +162,34 @@ class Ref:
             "subcategory": "m_subcategory",
         }.get(name, "m_" + name)
         return a[field][r]
+
+    def fine_type(self, r):
+        """cort's fine type, as an index of (NAM, DEF, INDEF, DEM, i, you, he, she, it, we, they, PRO)."""
+        a, t = self.a, self.a["m_type"][r]
+        if t == 2:
+            return 0
+        if t == 1:
+            head = self.c.vocab[a["m_head_str"][r]].lower()
+            forms = [
+                "i me my mine myself",
+                "you your yours yourself yourselves u ya y'all",
+                "he him his himself",
+                "she her hers herself",
+                "it its itself",
+                "we us our ours ourselves",
+                "they them their theirs themselves themself",
+            ]
+            return next((4 + k for k, f in enumerate(forms) if head in f.split()), 11)
+        if t == 3:
+            first = self.c.vocab[a["m_first_str"][r]].lower()
+            return (
+                1
+                if first in "the my your his her its our their".split()
+                else 3
+                if first in "this that these those".split()
+                else 2
+            )
+        return -1
 
     def acronym(self, r):
         if self.a["m_type"][r] != 2:
