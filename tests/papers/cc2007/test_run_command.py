@@ -61,3 +61,35 @@ def test_max_iter_is_the_solver_budget_of_every_fit(split_args, tmp_path):
     assert Learner.load(model).max_iter == 2
     assert cli.main(argv[:-1] + [str(tmp_path / "b.csv"), "--max-iter", "300"]) == 0
     assert (tmp_path / "a.csv").read_bytes() != (tmp_path / "b.csv").read_bytes()
+
+
+def _train(split_args, learner, params, out):
+    """`coreflab train` of a C&C learner on the split_args training split (as the leaderboard does)."""
+    import json
+
+    named = dict(zip(split_args[::2], split_args[1::2]))
+    argv = ["train", "--learner", learner, "--compiled", named["--train-compiled"], "--arcs", named["--train-arcs"]]
+    return cli.main(argv + ["--params", json.dumps(params), "--out", str(out)])
+
+
+def test_a_fitted_model_stands_in_for_its_fit_with_the_same_rows(split_args, tmp_path):
+    """The unbiased job scores the leaderboard's models instead of fitting them again: same rows."""
+    models = {k: tmp_path / f"{k}.npz" for k in LEARNERS[:2]}
+    assert _train(split_args, "cc_base", {"bias_weight": 1.5}, models["cc_base"]) == 0
+    assert _train(split_args, "cc_slt_closest", {"em_iterations": 3}, models["cc_slt_closest"]) == 0
+    fitted = [f"--fitted={k}={p}" for k, p in models.items()]
+    for tag, extra in (("fit", []), ("stand_in", fitted)):
+        outs = [tmp_path / f"{tag}_{k}.csv" for k in LEARNERS]
+        assert _run(split_args, LEARNERS, outs, ["--bias", "none", *extra]) == 0
+    for learner in LEARNERS:
+        assert (tmp_path / f"fit_{learner}.csv").read_bytes() == (tmp_path / f"stand_in_{learner}.csv").read_bytes()
+
+
+def test_a_fitted_model_of_other_settings_is_a_one_line_error(split_args, tmp_path, capsys):
+    model = tmp_path / "m.npz"
+    assert _train(split_args, "cc_base", {"max_iter": 5}, model) == 0
+    argv = ["cc2007", "run", *split_args, "--learner", "cc_base", "--out", str(tmp_path / "a.csv")]
+    assert cli.main(argv + ["--fitted", f"cc_base={model}"]) == 2
+    assert "m.npz: fitted as cc_base" in capsys.readouterr().err
+    assert cli.main(argv + ["--fitted", f"cc_slt_closest={model}"]) == 2
+    assert "not one of this job's --learner" in capsys.readouterr().err

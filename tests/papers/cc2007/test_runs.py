@@ -37,3 +37,24 @@ def test_grid_binds_wildcards(default_config):
     grid = runs.Grid(default_config)
     files = grid.run_files(SimpleNamespace(corpus="gum"))
     assert files == [f"results/gum/paper/cc2007/runs/{r}.csv" for r in grid.runs()]
+
+
+def test_leaderboard_models_stand_in_only_for_identical_fits(default_config):
+    """The unbiased job reuses the leaderboard's C&C models whose fit settings are the job's; a
+    biased setting, another solver budget or a learner left off the leaderboard gets its own fit."""
+    import copy
+
+    cfg = copy.deepcopy(default_config)
+    cfg["cc2007"]["em_iterations"] = cfg["learners"]["cc_slt_closest"]["params"]["em_iterations"]
+    grid = runs.Grid(cfg)
+    wc = SimpleNamespace(corpus="gum", setting="none-1")
+    assert grid.fitted_models(wc) == {
+        "fitted_cc_base": "results/gum/models/cc_base.npz",
+        "fitted_cc_slt_closest": "results/gum/models/cc_slt_closest.npz",
+    }
+    assert grid.fitted_models(SimpleNamespace(corpus="gum", setting="pa-3")) == {}
+    cfg["learners"]["cc_slt_closest"]["params"]["max_iter"] = 7
+    cfg["systems"].remove("cc_base")
+    assert runs.Grid(cfg).fitted_models(wc) == {}
+    inputs = {"train_arcs": "a.npz", "fitted_cc_base": "m.npz"}
+    assert runs.Grid.fitted_args(wc, inputs) == "--fitted cc_base=m.npz"

@@ -1,5 +1,6 @@
 # Choi & Cardie 2007: BASE, SLT (both E-steps) and biased potentials; Tables 1-3. One job per
-# bias setting trains the three learners, which share their first fit (iteration 1 on y*).
+# bias setting trains the three learners, which share their first fit (iteration 1 on y*); a
+# learner the leaderboard already fits with the same settings is scored from its model.
 
 from coreflab.papers.cc2007 import runs as cc2007_runs
 
@@ -13,6 +14,7 @@ localrules:
 rule cc2007_run:
     input:
         unpack(train_test_inputs),
+        unpack(CC2007.fitted_models),
     output:
         base="results/{corpus}/paper/cc2007/runs/cc_base-{setting}.csv",
         closest="results/{corpus}/paper/cc2007/runs/cc_slt_closest-{setting}.csv",
@@ -34,9 +36,10 @@ rule cc2007_run:
         seed=config["seed"],
         iterations=config["cc2007"]["em_iterations"],
         max_iter=config["cc2007"]["max_iter"],
+        fitted=CC2007.fitted_args,
     shell:
         "coreflab cc2007 run {params.args} --em-iterations {params.iterations} --max-iter {params.max_iter} "
-        "--seed {params.seed} "
+        "--seed {params.seed} {params.fitted} "
         "--learner cc_base --out {output.base} --learner cc_slt_closest --out {output.closest} "
         "--learner cc_slt_preserving --out {output.preserving} "
         "--train-compiled {input.train_compiled} --train-arcs {input.train_arcs} --train-conll {input.train_conll} "

@@ -132,11 +132,19 @@ class PairwiseCRF(Learner):
         return self
 
     def _settings(self):
-        return (self.bias, float(self.bias_weight), float(self.prior_variance), float(self.tol), int(self.max_iter))
+        """What iteration 1 depends on besides the data (λ only where a bias uses it)."""
+        weight = float(self.bias_weight) if self.bias != "none" else 1.0
+        return (self.bias, weight, float(self.prior_variance), float(self.tol), int(self.max_iter))
+
+    def fit_key(self):
+        """Everything the fitted coefficients depend on besides the training store: two models with
+        equal keys fitted on one store are the same fit, so one can stand in for the other."""
+        n_iter = 1 if self.estep == "none" else int(self.em_iterations)
+        return (self.estep, *self._settings(), n_iter, float(self.threshold))
 
     def first_fit(self):
         """Iteration 1 of this fitted model, for `fit(first_fit=...)` of a variant on the same split."""
-        coef, intercept = self._iterations[0]
+        coef, intercept = self.iterations_[0]
         return {"settings": self._settings(), "feature_ids": self.feature_ids_, "coef": coef, "intercept": intercept}
 
     def _shared_first_fit(self, first_fit):

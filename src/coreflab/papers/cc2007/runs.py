@@ -2,7 +2,8 @@
 (Tables 1-3). A run is named `<learner>-<bias>-<λ>` (`cc_slt_closest-p1-1.5`, unbiased:
 `<learner>-none-1`); `run_name` and `parse_run` are inverse. One job trains the three learners
 of a setting `<bias>-<λ>` together (they share their first fit); `Grid` binds the grid to a
-workflow config for workflow/rules/papers/cc2007.smk.
+workflow config for workflow/rules/papers/cc2007.smk. A learner the leaderboard trains with the
+same fit settings (`stand_ins`) is scored from the leaderboard's model instead of fitted again.
 """
 
 LEARNERS = ("cc_base", "cc_slt_closest", "cc_slt_preserving")
@@ -41,11 +42,44 @@ def setting_args(setting):
     return f"--bias {bias} --bias-weight {weight}"
 
 
+def job_params(cc_config, setting):
+    """The learner parameters of one setting's job (as `coreflab cc2007 run` sets them)."""
+    bias, weight = setting.split("-", 1)
+    return {
+        "bias": bias,
+        "bias_weight": float(weight) if bias != "none" else 1.0,
+        "em_iterations": cc_config["em_iterations"],
+        "max_iter": cc_config["max_iter"],
+    }
+
+
+def stand_ins(cc_config, learners, systems, setting):
+    """{learner: leaderboard system} of this setting's learners that a leaderboard system fits
+    identically (same learner and fit settings; the store is the same by construction, and the
+    job checks it): their models stand in for a second fit."""
+    from coreflab.learn.base import check_param_types
+    from coreflab.learn.registry import get_learner, make_learner
+
+    out = {}
+    for learner in LEARNERS:
+        key = make_learner(learner, job_params(cc_config, setting)).fit_key()
+        for system in systems:
+            entry = learners.get(system)
+            if entry is None or entry["learner"] != learner or learner in out:
+                continue
+            params = check_param_types(get_learner(learner), entry.get("params", {}))
+            if make_learner(learner, params).fit_key() == key:
+                out[learner] = system
+    return out
+
+
 class Grid:
     """The grid of one workflow config, as Snakemake input and params functions."""
 
     def __init__(self, config):
         self.config = config["cc2007"]
+        self.learners = config["learners"]
+        self.systems = list(config["systems"])
 
     def runs(self):
         return runs(self.config)
@@ -55,3 +89,13 @@ class Grid:
 
     def run_files(self, wildcards):
         return [f"results/{wildcards.corpus}/paper/cc2007/runs/{r}.csv" for r in self.runs()]
+
+    def fitted_models(self, wildcards):
+        """Inputs `fitted_<learner>`: the leaderboard models that stand in for this job's fits."""
+        found = stand_ins(self.config, self.learners, self.systems, wildcards.setting)
+        return {f"fitted_{k}": f"results/{wildcards.corpus}/models/{s}.npz" for k, s in found.items()}
+
+    @staticmethod
+    def fitted_args(wildcards, input):
+        prefix = "fitted_"
+        return " ".join(f"--fitted {k[len(prefix) :]}={v}" for k, v in input.items() if k.startswith(prefix))

@@ -6,6 +6,8 @@ rows without retraining: the training rows choose SLT's iteration (of 2..5) and 
 the test rows are what the tables report. Iteration 1 of BASE and of both SLT E-steps is the
 same fit on y*, so it is fitted once, by the first learner, and shared with the others (the
 rows are bit for bit those of separate runs; tests/papers/cc2007/test_run_command.py).
+A learner the leaderboard already trained with the same settings on the same store is not
+fitted again: `--fitted LEARNER=MODEL` scores that model's iterations (the same rows).
 """
 
 import pandas as pd
@@ -40,6 +42,14 @@ def add_arguments(p):
         p.add_argument(f"--{split}-compiled", required=True)
         p.add_argument(f"--{split}-arcs", required=True)
         p.add_argument(f"--{split}-conll", required=True)
+    p.add_argument(
+        "--fitted",
+        action="append",
+        default=[],
+        metavar="LEARNER=MODEL",
+        help="score this already fitted model (`coreflab train`, same settings and training store) "
+        "instead of fitting the learner again (repeatable)",
+    )
     p.add_argument("--model", default=None, help="also save the model (.npz; with one --learner only)")
     p.add_argument("--out", action="append", required=True, help="tidy CSV of every iteration's scores, per learner")
 
@@ -59,6 +69,7 @@ def run(args):
         "max_iter": args.max_iter,
         "seed": args.seed,
     }
+    fitted = fitted_models(args.fitted, args.learner)
     first = None
     for learner, out in zip(args.learner, args.out):
         model = make_learner(learner, params)
@@ -69,7 +80,12 @@ def run(args):
                 rows.extend(cc_rows(m, corpus, store, keys[split], iteration, split))
             print(f"{learner} bias={args.bias} λ={args.bias_weight}: iteration {iteration} scored", flush=True)
 
-        model.fit(train, callback=record, first_fit=first)
+        if learner in fitted:
+            model = stand_in(fitted[learner], model, train, args.train_arcs)
+            for t in range(1, model.n_iterations_ + 1):
+                record(t, model)
+        else:
+            model.fit(train, callback=record, first_fit=first)
         first = first or model.first_fit()
         if args.model:
             model.save(args.model)
@@ -79,3 +95,33 @@ def run(args):
         df.insert(0, "learner", learner)
         atomic_write_text(out, df.to_csv(index=False, lineterminator="\n", float_format="%.6f"))
     return 0
+
+
+def fitted_models(specs, learners):
+    """{learner: model path} of the --fitted LEARNER=MODEL options (each learner one of --learner)."""
+    out = {}
+    for spec in specs:
+        learner, sep, path = spec.partition("=")
+        if not sep or not path:
+            raise UserError(f"--fitted {spec!r}: expected LEARNER=MODEL")
+        if learner not in learners:
+            raise UserError(f"--fitted {spec!r}: {learner} is not one of this job's --learner")
+        out[learner] = path
+    return out
+
+
+def stand_in(path, model, train, train_arcs):
+    """The model fitted at path, checked to be the fit `model.fit(train)` would make: the same
+    learner and fit settings, over the same training features (else a one-line error)."""
+    from coreflab.learn.base import Learner
+
+    fitted = Learner.load(path)
+    if type(fitted) is not type(model) or fitted.fit_key() != model.fit_key():
+        raise UserError(
+            f"{path}: fitted as {fitted.name} {fitted.fit_key()}, this job runs {model.name} {model.fit_key()}"
+        )
+    _, arcs = fitted._store_pairs(*train)
+    ids = [int(i) for i in (arcs.column_map() >= 0).nonzero()[0]]
+    if ids != list(fitted.feature_ids_):
+        raise UserError(f"{path}: fitted on other training features than --train-arcs {train_arcs}")
+    return fitted
