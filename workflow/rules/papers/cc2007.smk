@@ -25,6 +25,9 @@ rule cc2007_run:
         "results/{corpus}/benchmarks/cc2007_{setting}.tsv"
     wildcard_constraints:
         setting="(none|p1|pa)-[0-9.]+",
+    # the run's longest jobs on real corpora (five pair-model fits each): started first, not left
+    # to run alone at the end (GUM: the last 4 minutes of the run, on one core)
+    priority: 6
     conda:
         "../../envs/coreflab.yaml"
     threads: 1
