@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from coreflab.errors import UserError
+from coreflab.commands.named_values import named_values
 from coreflab.report.io import write_table
 from coreflab.report.leaderboard import add_costs, add_significance, leaderboard_frame
 
@@ -31,21 +31,13 @@ def add_arguments(p):
     p.add_argument("--out-prefix", required=True, help="writes PREFIX.csv, PREFIX.md, PREFIX.tex")
 
 
-def _pairs(items, flag):
-    out = {}
-    for item in items:
-        name, sep, path = item.partition("=")
-        if not sep or not name:
-            raise UserError(f"{flag} {item!r}: expected SYSTEM=PATH")
-        out[name] = path
-    return out
-
-
 def run(args):
     df = pd.read_csv(args.scores)
     corpus = df["corpus"].iloc[0] if len(df) else "?"
     board = leaderboard_frame(df, args.split)
-    board = add_significance(board, _pairs(args.score_json, "--score-json"), args.samples, args.seed, args.reference)
+    board = add_significance(
+        board, named_values(args.score_json, "--score-json", "SYSTEM=PATH"), args.samples, args.seed, args.reference
+    )
     against = "the best system" if args.reference is None else args.reference
     caption = args.caption or (
         f"Leaderboard: {corpus}, {args.split} split (F1 in %, MELA = CoNLL average; "
@@ -55,7 +47,7 @@ def run(args):
     if args.reference is not None:
         return 0
     # measured costs vary between runs, so they live beside the (bit-reproducible) leaderboard
-    costs = add_costs(board[["rank", "system", "MELA"]], _pairs(args.benchmark, "--benchmark"))
+    costs = add_costs(board[["rank", "system", "MELA"]], named_values(args.benchmark, "--benchmark", "SYSTEM=PATH"))
     write_table(
         costs,
         f"{args.out_prefix}_costs",

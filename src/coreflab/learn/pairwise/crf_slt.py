@@ -142,6 +142,12 @@ class PairwiseCRF(Learner):
         n_iter = 1 if self.estep == "none" else int(self.em_iterations)
         return (self.estep, *self._settings(), n_iter, float(self.threshold))
 
+    def fitted_on(self, train):
+        """True if this fitted (or loaded) model's features are the ones `fit(train)` would use."""
+        corpus, store = train if isinstance(train, tuple) else (train.corpus, train.store)
+        _, arcs = self._store_pairs(corpus, store)
+        return np.flatnonzero(arcs.column_map() >= 0).tolist() == list(self.feature_ids_)
+
     def first_fit(self):
         """Iteration 1 of this fitted model, for `fit(first_fit=...)` of a variant on the same split."""
         coef, intercept = self.iterations_[0]

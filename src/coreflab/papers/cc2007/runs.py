@@ -42,15 +42,21 @@ def setting_args(setting):
     return f"--bias {bias} --bias-weight {weight}"
 
 
-def job_params(cc_config, setting):
-    """The learner parameters of one setting's job (as `coreflab cc2007 run` sets them)."""
-    bias, weight = setting.split("-", 1)
+def learner_params(bias, bias_weight, em_iterations, max_iter):
+    """The pair-model parameters of a C&C job (λ only where a bias uses it): what `coreflab cc2007 run`
+    fits with and what `stand_ins` compares the leaderboard's learners to."""
     return {
         "bias": bias,
-        "bias_weight": float(weight) if bias != "none" else 1.0,
-        "em_iterations": cc_config["em_iterations"],
-        "max_iter": cc_config["max_iter"],
+        "bias_weight": float(bias_weight) if bias != "none" else 1.0,
+        "em_iterations": em_iterations,
+        "max_iter": max_iter,
     }
+
+
+def job_params(cc_config, setting):
+    """The learner parameters of one setting's job under a workflow config."""
+    bias, weight = setting.split("-", 1)
+    return learner_params(bias, weight, cc_config["em_iterations"], cc_config["max_iter"])
 
 
 def stand_ins(cc_config, learners, systems, setting):

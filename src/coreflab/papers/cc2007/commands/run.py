@@ -12,11 +12,13 @@ fitted again: `--fitted LEARNER=MODEL` scores that model's iterations (the same 
 
 import pandas as pd
 
+from coreflab.commands.named_values import named_values
 from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.errors import UserError
 from coreflab.learn.io import load_split
 from coreflab.learn.registry import make_learner
 from coreflab.papers.cc2007.evaluation import cc_rows
+from coreflab.papers.cc2007.runs import learner_params
 from coreflab.report.io import atomic_write_text
 
 
@@ -62,13 +64,7 @@ def run(args):
     train = load_split(args.train_compiled, args.train_arcs)
     test = load_split(args.test_compiled, args.test_arcs)
     keys = {"train": read_conll_path(args.train_conll), "test": read_conll_path(args.test_conll)}
-    params = {
-        "bias": args.bias,
-        "bias_weight": args.bias_weight if args.bias != "none" else 1.0,
-        "em_iterations": args.em_iterations,
-        "max_iter": args.max_iter,
-        "seed": args.seed,
-    }
+    params = {**learner_params(args.bias, args.bias_weight, args.em_iterations, args.max_iter), "seed": args.seed}
     fitted = fitted_models(args.fitted, args.learner)
     first = None
     for learner, out in zip(args.learner, args.out):
@@ -99,14 +95,10 @@ def run(args):
 
 def fitted_models(specs, learners):
     """{learner: model path} of the --fitted LEARNER=MODEL options (each learner one of --learner)."""
-    out = {}
-    for spec in specs:
-        learner, sep, path = spec.partition("=")
-        if not sep or not path:
-            raise UserError(f"--fitted {spec!r}: expected LEARNER=MODEL")
+    out = named_values(specs, "--fitted", "LEARNER=MODEL")
+    for learner, path in out.items():
         if learner not in learners:
-            raise UserError(f"--fitted {spec!r}: {learner} is not one of this job's --learner")
-        out[learner] = path
+            raise UserError(f"--fitted '{learner}={path}': {learner} is not one of this job's --learner")
     return out
 
 
@@ -120,8 +112,6 @@ def stand_in(path, model, train, train_arcs):
         raise UserError(
             f"{path}: fitted as {fitted.name} {fitted.fit_key()}, this job runs {model.name} {model.fit_key()}"
         )
-    _, arcs = fitted._store_pairs(*train)
-    ids = [int(i) for i in (arcs.column_map() >= 0).nonzero()[0]]
-    if ids != list(fitted.feature_ids_):
+    if not fitted.fitted_on(train):
         raise UserError(f"{path}: fitted on other training features than --train-arcs {train_arcs}")
     return fitted
