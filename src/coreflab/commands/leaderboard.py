@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from coreflab.commands.named_values import named_values
+from coreflab.named_values import named_values
 from coreflab.report.io import write_table
 from coreflab.report.leaderboard import add_costs, add_significance, leaderboard_frame
 

@@ -12,11 +12,11 @@ fitted again: `--fitted LEARNER=MODEL` scores that model's iterations (the same 
 
 import pandas as pd
 
-from coreflab.commands.named_values import named_values
 from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.errors import UserError
 from coreflab.learn.io import load_split
 from coreflab.learn.registry import make_learner
+from coreflab.named_values import named_values
 from coreflab.papers.cc2007.evaluation import cc_rows
 from coreflab.papers.cc2007.runs import learner_params
 from coreflab.report.io import atomic_write_text

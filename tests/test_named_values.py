@@ -2,8 +2,8 @@
 
 import pytest
 
-from coreflab.commands.named_values import named_values
 from coreflab.errors import UserError
+from coreflab.named_values import named_values
 
 
 def test_items_become_a_dict_split_at_the_first_equals():
