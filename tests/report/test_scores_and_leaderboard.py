@@ -121,3 +121,25 @@ def test_missing_cells_are_blank_in_every_format(tmp_path):
     assert [c.strip() for c in md[3].split("|")[1:4]] == ["difference", "", ""]
     assert "nan" not in (tmp_path / "t.tex").read_text() and "difference &  &  \\\\" in (tmp_path / "t.tex").read_text()
     assert (tmp_path / "t.csv").read_text() == "row,iteration,F\na,50,12.3456\ndifference,,\n"
+
+
+def _benchmark(path, secs, rss):
+    path.write_text(f"s\th:m:s\tmax_rss\tcpu_time\n{secs}\t0:00:00\t{rss}\t{secs}\n")
+    return str(path)
+
+
+def test_costs_of_a_system_trained_from_another_fit_add_up(tmp_path):
+    from coreflab.errors import UserError
+    from coreflab.report.leaderboard import add_costs
+
+    base = _benchmark(tmp_path / "base.tsv", 120.5, 3000.0)
+    slt = _benchmark(tmp_path / "slt.tsv", 80.25, 3100.0)
+    old = _benchmark(tmp_path / "old.tsv", 7.0, "-")  # Snakemake writes '-' where it measured nothing
+    board = pd.DataFrame({"system": ["cc_base", "cc_slt_closest", "l3m", "string_match"]})
+    costs = add_costs(board, {"cc_base": base, "cc_slt_closest": f"{slt},{base}", "l3m": old})
+    assert costs["train s"].tolist()[:3] == [120.5, 200.75, 7.0]  # BASE's fit counted in SLT's cost
+    assert costs["peak MB"].tolist()[:2] == [3000.0, 3100.0]  # the larger peak
+    assert costs["peak MB"].isna().tolist()[2:] == [True, True]
+    assert np.isnan(costs["train s"].iloc[3])  # no training job
+    with pytest.raises(UserError, match="no benchmark file .*missing.tsv"):
+        add_costs(board, {"l3m": str(tmp_path / "missing.tsv")})

@@ -32,6 +32,12 @@ def add_arguments(p):
         action="store_true",
         help="keep singleton clusters in dev responses (default: iff the dev key annotates singletons)",
     )
+    p.add_argument(
+        "--first-fit",
+        metavar="MODEL",
+        help="take iteration 1 from this fitted cc_base model (same settings, same training store) "
+        "instead of fitting it again: Choi & Cardie's SLT learners start from BASE's fit",
+    )
     p.add_argument("--out", required=True, help="model file to write (.npz)")
 
 
@@ -74,10 +80,24 @@ def run(args):
     else:
         callback = EpochProgress(learner=args.learner, total=total)
     compile_notice(sys.stderr, source_dir=Path(sys.modules[type(model).__module__].__file__).parent)
+    fit_options = {"first_fit": read_first_fit(args.first_fit, model)} if args.first_fit else {}
     try:
-        model.fit(train, callback=callback)
+        model.fit(train, callback=callback, **fit_options)
     finally:
         secs = callback.close()
     model.save(args.out)
     print(f"coreflab train: {args.learner}: {callback.epochs} epoch(s) in {secs:.1f} s -> {args.out}", file=sys.stderr)
     return 0
+
+
+def read_first_fit(path, model):
+    """The `first_fit()` of the model saved at path, checked to fit `model`'s settings (else a one-line error)."""
+    from coreflab.learn.base import Learner
+
+    if not hasattr(model, "first_fit_key"):
+        raise UserError(f"--first-fit: {model.name} does not start from another model's fit")
+    donor = Learner.load(path)
+    if not hasattr(donor, "first_fit") or donor.first_fit_key() != model.first_fit_key():
+        found = donor.first_fit_key() if hasattr(donor, "first_fit_key") else donor.name
+        raise UserError(f"--first-fit {path}: fitted with {found}, {model.name} needs {model.first_fit_key()}")
+    return donor.first_fit()

@@ -17,13 +17,21 @@ window "every arc gold-consistent" is exactly "the tree encodes the gold cluster
 import numpy as np
 from numba import njit
 
+from coreflab.prefetch import prefetch
+
+AHEAD = 64  # feature entries whose weight is prefetched ahead (hashed ids: a cache miss each otherwise)
+
 
 @njit(cache=True)
 def score_arcs(w, arc_feat_offsets, arc_feats, a_lo, a_hi, out):
     """out[a - a_lo] = Σ w[f] over the features of arc a, for a in [a_lo, a_hi)."""
+    if a_hi <= a_lo:
+        return
+    last = arc_feat_offsets[a_hi] - 1
     for a in range(a_lo, a_hi):
         s = 0.0
         for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            prefetch(w, arc_feats[min(e + AHEAD, last)])
             s += w[arc_feats[e]]
         out[a - a_lo] = s
 

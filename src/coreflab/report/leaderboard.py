@@ -2,6 +2,8 @@
 paired-bootstrap significance against the best (or a reference) system, and the measured training
 cost of each system beside it."""
 
+from pathlib import Path
+
 import pandas as pd
 
 from coreflab.errors import UserError
@@ -58,17 +60,26 @@ def add_significance(board, jsons, samples, seed, reference=None):
 
 
 def add_costs(board, benchmarks):
-    """Training time (s) and peak memory (MB) of each system, from Snakemake benchmark files."""
+    """Training time (s) and peak memory (MB) of each system, from Snakemake benchmark files.
+
+    benchmarks = {system: "PATH[,PATH...]"}: a system whose training started from another job's
+    fit (Choi & Cardie's SLT from BASE's iteration 1) lists both jobs, so its cost counts the
+    shared part too: the seconds add up, the memory is the larger peak."""
     secs, mem = [], []
     for system in board["system"]:
-        path = benchmarks.get(system)
-        if path is None:
+        spec = benchmarks.get(system)
+        if spec is None:
             secs.append(float("nan"))
             mem.append(float("nan"))
             continue
-        b = pd.read_csv(path, sep="\t")
-        secs.append(float(b["s"].iloc[0]))
-        mem.append(float(b["max_rss"].iloc[0]) if "max_rss" in b and str(b["max_rss"].iloc[0]) != "-" else float("nan"))
+        paths = spec.split(",")
+        missing = [p for p in paths if not Path(p).is_file()]
+        if missing:
+            raise UserError(f"--benchmark {system}: no benchmark file {missing[0]}")
+        frames = [pd.read_csv(path, sep="\t") for path in paths]
+        secs.append(sum(float(b["s"].iloc[0]) for b in frames))
+        peaks = [float(b["max_rss"].iloc[0]) for b in frames if "max_rss" in b and str(b["max_rss"].iloc[0]) != "-"]
+        mem.append(max(peaks) if len(peaks) == len(frames) else float("nan"))
     board = board.copy()
     board["train s"] = secs
     board["peak MB"] = mem

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from sklearn.linear_model import LogisticRegression
 
 from coreflab.decode.single_link import single_link
+from coreflab.errors import UserError
 from coreflab.learn.pairwise.crf_slt import (
     ESTEPS,
     CCBase,
@@ -337,5 +338,5 @@ def test_first_fit_from_other_settings_is_refused():
     corpus, store = make_data([[0, 1, 0, 1], [0, 0, 1]])
     base = make_learner("cc_base", bias="pa", bias_weight=3.0, max_iter=20).fit((corpus, store))
     other = make_learner("cc_slt_closest", bias="pa", bias_weight=1.5, em_iterations=2, max_iter=20)
-    with pytest.raises(ValueError, match="other settings"):
+    with pytest.raises(UserError, match="other settings"):
         other.fit((corpus, store), first_fit=base.first_fit())

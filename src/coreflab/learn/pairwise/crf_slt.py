@@ -85,7 +85,7 @@ class PairwiseCRF(Learner):
 
         first_fit: another fitted PairwiseCRF's `first_fit()` on the same split with the same bias,
         λ and solver settings: iteration 1 of every variant is the same fit on y*, so BASE and both
-        SLT E-steps can share it instead of fitting it three times (a mismatch is a ValueError).
+        SLT E-steps can share it instead of fitting it three times (a mismatch is a UserError).
         """
         corpus, store = train if isinstance(train, tuple) else (train.corpus, train.store)
         self._pair_cache = {}
@@ -148,6 +148,10 @@ class PairwiseCRF(Learner):
         _, arcs = self._store_pairs(corpus, store)
         return np.flatnonzero(arcs.column_map() >= 0).tolist() == list(self.feature_ids_)
 
+    def first_fit_key(self):
+        """What `first_fit()` of this learner depends on besides the store: equal keys, one shared fit."""
+        return self._settings()
+
     def first_fit(self):
         """Iteration 1 of this fitted model, for `fit(first_fit=...)` of a variant on the same split."""
         coef, intercept = self.iterations_[0]
@@ -155,8 +159,8 @@ class PairwiseCRF(Learner):
 
     def _shared_first_fit(self, first_fit):
         if first_fit["settings"] != self._settings() or first_fit["feature_ids"] != self.feature_ids_:
-            raise ValueError(
-                f"first_fit comes from other settings or another split: {first_fit['settings']} vs {self._settings()}"
+            raise UserError(
+                f"first_fit comes from other settings or another training store: {first_fit['settings']} vs {self._settings()}"
             )
         return np.array(first_fit["coef"], dtype=np.float64), float(first_fit["intercept"])
 
@@ -244,6 +248,29 @@ def make_cc_learner(name, **params):
     if name not in VARIANTS:
         raise UserError(f"unknown learner {name!r}; expected one of {', '.join(VARIANTS)}")
     return {"cc_base": CCBase, "cc_slt_closest": CCSLTClosest, "cc_slt_preserving": CCSLTPreserving}[name](**params)
+
+
+def first_fit_donor(learners, systems, system):
+    """The system among `systems` whose model can give `system` its iteration 1 (`coreflab train
+    --first-fit`): a cc_base with the same first-fit settings, when `system` is an SLT learner
+    (else None). learners = config["learners"] ({name: {learner, params}})."""
+    from coreflab.learn.base import check_param_types
+    from coreflab.learn.registry import get_learner
+
+    def learner_of(name):
+        entry = learners[name]
+        return make_cc_learner(
+            entry["learner"], **check_param_types(get_learner(entry["learner"]), entry.get("params", {}))
+        )
+
+    if learners.get(system, {}).get("learner") not in ("cc_slt_closest", "cc_slt_preserving"):
+        return None
+    key = learner_of(system).first_fit_key()
+    for other in systems:
+        if other != system and learners.get(other, {}).get("learner") == "cc_base":
+            if learner_of(other).first_fit_key() == key:
+                return other
+    return None
 
 
 def pair_decision_scores(gold, pred):
