@@ -59,6 +59,8 @@ def run(args):
 
         root_loss = read_tuned_root_loss(args.tuned)
     docs = read_conll_path(args.conll)
+    start = load_featureset(args.start).local
+    candidates = load_featureset(args.candidates).local
     evaluate = Evaluator(
         docs,
         args.corpus,
@@ -71,9 +73,8 @@ def run(args):
         reach=args.reach,
         root_loss=root_loss,
         nonlocal_iterations=args.nonlocal_iterations,
+        pool=list(dict.fromkeys(start + candidates)),
     )
-    start = load_featureset(args.start).local
-    candidates = load_featureset(args.candidates).local
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
     local, chosen_nonlocal, rows = greedy_selection(
         evaluate, start, candidates, nonlocal_, args.min_gain, args.max_steps, args.jobs

@@ -48,6 +48,16 @@ def extract_arc_store(corpus, featureset, n_bits=22, window=None, reach=True):
 
     Candidates: every earlier mention (window None), or the last `window` ones plus, with
     `reach`, the earlier name/nominal string matches beyond it (`candidates.py`)."""
+    return _extract(corpus, featureset, n_bits, window, reach, tagged=False)[0]
+
+
+def extract_tagged_arc_store(corpus, featureset, n_bits=22, window=None, reach=True):
+    """(store, tags): `extract_arc_store`'s store and, per feature, the index of its template in
+    `store.templates` (uint16): what `template_subsets.TemplatePool` cuts stores of subsets from."""
+    return _extract(corpus, featureset, n_bits, window, reach, tagged=True)
+
+
+def _extract(corpus, featureset, n_bits, window, reach, tagged):
     if not 1 <= int(n_bits) <= MAX_BITS:
         raise UserError(f"n_bits must be in 1..{MAX_BITS}, got {n_bits}")
     if window is not None and int(window) < 1:
@@ -68,8 +78,22 @@ def extract_arc_store(corpus, featureset, n_bits=22, window=None, reach=True):
     np.cumsum(counts, out=arc_feat_off[1:])
     del counts
     arc_feats = np.empty(int(arc_feat_off[-1]), dtype=np.int32)
+    if tagged and len(res.names) > np.iinfo(np.uint16).max:
+        raise UserError(f"a tagged store holds at most {np.iinfo(np.uint16).max} templates, got {len(res.names)}")
+    tags = np.empty(arc_feats.shape[0] if tagged else 0, dtype=np.uint16)
     bad = fill_features(
-        doc_off, arc_ante, T, tok_lower, start, *comps, res.used_ops, int(n_bits), m_arc_off, arc_feat_off, arc_feats
+        doc_off,
+        arc_ante,
+        T,
+        tok_lower,
+        start,
+        *comps,
+        res.used_ops,
+        int(n_bits),
+        m_arc_off,
+        arc_feat_off,
+        arc_feats,
+        tags,
     )
     if bad:
         raise RuntimeError(f"feature counts of {bad} arcs disagree between the two passes")
@@ -79,7 +103,7 @@ def extract_arc_store(corpus, featureset, n_bits=22, window=None, reach=True):
         "featureset": fs_name,
         "reach": bool(reach) and window is not None,
     }
-    return ArcStore(
+    store = ArcStore(
         int(n_bits),
         doc_off.copy(),
         m_arc_off,
@@ -91,6 +115,7 @@ def extract_arc_store(corpus, featureset, n_bits=22, window=None, reach=True):
         window=None if window is None else int(window),
         meta=meta,
     )
+    return store, (tags if tagged else None)
 
 
-__all__ = ["extract_arc_store", "arc_offsets"]
+__all__ = ["extract_arc_store", "extract_tagged_arc_store", "arc_offsets"]

@@ -216,9 +216,10 @@ def definedness_masks(T, n_ana, ana_col, n_oth, oth_slot, n_cols):
 
 
 @njit(cache=True)
-def _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits, out, pos):
+def _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits, out, pos, tags):
     """Features of the root arc of j (anaphor side + ante_type = R; no pair values).
-    Writes them at out[pos:] unless n_bits == 0; returns their number."""
+    Writes them at out[pos:] unless n_bits == 0 (and their template indices at tags[pos:] if tags
+    is not empty); returns their number."""
     n = 0
     for t in range(start.shape[0]):
         h = start[t]
@@ -241,6 +242,8 @@ def _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits,
             continue
         if n_bits > 0:
             out[pos + n] = hash_index(hash_step(h, ROOT_MARK), n_bits)
+            if tags.shape[0] > 0:
+                tags[pos + n] = t
         n += 1
     return n
 
@@ -250,12 +253,13 @@ def count_features(doc_off, arc_ante, T, start, n_ana, ana_col, n_oth, oth_slot,
     """Pass 1: number of features of every arc into counts[n_arcs] (from bit masks)."""
     jmask, imask, nonroot = definedness_masks(T, n_ana, ana_col, n_oth, oth_slot, n_cols)
     dummy = np.zeros(1, dtype=np.int32)
+    no_tags = np.zeros(0, dtype=np.uint16)
     n_w = nonroot.shape[0]
     for d in range(doc_off.shape[0] - 1):
         lo, hi = doc_off[d], doc_off[d + 1]
         for j in range(lo, hi):
             a = m_arc_off[j]
-            counts[a] = _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, 0, dummy, 0)
+            counts[a] = _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, 0, dummy, 0, no_tags)
             for a in range(m_arc_off[j] + 1, m_arc_off[j + 1]):
                 i = lo + arc_ante[a]
                 c = 0
@@ -281,8 +285,10 @@ def fill_features(
     m_arc_off,
     arc_feat_off,
     arc_feats,
+    arc_tags,
 ):
-    """Pass 2: hashed feature ids of every arc (antecedents given in arc_ante).
+    """Pass 2: hashed feature ids of every arc (antecedents given in arc_ante); with a non-empty
+    arc_tags (uint16, as long as arc_feats) also the template index of every feature.
 
     Returns the number of arcs whose feature count disagrees with pass 1 (always 0)."""
     n_t = start.shape[0]
@@ -303,7 +309,9 @@ def fill_features(
         lo, hi = doc_off[d], doc_off[d + 1]
         for j in range(lo, hi):
             a = m_arc_off[j]
-            k = _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits, arc_feats, arc_feat_off[a])
+            k = _root_features(
+                j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits, arc_feats, arc_feat_off[a], arc_tags
+            )
             bad += k != arc_feat_off[a + 1] - arc_feat_off[a]
             # anaphor-side prefix of every entry, once per mention
             for q in range(n_nr):
@@ -338,6 +346,8 @@ def fill_features(
                         h = hash_step(h, v)
                     if ok:
                         arc_feats[pos + n] = hash_index(h, n_bits)
+                        if arc_tags.shape[0] > 0:
+                            arc_tags[pos + n] = t
                         n += 1
                 bad += n != arc_feat_off[a + 1] - pos
     return bad

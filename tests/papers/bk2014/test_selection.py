@@ -66,3 +66,26 @@ def test_nonlocal_evaluations_train_for_nonlocal_iterations(monkeypatch):
     seen.clear()
     selection.Evaluator(docs, "synth", iterations=2, beam=2, n_bits=12)(local, [])
     assert seen == [("bk_delayed_laso", 2)]
+
+
+def test_stores_cut_from_the_pool_judge_every_set_as_extraction_does(monkeypatch):
+    """An Evaluator with the template pool scores each candidate set exactly as one extracting the
+    set's stores: backward (one removed), forward (one appended out of pool order), non-local, and a
+    set outside the pool (extracted)."""
+    from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.papers.bk2014 import selection
+
+    docs = generate_corpus("tiny", seed=0)["train"][:10]
+    pool = ["bias", "ana_type", "ante_type", "head_match", "exact_match", "sent_dist", "ana_type+ante_type"]
+    opts = {"iterations": 2, "beam": 2, "n_bits": 14, "window": 6, "nonlocal_iterations": 2}
+    cut, extracted = selection.Evaluator(docs, "synth", pool=pool, **opts), selection.Evaluator(docs, "synth", **opts)
+    extractions = []
+    real = selection.extract_arc_store
+    monkeypatch.setattr(selection, "extract_arc_store", lambda *a, **k: extractions.append(a[1]) or real(*a, **k))
+    sets = [(pool[:3] + pool[4:],), (["bias", "head_match", "ana_type"],), (pool[:4], ["cluster_size"])]
+    for args in sets:
+        n = len(extractions)
+        assert cut(*args) == extracted(*args)
+        assert len(extractions) == n + 2  # the extracting evaluator's two stores; none for the pool's
+    outside = ["bias", "ana_head"]  # ana_head is not in the pool: extracted
+    assert cut(outside) == extracted(outside)

@@ -1,0 +1,73 @@
+"""Stores of template subsets cut from a pool store are the stores extraction builds, array for
+array: any subset, in any order, with templates a corpus lacks, with and without a window."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coreflab.features import extract_arc_store, load_featureset
+from coreflab.features.extract import extract_tagged_arc_store
+from coreflab.features.random_corpus import random_compiled_corpus
+from coreflab.features.template_subsets import TemplatePool
+from coreflab.features.templates import REGISTRY
+
+ALL = sorted(REGISTRY)
+
+
+def _same_store(a, b):
+    for name in ("doc_mention_offsets", "m_arc_offsets", "arc_ante", "arc_feat_offsets", "arc_feats"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and np.array_equal(x, y), name
+    assert (a.n_bits, a.templates, a.unavailable, a.window, a.meta) == (
+        b.n_bits,
+        b.templates,
+        b.unavailable,
+        b.window,
+        b.meta,
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    window=st.sampled_from([None, 2, 5]),
+    missing=st.lists(st.sampled_from(["pos", "parse", "speaker", "ne"]), unique=True, max_size=2),
+    data=st.data(),
+)
+def test_a_subset_cut_from_the_pool_is_the_extracted_store(seed, window, missing, data):
+    corpus = random_compiled_corpus(
+        3, mean_mentions=9, sigma=0.6, max_mentions=16, n_words=4, missing=missing, seed=seed
+    )
+    singles = data.draw(st.lists(st.sampled_from(ALL), unique=True, min_size=2, max_size=14))
+    pairs = data.draw(st.lists(st.tuples(st.sampled_from(ALL), st.sampled_from(ALL)), max_size=5))
+    pool = list(dict.fromkeys(singles + [f"{a}+{b}" for a, b in pairs]))
+    tp = TemplatePool(corpus, pool, n_bits=16, window=window)
+    # selection's sets: the pool minus one template, a subset plus one appended out of pool order, any shuffle
+    subset = data.draw(st.lists(st.sampled_from(pool), unique=True, min_size=1, max_size=len(pool)))
+    for entries in (pool[1:], subset, [t for t in pool if t not in subset[:1]] + subset[:1], subset[::-1]):
+        _same_store(tp.subset_store(entries), extract_arc_store(corpus, entries, n_bits=16, window=window))
+
+
+def test_tags_name_the_template_of_every_feature():
+    corpus = random_compiled_corpus(2, mean_mentions=8, n_words=3, seed=4)
+    store, tags = extract_tagged_arc_store(corpus, ["bias", "ana_type", "exact_match"], n_bits=18)
+    # by hand: each template alone gives the ids the pool store lists under its tag
+    for t, name in enumerate(store.templates):
+        alone = extract_arc_store(corpus, [name], n_bits=18)
+        assert store.arc_feats[tags == t].tolist() == alone.arc_feats.tolist()
+    assert extract_tagged_arc_store(corpus, ["bias"], n_bits=18)[1].shape == (
+        corpus.n_mentions,
+    )  # bias: every root arc
+
+
+def test_the_local_set_and_repeats():
+    corpus = random_compiled_corpus(2, mean_mentions=12, n_words=5, seed=11)
+    local = load_featureset("local").local
+    tp = TemplatePool(corpus, local, n_bits=20, window=4)
+    for drop in (0, len(local) // 2, len(local) - 1):
+        entries = local[:drop] + local[drop + 1 :]
+        _same_store(tp.subset_store(entries), extract_arc_store(corpus, entries, n_bits=20, window=4))
+    assert not tp.covers(["bias", "bias"]) and not tp.covers(["no_such_template"])
+    with pytest.raises(ValueError):
+        tp.subset_store(["bias", "bias"])
