@@ -185,7 +185,12 @@ def beam_epoch(
         mv_g = np.zeros(max(n, 1), dtype=np.int32)
         mv_p = np.zeros(max(n, 1), dtype=np.int32)
         stopped = False
+        fresh = n  # mentions [0, fresh) have their arcs scored under the current weights
         for j in range(n):
+            if j >= fresh:  # LaSO rescored only up to its last update: score this mention's arcs now
+                a0 = m_arc_offsets[lo + j]
+                _doc_scores(w, arc_feat_offsets, arc_feats, a0, m_arc_offsets[lo + j + 1], scores[a0 - s_off :])
+                fresh = j + 1
             cg = beam_step(
                 j,
                 lo,
@@ -290,8 +295,11 @@ def beam_epoch(
             if mode == EARLY:
                 stopped = True
                 break
-            # LaSO: rebuild the gold agenda m_1..m_j with the new weights, re-seed predictions
-            _doc_scores(w, arc_feat_offsets, arc_feats, s_off, s_end, scores)
+            # LaSO: rebuild the gold agenda m_1..m_j with the new weights, re-seed predictions; the
+            # arcs of later mentions are rescored when the search reaches them (a later update
+            # would make rescoring them now wasted work; each arc's score is the same sum either way)
+            fresh = j + 1
+            _doc_scores(w, arc_feat_offsets, arc_feats, s_off, m_arc_offsets[lo + fresh], scores)
             cg = agenda_reset(G)
             for i in range(j + 1):
                 cg = beam_step(
