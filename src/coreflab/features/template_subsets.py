@@ -60,6 +60,11 @@ class TemplatePool:
         sizes = np.diff(self.store.arc_feat_offsets)
         self.max_len = int(sizes.max()) if sizes.shape[0] else 0
 
+    @property
+    def nbytes(self):
+        """Bytes of the pool's store and its tags."""
+        return self.store.nbytes + int(self.tags.nbytes)
+
     def covers(self, entries):
         """True if `subset_store(entries)` can be cut from this pool (pool entries, none repeated)."""
         entries = list(entries)

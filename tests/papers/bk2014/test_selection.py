@@ -89,3 +89,15 @@ def test_stores_cut_from_the_pool_judge_every_set_as_extraction_does(monkeypatch
         assert len(extractions) == n + 2  # the extracting evaluator's two stores; none for the pool's
     outside = ["bias", "ana_head"]  # ana_head is not in the pool: extracted
     assert cut(outside) == extracted(outside)
+
+
+def test_a_pool_beyond_the_memory_budget_is_not_kept(monkeypatch):
+    from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.papers.bk2014 import selection
+
+    docs = generate_corpus("tiny", seed=0)["train"][:6]
+    pool = ["bias", "ana_type", "head_match"]
+    assert selection.Evaluator(docs, "synth", n_bits=12, pool=pool).pools is not None
+    monkeypatch.setattr(selection, "POOL_BUDGET_BYTES", 1000)
+    ev = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
+    assert ev.pools is None and ev(pool) == selection.Evaluator(docs, "synth", n_bits=12)(pool)

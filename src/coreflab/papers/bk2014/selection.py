@@ -32,6 +32,9 @@ def split_documents(docs, seed, fraction=0.75):
     return [docs[i] for i in sorted(order[:cut])], [docs[i] for i in sorted(order[cut:])]
 
 
+POOL_BUDGET_BYTES = 2 << 30  # the pool's stores (ids and template tags) are kept only below this size
+
+
 class Evaluator:
     """MELA on the held-out part for a template set (local entries + non-local names)."""
 
@@ -56,7 +59,9 @@ class Evaluator:
         a non-local template's weights are learned only along the beam's updates, so it can be
         judged on fewer passes than it will be trained with only at the cost of judging it unlearned
         (GUM: after 1 pass every candidate lowered held-out MELA, after 5 three raised it).
-        pool: every local template a set may hold (their stores are then cut from the pool's)."""
+        pool: every local template a set may hold (their stores are then cut from the pool's, unless
+        the pool's stores exceed POOL_BUDGET_BYTES: GUM's take 1.1 GB, a CoNLL-2012 training set
+        with `local_fine` about three times that, and each worker also holds the store it cuts)."""
         train_docs, self.held_docs = split_documents(docs, seed)
         self.train = compile_documents(train_docs, name, "select-train", mentions)
         self.held = compile_documents(self.held_docs, name, "select-held", mentions)
@@ -66,7 +71,10 @@ class Evaluator:
         self.pools = None
         if pool is not None:
             opts = {"n_bits": n_bits, "window": window, "reach": reach}
-            self.pools = (TemplatePool(self.train, pool, **opts), TemplatePool(self.held, pool, **opts))
+            train_pool = TemplatePool(self.train, pool, **opts)
+            # the held-out part is a third of the training part's size: both pools within the budget
+            if 4 * train_pool.nbytes <= 3 * POOL_BUDGET_BYTES:
+                self.pools = (train_pool, TemplatePool(self.held, pool, **opts))
 
     def _stores(self, local):
         """(train store, held-out store) of a local template list."""
