@@ -53,7 +53,8 @@ def run(args):
         costs,
         f"{args.out_prefix}_costs",
         formats=("csv", "md", "html"),
-        caption=f"Training cost of each system on {corpus} (Snakemake benchmark files: wall seconds, peak resident memory)",
+        caption=f"Training cost of each system on {corpus} (Snakemake benchmark files: wall seconds, summed over "
+        "the jobs its model comes from, and peak resident memory)",
     )
     from coreflab.report.io import format_p_columns
     from coreflab.report.style_names import paper_names
