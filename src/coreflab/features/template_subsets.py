@@ -55,6 +55,7 @@ class TemplatePool:
 
     def __init__(self, corpus, pool, n_bits=22, window=None, reach=True):
         self.pool = list(pool)
+        self._pool_set = set(self.pool) if len(set(self.pool)) == len(self.pool) else None  # None: repeats
         self.store, self.tags = extract_tagged_arc_store(corpus, self.pool, n_bits=n_bits, window=window, reach=reach)
         self.index = {name: t for t, name in enumerate(self.store.templates)}
         sizes = np.diff(self.store.arc_feat_offsets)
@@ -68,11 +69,7 @@ class TemplatePool:
     def covers(self, entries):
         """True if `subset_store(entries)` can be cut from this pool (pool entries, none repeated)."""
         entries = list(entries)
-        return (
-            len(set(entries)) == len(entries)
-            and len(set(self.pool)) == len(self.pool)
-            and set(entries) <= set(self.pool)
-        )
+        return self._pool_set is not None and len(set(entries)) == len(entries) and set(entries) <= self._pool_set
 
     def subset_store(self, entries):
         """The arc store `extract_arc_store(corpus, entries, ...)` would build (entries: pool entries)."""

@@ -72,3 +72,12 @@ def make_learner(name, params=None):
     if bad:
         raise UserError(f"learner {name!r} has no parameter(s) {', '.join(bad)}; known: {', '.join(known)}")
     return cls(**params)
+
+
+def learner_of_entry(entry):
+    """The learner a config entry `{learner: NAME, params: {...}}` describes (config["learners"]
+    values), its JSON-typed parameters checked and converted as `coreflab train` does."""
+    from coreflab.learn.base import check_param_types
+
+    name = entry["learner"]
+    return make_learner(name, check_param_types(get_learner(name), entry.get("params", {})))

@@ -254,21 +254,14 @@ def first_fit_donor(learners, systems, system):
     """The system among `systems` whose model can give `system` its iteration 1 (`coreflab train
     --first-fit`): a cc_base with the same first-fit settings, when `system` is an SLT learner
     (else None). learners = config["learners"] ({name: {learner, params}})."""
-    from coreflab.learn.base import check_param_types
-    from coreflab.learn.registry import get_learner
+    from coreflab.learn.registry import learner_of_entry
 
-    def learner_of(name):
-        entry = learners[name]
-        return make_cc_learner(
-            entry["learner"], **check_param_types(get_learner(entry["learner"]), entry.get("params", {}))
-        )
-
-    if learners.get(system, {}).get("learner") not in ("cc_slt_closest", "cc_slt_preserving"):
+    if VARIANTS.get(learners.get(system, {}).get("learner"), "none") == "none":
         return None
-    key = learner_of(system).first_fit_key()
+    key = learner_of_entry(learners[system]).first_fit_key()
     for other in systems:
         if other != system and learners.get(other, {}).get("learner") == "cc_base":
-            if learner_of(other).first_fit_key() == key:
+            if learner_of_entry(learners[other]).first_fit_key() == key:
                 return other
     return None
 

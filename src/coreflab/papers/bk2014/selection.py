@@ -65,23 +65,21 @@ class Evaluator:
         train_docs, self.held_docs = split_documents(docs, seed)
         self.train = compile_documents(train_docs, name, "select-train", mentions)
         self.held = compile_documents(self.held_docs, name, "select-held", mentions)
-        self.seed, self.iterations, self.beam, self.n_bits = seed, iterations, beam, n_bits
-        self.window, self.reach, self.root_loss = window, reach, root_loss
+        self.seed, self.iterations, self.beam, self.root_loss = seed, iterations, beam, root_loss
+        self.store_options = {"n_bits": n_bits, "window": window, "reach": reach}
         self.nonlocal_iterations = iterations if nonlocal_iterations is None else nonlocal_iterations
         self.pools = None
         if pool is not None:
-            opts = {"n_bits": n_bits, "window": window, "reach": reach}
-            train_pool = TemplatePool(self.train, pool, **opts)
+            train_pool = TemplatePool(self.train, pool, **self.store_options)
             # the held-out part is a third of the training part's size: both pools within the budget
             if 4 * train_pool.nbytes <= 3 * POOL_BUDGET_BYTES:
-                self.pools = (train_pool, TemplatePool(self.held, pool, **opts))
+                self.pools = (train_pool, TemplatePool(self.held, pool, **self.store_options))
 
     def _stores(self, local):
         """(train store, held-out store) of a local template list."""
         if self.pools is not None and self.pools[0].covers(local):
             return self.pools[0].subset_store(local), self.pools[1].subset_store(local)
-        opts = {"n_bits": self.n_bits, "window": self.window, "reach": self.reach}
-        return extract_arc_store(self.train, list(local), **opts), extract_arc_store(self.held, list(local), **opts)
+        return tuple(extract_arc_store(part, list(local), **self.store_options) for part in (self.train, self.held))
 
     def __call__(self, local, nonlocal_=None):
         """MELA of the exact-search baseline (nonlocal_ None) or of delayed LaSO with the given

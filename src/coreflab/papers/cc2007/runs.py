@@ -63,8 +63,7 @@ def stand_ins(cc_config, learners, systems, setting):
     """{learner: leaderboard system} of this setting's learners that a leaderboard system fits
     identically (same learner and fit settings; the store is the same by construction, and the
     job checks it): their models stand in for a second fit."""
-    from coreflab.learn.base import check_param_types
-    from coreflab.learn.registry import get_learner, make_learner
+    from coreflab.learn.registry import learner_of_entry, make_learner
 
     out = {}
     for learner in LEARNERS:
@@ -73,8 +72,7 @@ def stand_ins(cc_config, learners, systems, setting):
             entry = learners.get(system)
             if entry is None or entry["learner"] != learner or learner in out:
                 continue
-            params = check_param_types(get_learner(learner), entry.get("params", {}))
-            if make_learner(learner, params).fit_key() == key:
+            if learner_of_entry(entry).fit_key() == key:
                 out[learner] = system
     return out
 
