@@ -138,18 +138,3 @@ def test_flat_column_copy_fits_bit_for_bit_like_the_map(seed):
     assert flat_a and not flat_b  # the two paths were both taken
     for x, z in zip(a, b):
         assert np.array_equal(x, z)
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.lists(st.integers(0, 9), min_size=1, max_size=60))
-def test_hot_order_numbers_columns_by_use_most_used_first(col):
-    """The flat copy's column numbering: a permutation, by descending count, ties in column order."""
-    from coreflab.learn.pairwise.pair_logistic import _hot_order
-
-    col = np.array(col, dtype=np.int32)
-    n = 12  # two columns never used
-    rank = _hot_order(col, n)
-    assert sorted(rank.tolist()) == list(range(n))
-    count = np.bincount(col, minlength=n)
-    by_rank = sorted(range(n), key=lambda c: rank[c])
-    assert by_rank == sorted(range(n), key=lambda c: (-count[c], c))

@@ -182,43 +182,6 @@ def _loss_grad_compact(col, off, y, sw, wg, b):
     return loss, g_b
 
 
-@njit(cache=True)
-def _hot_order(col, n):
-    """int32[n]: each column's position when columns are sorted by how many pair features use them,
-    most used first (ties in column order): a pass then finds most of the weights it reads in cache."""
-    count = np.zeros(n, dtype=np.int64)
-    for k in range(col.shape[0]):
-        count[col[k]] += 1
-    order = np.argsort(-count, kind="mergesort")
-    rank = np.empty(n, dtype=np.int32)
-    for j in range(n):
-        rank[order[j]] = j
-    return rank
-
-
-@njit(cache=True)
-def _relabel(col, rank):
-    """col with every column replaced by its hot-order position (in place)."""
-    for k in range(col.shape[0]):
-        col[k] = rank[col[k]]
-
-
-@njit(cache=True)
-def _spread(wg, w, rank):
-    """wg[rank[j]] = (w[j], 0): the weights laid out in hot order, the gradient cleared."""
-    for j in range(w.shape[0]):
-        r = rank[j]
-        wg[r, 0] = w[j]
-        wg[r, 1] = 0.0
-
-
-@njit(cache=True)
-def _gather_grad(grad, wg, rank):
-    """grad[j] += wg[rank[j], 1]: the gradient back in column order."""
-    for j in range(rank.shape[0]):
-        grad[j] += wg[rank[j], 1]
-
-
 COMPACT_BUDGET_BYTES = 1 << 30  # the flat per-pair column copy is kept only below this size
 
 
@@ -253,33 +216,24 @@ class StorePairs:
         feature's weight and add to its gradient in one cache line (w and grad interleaved in a held
         (n, 2) buffer) and prefetch the lines AHEAD entries on; on GUM the pass takes half the time
         it took without both (bench/results/pair_kernel.json), with the same sums in the same order.
-        The flat copy also numbers the columns by use, most used first (`_hot_order`): the weights
-        most features read share a few cache lines (GUM: 1,000 columns take 59% of the reads), and
-        each column's gradient still adds its pairs in pair order, so the sums stay the same.
         """
         n = w.shape[0]
         if self._wg is None or self._wg.shape[0] != n:
             self._wg = np.empty((n, 2), dtype=np.float64)
         wg = self._wg
+        wg[:, 0] = w
+        wg[:, 1] = 0.0
         compact = self._compact(cols)
         if compact is not None:
-            col, off, rank = compact
-            if rank.shape[0] != n:
-                raise ValueError(f"{n} weights for a column map of {rank.shape[0]} columns")
-            _spread(wg, w, rank)
-            loss, g_b = _loss_grad_compact(col, off, y, sw, wg, b)
-            _gather_grad(grad, wg, rank)
+            loss, g_b = _loss_grad_compact(compact[0], compact[1], y, sw, wg, b)
         else:
-            wg[:, 0] = w
-            wg[:, 1] = 0.0
             loss, g_b = _loss_grad(self.feats, self.offsets, self.arcs, self.dup, cols, y, sw, wg, b, self.max_len)
-            grad[:n] += wg[:, 1]
+        grad[:n] += wg[:, 1]
         grad[n] = g_b
         return loss
 
     def _compact(self, cols):
-        """(flat columns in hot order, offsets, hot position of each column) of these pairs under `cols`,
-        built once per column map; None above the budget."""
+        """The flat columns of these pairs under `cols`, built once per column map; None above the budget."""
         if self._held is not None and self._held[0] is cols:
             return self._held[1]
         starts, ends = self.offsets[self.arcs], self.offsets[self.arcs + 1]
@@ -287,10 +241,7 @@ class StorePairs:
         size = 4 * n_entries + 8 * (len(self) + 1)
         compact = None
         if size <= COMPACT_BUDGET_BYTES:
-            col, off = _compact_columns(self.feats, self.offsets, self.arcs, self.dup, cols, n_entries)
-            rank = _hot_order(col, int(cols.max()) + 1 if cols.shape[0] else 0)
-            _relabel(col, rank)
-            compact = (col, off, rank)
+            compact = _compact_columns(self.feats, self.offsets, self.arcs, self.dup, cols, n_entries)
         self._held = (cols, compact)
         return compact
 
