@@ -13,7 +13,7 @@ from coreflab.corpus.readers.conll import read_conll_path, write_conll
 from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.features.extract import extract_arc_store
 
-from .test_train_progress import FEATURES, LEARNERS
+from .learner_runs import FEATURES, LEARNERS
 
 
 def _strip(docs):

@@ -18,20 +18,8 @@ from coreflab.features.extract import extract_arc_store
 from coreflab.learn.base import Learner
 from coreflab.learn.pairwise.crf_slt import first_fit_donor
 
-FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
+from .learner_runs import FEATURES, LEARNERS
 
-# every leaderboard learner with a short run: (learner, params, epochs the params ask for)
-LEARNERS = [
-    ("bk_baseline", '{"n_iter": 2}', 2),
-    ("bk_delayed_laso", '{"n_iter": 2, "beam": 4}', 2),
-    ("cc_base", "{}", 1),  # no E-step: one M-step
-    ("cc_slt_closest", '{"em_iterations": 2, "max_iter": 50}', 2),
-    ("l3m", '{"epochs": 2}', 2),
-    ("sumlink", '{"epochs": 2}', 2),
-    ("binleftlink", '{"epochs": 2}', 2),
-    ("spanning_forest", '{"epochs": 2}', 2),
-    ("corr_clustering", '{"epochs": 2}', 2),
-]
 EPOCH_LINE = re.compile(
     r"^(?P<learner>\w+): epoch (?P<epoch>\d+)/(?P<total>\d+): dev MELA (?P<mela>\d+\.\d\d), "
     r"\d+\.\d s \+ \d+\.\d s dev scoring$"
