@@ -11,14 +11,11 @@ import numpy as np
 import pytest
 
 from coreflab import cli
-from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.readers.conll import write_conll
 from coreflab.corpus.synthetic.generator import generate_corpus
-from coreflab.features.extract import extract_arc_store
 from coreflab.learn.base import Learner
 from coreflab.learn.pairwise.crf_slt import first_fit_donor
 
-from .learner_runs import FEATURES, LEARNERS
+from .learner_runs import LEARNERS, train_argv, write_split_files
 
 EPOCH_LINE = re.compile(
     r"^(?P<learner>\w+): epoch (?P<epoch>\d+)/(?P<total>\d+): dev MELA (?P<mela>\d+\.\d\d), "
@@ -28,45 +25,13 @@ EPOCH_LINE = re.compile(
 
 @pytest.fixture(scope="module")
 def split_files(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("progress")
-    docs = generate_corpus("tiny", seed=0)
-    out = {"tmp": tmp}
-    for split in ("train", "dev"):
-        corpus = compile_documents(docs[split], "synth", split)
-        corpus.save(tmp / f"{split}.npz")
-        extract_arc_store(corpus, FEATURES, n_bits=16).save(tmp / f"{split}_arcs.npz")
-        write_conll(docs[split], tmp / f"{split}.conll")
-        out[split] = [str(tmp / f"{split}.npz"), str(tmp / f"{split}_arcs.npz"), str(tmp / f"{split}.conll")]
-    return out
-
-
-def _train_argv(files, learner, params, out):
-    tr, dv = files["train"], files["dev"]
-    return [
-        "train",
-        "--learner",
-        learner,
-        "--compiled",
-        tr[0],
-        "--arcs",
-        tr[1],
-        "--dev-compiled",
-        dv[0],
-        "--dev-arcs",
-        dv[1],
-        "--dev-conll",
-        dv[2],
-        "--params",
-        params,
-        "--out",
-        str(out),
-    ]
+    return write_split_files(tmp_path_factory.mktemp("progress"), generate_corpus("tiny", seed=0))
 
 
 @pytest.mark.parametrize("learner,params,epochs", LEARNERS, ids=[x[0] for x in LEARNERS])
 def test_train_prints_a_line_per_epoch_with_dev_mela(split_files, capsys, learner, params, epochs):
     out = split_files["tmp"] / f"{learner}.npz"
-    assert cli.main(_train_argv(split_files, learner, params, out)) == 0
+    assert cli.main(train_argv(split_files, learner, params, out)) == 0
     err = capsys.readouterr().err.splitlines()
     lines = [m for m in map(EPOCH_LINE.match, err) if m]
     assert [int(m["epoch"]) for m in lines] == list(range(1, epochs + 1)), err
@@ -239,7 +204,7 @@ SLT = '{"em_iterations": 3, "max_iter": 40}'
 
 
 def _train(files, learner, params, out, *extra):
-    return cli.main(_train_argv(files, learner, params, out) + [str(x) for x in extra])
+    return cli.main(train_argv(files, learner, params, out) + [str(x) for x in extra])
 
 
 def test_slt_from_a_saved_base_fit_is_the_model_fitted_alone(split_files, capsys):
