@@ -10,6 +10,7 @@ lazily so `coreflab score` does not pay for numba.
 import argparse
 import importlib
 import sys
+import warnings
 
 from coreflab.errors import UserError
 
@@ -92,6 +93,8 @@ def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(argv).parse_args(argv)
     label = " ".join(v for v in (args.verb, getattr(args, "paper_verb", None)) if v)
+    shown = warnings.formatwarning
+    warnings.formatwarning = _one_line_warning(label)
     try:
         return int(importlib.import_module(args._module).run(args) or 0)
     except UserError as err:
@@ -99,6 +102,18 @@ def main(argv=None):
         return err.exit_code
     except BrokenPipeError:
         return 0
+    finally:
+        warnings.formatwarning = shown
+
+
+def _one_line_warning(label):
+    """Warnings as one line naming the verb (`coreflab cc2007 run: warning: ...`), not Python's
+    source file, line number and code line: a log reader needs the message, not our source."""
+
+    def formatted(message, category, filename, lineno, line=None):
+        return f"coreflab {label}: warning: {message}\n"
+
+    return formatted
 
 
 if __name__ == "__main__":

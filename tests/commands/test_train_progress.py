@@ -260,3 +260,20 @@ def test_the_donor_is_a_cc_base_with_the_same_first_fit_settings():
     assert first_fit_donor(learners, systems, "base") is None  # BASE fits itself
     assert first_fit_donor(learners, systems, "l3m") is None
     assert first_fit_donor(learners, ["closest"], "closest") is None  # the donor must be a system too
+
+
+def test_a_warning_is_one_line_naming_the_verb_not_our_source(split_files, tmp_path):
+    """A fit that stops at its iteration cap warns; the log gets `coreflab train: warning: ...`
+    alone, without Python's file, line number and code line."""
+    import subprocess
+    import sys
+
+    argv = train_argv(split_files, "cc_base", '{"max_iter": 1}', tmp_path / "capped.npz")
+    done = subprocess.run([sys.executable, "-m", "coreflab.cli", *argv], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    warned = [line for line in done.stderr.splitlines() if "warning" in line.split(" -> ")[0].lower()]
+    assert warned == [
+        "coreflab train: warning: lbfgs failed to converge after 1 iteration(s) (status=1): "
+        "STOP: TOTAL NO. OF ITERATIONS REACHED LIMIT"
+    ], done.stderr
+    assert ".py:" not in done.stderr and "fit_logistic(" not in done.stderr
