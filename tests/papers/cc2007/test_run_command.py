@@ -93,3 +93,24 @@ def test_a_fitted_model_of_other_settings_is_a_one_line_error(split_args, tmp_pa
     assert "m.npz: fitted as cc_base" in capsys.readouterr().err
     assert cli.main(argv + ["--fitted", f"cc_slt_closest={model}"]) == 2
     assert "not one of this job's --learner" in capsys.readouterr().err
+
+
+def test_every_iteration_prints_its_test_muc_and_seconds(split_args, tmp_path, capsys):
+    """A line per EM iteration (`<learner> bias=pa λ=3: iteration t/T: test MUC F1 x, a s fit + b s
+    scoring`), its MUC F1 the test row of the CSV written."""
+    import re
+
+    import pandas as pd
+
+    outs = [tmp_path / f"{k}.csv" for k in LEARNERS]
+    assert _run(split_args, LEARNERS, outs) == 0
+    line = re.compile(
+        r"^(\w+) bias=pa λ=3: iteration (\d)/(\d): test MUC F1 (\d+\.\d\d), \d+\.\d s fit \+ \d+\.\d s scoring$"
+    )
+    found = [m.groups() for m in map(line.match, capsys.readouterr().out.splitlines()) if m]
+    expected = [("cc_base", 1, 1)] + [(k, t, 3) for k in LEARNERS[1:] for t in (1, 2, 3)]
+    assert [(k, int(t), int(n)) for k, t, n, _ in found] == expected
+    for learner, t, _, muc in found:
+        df = pd.read_csv(tmp_path / f"{learner}.csv")
+        row = df[(df.iteration == int(t)) & (df.split == "test") & (df.measure == "muc_f1")]
+        assert float(muc) == pytest.approx(float(row.value.iloc[0]), abs=0.005)

@@ -10,6 +10,8 @@ A learner the leaderboard already trained with the same settings on the same sto
 fitted again: `--fitted LEARNER=MODEL` scores that model's iterations (the same rows).
 """
 
+import time
+
 import pandas as pd
 
 from coreflab.corpus.readers.conll import read_conll_path
@@ -70,11 +72,17 @@ def run(args):
     for learner, out in zip(args.learner, args.out):
         model = make_learner(learner, params)
         rows = []
+        clock = [time.perf_counter()]  # end of the previous iteration's scoring: this fit's start
 
-        def record(iteration, m, learner=learner, rows=rows):
+        def record(iteration, m, learner=learner, rows=rows, clock=clock):
+            fitted_at = time.perf_counter()
             for split, (corpus, store) in (("train", train), ("test", test)):
                 rows.extend(cc_rows(m, corpus, store, keys[split], iteration, split))
-            print(f"{learner} bias={args.bias} λ={args.bias_weight}: iteration {iteration} scored", flush=True)
+            clock.append(time.perf_counter())
+            print(
+                iteration_line(learner, m, args, iteration, rows, fitted_at - clock[-2], clock[-1] - fitted_at),
+                flush=True,
+            )
 
         if learner in fitted:
             model = stand_in(fitted[learner], model, train, args.train_arcs)
@@ -91,6 +99,17 @@ def run(args):
         df.insert(0, "learner", learner)
         atomic_write_text(out, df.to_csv(index=False, lineterminator="\n", float_format="%.6f"))
     return 0
+
+
+def iteration_line(learner, model, args, iteration, rows, fit_s, score_s):
+    """`cc_base bias=pa λ=3.0: iteration 2/3: test MUC F1 71.25, 80.1 s fit + 2.0 s scoring`
+    (fit 0.0 s where a shared first fit or a leaderboard model stands in)."""
+    total = 1 if model.estep == "none" else int(model.em_iterations)
+    muc = next(v for it, split, _, measure, v in rows if (it, split, measure) == (iteration, "test", "muc_f1"))
+    return (
+        f"{learner} bias={args.bias} λ={args.bias_weight:g}: iteration {iteration}/{total}: "
+        f"test MUC F1 {muc:.2f}, {fit_s:.1f} s fit + {score_s:.1f} s scoring"
+    )
 
 
 def fitted_models(specs, learners):
