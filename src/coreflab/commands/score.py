@@ -27,13 +27,14 @@ def add_arguments(parser):
 
 
 def run(args):
-    from coreflab.metrics.coref_file import read_coref_path
+    from coreflab.metrics.coref_file import LooseCellWarning, read_coref_path
     from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
 
-    key = read_coref_path(args.key)
-    response = read_coref_path(args.response)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RepeatedMentionWarning)
+        warnings.simplefilter("always", LooseCellWarning)
+        key = read_coref_path(args.key)
+        response = read_coref_path(args.response)
         scores = score_files(key, response, metrics=args.metric)
     for w in caught:
         print(f"coreflab score: warning: {w.message}", file=sys.stderr)

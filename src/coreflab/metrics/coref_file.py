@@ -10,11 +10,14 @@ was expected`, exit status 2 from the CLI):
 
 - UTF-8 text;
 - every token line inside `#begin document` ... `#end document`, the two paired, no
-  document (doc id, part) twice in a file; a line holding only blanks is a token line with
-  no column (an empty line separates sentences);
+  document (doc id, part) twice in a file; a line holding only blanks is an empty line, as
+  for v8.01 (`s/^\\s+$//`), not a token;
 - the last column is `-`, `_` or coreference items `(N`, `N)`, `(N)` (joined by `|` or
   written back to back), N an integer id; every `N)` closes an open `(N` and every `(N` is
-  closed before `#end document`.
+  closed before `#end document`. A last column that is not such a cell (a line without a
+  coreference column, as in the reference scorer's own test file TC24.response) is read as
+  v8.01 reads any cell, by its `(N)`, `(N`, `N)` patterns (`v801_items`: usually none), with
+  one `LooseCellWarning` per file naming the first such line.
 
 Token positions count every line of the document that is not empty, as v8.01 does (so a
 `#` comment line inside a document is a token with no coreference cell); a missing `part`
@@ -31,6 +34,7 @@ error.
 """
 
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +48,10 @@ _ITEM = re.compile(r"\([^()|]+\)|\([^()|]+|[^()|]+\)")
 _WS = np.zeros(256, dtype=bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True
 _MAX_DIGITS = 18  # ids that fit int64 are parsed vectorised; longer ones take the Python path
+
+
+class LooseCellWarning(UserWarning):
+    """A token line's last column is not a coreference cell; read by v8.01's pattern scan."""
 
 
 @dataclass
@@ -83,13 +91,19 @@ class _Cells:
         self.data, self.source = data, source
         self.cs, self.ce, self.tok, self.lines = cs, ce, tok, lines
         self.bounds, self.end_lines = bounds, end_lines
+        self.loose = []  # (line, cell) of every cell read by v8.01's pattern scan
 
     def __call__(self, d):
         lo, hi = self.bounds[d], self.bounds[d + 1]
         data = self.data
         cells = [data[a:b].decode("utf-8") for a, b in zip(self.cs[lo:hi].tolist(), self.ce[lo:hi].tolist())]
         return _read_cells(
-            self.source, self.tok[lo:hi].tolist(), (self.lines[lo:hi] + 1).tolist(), cells, self.end_lines[d] + 1
+            self.source,
+            self.tok[lo:hi].tolist(),
+            (self.lines[lo:hi] + 1).tolist(),
+            cells,
+            self.end_lines[d] + 1,
+            self.loose,
         )
 
 
@@ -188,8 +202,6 @@ def parse_coref_bytes(data, source="<bytes>"):
         idx = idx[e[idx] > starts[idx]]
         idx = idx[_WS[buf[e[idx] - 1]]]
     filled = e > starts
-    raw_len = ends - starts
-    truly_empty = (raw_len == 0) | ((raw_len == 1) & (buf[np.minimum(starts, n - 1)] == 13))
     hash_first = filled & (buf[np.minimum(starts, n - 1)] == 35)
 
     plain = np.flatnonzero(filled & ~hash_first)  # lines that can only be token lines
@@ -206,14 +218,7 @@ def parse_coref_bytes(data, source="<bytes>"):
             int(outside_tokens[0]) + 1,
             "token line outside a document; expected '#begin document (id); part N' before it",
         )
-    blank_only = np.flatnonzero(inside & ~filled & ~truly_empty)
-    if len(blank_only):
-        raise InputFormatError(
-            source,
-            int(blank_only[0]) + 1,
-            "a token line with no column (only blanks); expected at least one column (the coreference column is the last), or an empty line between sentences",
-        )
-    token = inside & filled
+    token = inside & filled  # a line of blanks only is an empty line (v8.01: `s/^\s+$//; next if ''`)
     count = np.cumsum(token)
     begin_arr = np.asarray(begin_lines, dtype=np.int64)
     # a '#' line inside a document counts as a token (v8.01) but has no coreference cell
@@ -252,6 +257,14 @@ def parse_coref_bytes(data, source="<bytes>"):
             for s, t in cluster:
                 for out, v in zip(extra, (d, s, t, c)):
                     out.append(v)
+    if cells.loose:
+        lineno, cell = cells.loose[0]
+        warnings.warn(
+            f"{source}:{lineno}: last column {cell!r} is not a coreference cell ({len(cells.loose)} such line(s) in "
+            "this file); read as the official scorer v8.01 reads it: its '(N)', '(N', 'N)' patterns, if any",
+            LooseCellWarning,
+            stacklevel=2,
+        )
     if extra[0]:
         result.m_doc, result.m_start, result.m_end, result.m_label = (
             np.concatenate([a, np.asarray(x, dtype=np.int64)]) for a, x in zip((m_doc, m_start, m_end, m_label), extra)
@@ -414,36 +427,66 @@ def _item_rank(item):
     return 0 if item[0] == "(" and item[-1] == ")" else 1 if item[0] == "(" else 2
 
 
-def _read_cells(source, tokens, lines, cells, end_line):
+def _strict_items(cell):
+    """(items in v8.01's order, None) of a well-formed cell, or (None, what is wrong with it)."""
+    items = _ITEM.findall(cell)
+    if not items or "".join(items) != cell.replace("|", ""):
+        return None, (
+            f"bad coreference cell {cell!r} in the last column; expected '-' or items '(N', 'N)', '(N)' "
+            "joined by '|' (N an integer id)"
+        )
+    for item in items:
+        label = item[1 if item[0] == "(" else 0 : len(item) - 1 if item[-1] == ")" else len(item)]
+        if not (label.isascii() and label.isdigit()):
+            return None, (
+                f"coreference id {label!r} in cell {cell!r} is not an integer; expected '(N', 'N)' or '(N)' with N an integer"
+            )
+    if len(items) > 1:
+        items.sort(key=_item_rank)
+    return items, None
+
+
+_V801_SCANS = (  # CorScorer.pm GetCoreference: each pattern removed leftmost first until none is left
+    (re.compile(r"\(\d+\+\d\)"), None),  # "double antecedent": discarded
+    (re.compile(r"\((\d+)\)"), "({})"),
+    (re.compile(r"\((\d+)"), "({}"),
+    (re.compile(r"(\d+)\)"), "{})"),
+)
+
+
+def v801_items(cell):
+    """The items v8.01 finds in any cell (`(N)`, then `(N`, then `N)` patterns), in its order."""
+    items = []
+    for pattern, form in _V801_SCANS:
+        while m := pattern.search(cell):
+            cell = cell[: m.start()] + cell[m.end() :]
+            if form is not None:
+                items.append(form.format(m.group(1)))
+    return items
+
+
+def _read_cells(source, tokens, lines, cells, end_line, loose=None):
     """The plain reading of one document's cells, as CorScorer.pm GetCoreference does it.
 
     Returns the clusters in v8.01's entity order (first appearance of the id) with mentions
-    in the order v8.01 pushes them; raises InputFormatError naming the line of a bad cell,
-    a non-integer id, a closing without opening, or an opening never closed.
+    in the order v8.01 pushes them. A cell that is not a coreference cell (no column of it,
+    a stray word) is read as v8.01 reads it, by its patterns (`v801_items`), and listed in
+    `loose` as (line, cell); raises InputFormatError naming the line of a closing without
+    opening (for a cell read loosely: why the cell is bad), or an opening never closed.
     """
     stacks, spans, order = {}, {}, []
     for tok, lineno, cell in zip(tokens, lines, cells):
         if cell in ("-", "_"):
             continue
-        items = _ITEM.findall(cell)
-        if not items or "".join(items) != cell.replace("|", ""):
-            raise InputFormatError(
-                source,
-                lineno,
-                f"bad coreference cell {cell!r} in the last column; expected '-' or items '(N', 'N)', '(N)' joined by '|' (N an integer id)",
-            )
-        if len(items) > 1:
-            items.sort(key=_item_rank)
+        items, bad = _strict_items(cell)
+        if bad is not None:
+            items = v801_items(cell)
+            if loose is not None:
+                loose.append((lineno, cell))
         for item in items:
             opens = item[0] == "("
             closes = item[-1] == ")"
             label = item[1 if opens else 0 : len(item) - 1 if closes else len(item)]
-            if not (label.isascii() and label.isdigit()):
-                raise InputFormatError(
-                    source,
-                    lineno,
-                    f"coreference id {label!r} in cell {cell!r} is not an integer; expected '(N', 'N)' or '(N)' with N an integer",
-                )
             if label not in spans:
                 spans[label] = []
                 order.append(label)
@@ -457,7 +500,8 @@ def _read_cells(source, tokens, lines, cells, end_line):
                     raise InputFormatError(
                         source,
                         lineno,
-                        f"closing bracket '{label})' for id {label} that is not open; expected '({label}' on this or an earlier token",
+                        bad
+                        or f"closing bracket '{label})' for id {label} that is not open; expected '({label}' on this or an earlier token",
                     )
                 spans[label].append((stack.pop()[0], tok))
     for label, stack in stacks.items():

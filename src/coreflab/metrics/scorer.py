@@ -26,6 +26,9 @@ MELA_METRICS = ("muc", "bcub", "ceafe")
 METRIC_CHOICES = ("all", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mela")
 
 
+V801_REPEAT_LIMIT = 10  # CorScorer.pm v8.01 exits ("Found too many repeated mentions (> 10)") above this
+
+
 class RepeatedMentionWarning(UserWarning):
     """A span occurs more than once on one side of a document (scored the v8.01 way)."""
 
@@ -252,18 +255,26 @@ def _score_flat(key, response, n_docs, doc_keys, metrics, key_clusters, response
     key_of[inverse[:nk]] = k_cl[k_keep]
     response_of[inverse[nk:]] = r_cl[r_keep]
     per_doc = document_counts(n_docs, k_cl_doc, r_cl_doc, key_of, response_of, metrics)
-    repeated_response = repeated_key = 0
+    repeated_response = repeated_key = repeated_matched = 0
     for d in np.flatnonzero(slow).tolist():
         kc, rc = key_clusters(d), response_clusters(d)
         ref = reference.score_document(kc, rc)
         for m in metrics:
             per_doc[m][d] = ref[m]
+        repeated_matched += ref["repeated"]
         repeated_response += ref["repeated"] + _twinless_repeats(kc, rc)
         repeated_key += _repeats(kc)
     if repeated_response or repeated_key:
+        refused = (
+            f"; the official scorer v8.01 refuses to score a response with more than {V801_REPEAT_LIMIT} repeats "
+            f"of key-matched spans (here {repeated_matched})"
+            if repeated_matched > V801_REPEAT_LIMIT
+            else ""
+        )
         warnings.warn(
             f"repeated mentions: {repeated_response} in the response, {repeated_key} in the key; "
-            "repeats of key-matched response spans were removed and the rest scored as the official scorer v8.01 does",
+            "repeats of key-matched response spans were removed and the rest scored as the official scorer v8.01 does"
+            + refused,
             RepeatedMentionWarning,
             stacklevel=3,
         )
