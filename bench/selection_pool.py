@@ -6,8 +6,9 @@ above it, each evaluation extracts its own. On the synthetic corpus of CoNLL-201
 training documents) with `config/conll2012.yaml`'s selection settings (`local_fine`, window 100,
 22 bits, 2 iterations, 2 joblib workers), the pool's stores exceed the 2 GiB budget. This runs the
 first N remove-step evaluations both ways, each in a fresh process: wall seconds per evaluation
-(two workers), the process tree's peak RSS (sampled; pages shared by the workers' memory maps
-count once per process), and the MELA of each evaluation (equal both ways: the same stores).
+(two workers), the process tree's peak memory (sampled: RSS summed, where the pages the workers
+share through joblib's memory maps count once per process, and PSS summed, where they count once),
+and the MELA of each evaluation (equal both ways: the same stores).
 
 Usage: python bench/selection_pool.py [--evaluations N] [--out JSON]
 """
@@ -24,16 +25,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _tree_peak(stop, peak):
+    """peak = [RSS summed over the process tree, PSS summed (shared pages split among their users)]."""
     import psutil
 
     me = psutil.Process()
     while not stop.is_set():
         try:
-            rss = sum(p.memory_info().rss for p in [me, *me.children(recursive=True)])
-            peak[0] = max(peak[0], rss)
+            procs = [me, *me.children(recursive=True)]
+            peak[0] = max(peak[0], sum(p.memory_info().rss for p in procs))
+            peak[1] = max(peak[1], sum(p.memory_full_info().pss for p in procs))
         except psutil.Error:
             pass
-        time.sleep(0.2)
+        time.sleep(0.5)
 
 
 def measure(mode, n):
@@ -46,7 +49,7 @@ def measure(mode, n):
         sel.POOL_BUDGET_BYTES = 64 << 30
     docs = generate_corpus("conll2012", seed=0)["train"]
     pool = load_featureset("local_fine").local
-    stop, peak = threading.Event(), [0]
+    stop, peak = threading.Event(), [0, 0]
     threading.Thread(target=_tree_peak, args=(stop, peak), daemon=True).start()
     t0 = time.perf_counter()
     ev = sel.Evaluator(docs, "synth", "gold", 1, 2, 5, n_bits=22, window=100, reach=True, root_loss=1.5, pool=pool)
@@ -57,7 +60,8 @@ def measure(mode, n):
     wall = time.perf_counter() - t0
     stop.set()
     out = {"setup_s": setup, "evaluations": n, "wall_s": wall, "s_per_evaluation": wall / n}
-    out |= {"tree_peak_rss_gb": peak[0] / 1e9, "mela": mela, "pool_used": ev.pools is not None}
+    out |= {"tree_peak_rss_gb": peak[0] / 1e9, "tree_peak_pss_gb": peak[1] / 1e9}
+    out |= {"mela": mela, "pool_used": ev.pools is not None}
     if ev.pools is not None:
         out["pool_gb"] = sum(p.nbytes for p in ev.pools) / 1e9
         out["train_arcs"] = int(ev.pools[0].store.arc_feat_offsets.shape[0] - 1)
