@@ -4,7 +4,9 @@
 - a token line whose last column is not a coreference cell (TC24.response of the reference
   scorer's own tests has one: a space-separated line with no coreference column) is read by
   v8.01's patterns, `(N)`, then `(N`, then `N)`, each removed leftmost first; one warning per file;
-- more than 10 repeats of key-matched spans: v8.01 refuses to score, we score and say so.
+- more than 10 repeats of key-matched spans: v8.01 refuses to score, we score and say so;
+- documents are matched on (id, part), v8.01 matches the `#begin document` line's text as written:
+  where the two differ (a trailing blank, `part 0` for `part 000`) we say so.
 """
 
 import json
@@ -95,3 +97,29 @@ def test_more_than_ten_repeats_warn_that_v801_refuses(tmp_path, capsys):
     few = _write(tmp_path / "few.conll", KEY[:2] + ["nw/x/00/doc_0009 (1)|(1)"] + KEY[3:])
     code, _, err = _score(capsys, key, few)
     assert code == 0 and "repeated mentions" in err and "refuses" not in err
+
+
+@pytest.mark.parametrize(
+    "header", ["#begin document (nw/x/00/doc_0009); part 000 ", "#begin document (nw/x/00/doc_0009);part 0"]
+)
+def test_headers_that_v801_would_not_match_are_scored_with_a_warning(tmp_path, capsys, header):
+    key = _write(tmp_path / "key.conll", KEY)
+    response = _write(tmp_path / "response.conll", [header] + KEY[1:])
+    code, scores, err = _score(capsys, key, response)
+    assert code == 0 and scores["muc"]["f1"] == 100.0
+    assert "1 document(s) matched on (id, part) whose '#begin document' lines differ" in err
+    assert f"key '(nw/x/00/doc_0009); part 000', response {header.removeprefix('#begin document ')!r}" in err
+
+
+def test_a_folder_keeps_each_documents_header(tmp_path, capsys):
+    """Files of a folder are read as one: every document keeps its own v8.01 name."""
+    second = [line.replace("doc_0009", "doc_0010") for line in KEY]
+    for side in ("key", "response"):
+        (tmp_path / side).mkdir()
+        _write(tmp_path / side / "a.conll", KEY)
+        _write(tmp_path / side / "b.conll", second)
+    code, scores, err = _score(capsys, tmp_path / "key", tmp_path / "response")
+    assert code == 0 and err == "" and scores["muc"]["f1"] == 100.0
+    from coreflab.metrics.coref_file import read_coref_path
+
+    assert read_coref_path(tmp_path / "key").headers == ["(nw/x/00/doc_0009); part 000", "(nw/x/00/doc_0010); part 000"]

@@ -27,7 +27,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    from coreflab.metrics.coref_file import LooseCellWarning, read_coref_path
+    from coreflab.metrics.coref_file import LooseCellWarning, mismatched_headers, read_coref_path
     from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
 
     with warnings.catch_warnings(record=True) as caught:
@@ -38,6 +38,14 @@ def run(args):
         scores = score_files(key, response, metrics=args.metric)
     for w in caught:
         print(f"coreflab score: warning: {w.message}", file=sys.stderr)
+    differ = mismatched_headers(key, response)
+    if differ:
+        print(
+            f"coreflab score: warning: {len(differ)} document(s) matched on (id, part) whose '#begin document' lines "
+            f"differ (first: key {differ[0][0]!r}, response {differ[0][1]!r}); the official scorer v8.01 matches "
+            "these lines as written and would score such a response as empty",
+            file=sys.stderr,
+        )
     missing = len(set(key.docs) - set(response.docs))
     if missing:
         print(

@@ -72,6 +72,8 @@ class CorefFile:
     # how to read document d's cells again in Python: d -> (reader, local index)
     _cells: object = field(default=None, repr=False)
     _clusters: dict = field(default_factory=dict, repr=False)
+    # per document, its name as v8.01 matches documents: the '#begin document ' line's rest, as written
+    headers: list = field(default_factory=list, repr=False)
 
     def clusters(self, d):
         """Clusters of document d as lists of (start, end), in v8.01's entity and mention order."""
@@ -165,7 +167,8 @@ def concatenate(files, source):
         np.concatenate([getattr(f, a) + (b if a == "m_doc" else 0) for f, b in zip(files, bases)])
         for a in ("m_doc", "m_start", "m_end", "m_label")
     ]
-    return CorefFile(source, docs, *arrays, _cells=lambda d: origin[d][0].clusters(origin[d][1]))
+    headers = [h for f in files for h in f.headers]
+    return CorefFile(source, docs, *arrays, _cells=lambda d: origin[d][0].clusters(origin[d][1]), headers=headers)
 
 
 def _name(key):
@@ -206,6 +209,7 @@ def parse_coref_bytes(data, source="<bytes>"):
 
     plain = np.flatnonzero(filled & ~hash_first)  # lines that can only be token lines
     docs, begin_lines, end_lines = _structure(data, source, np.flatnonzero(hash_first), starts, e, plain)
+    headers = [_v801_name(data[starts[b] : ends[b]]) for b in begin_lines]
     n_lines = len(ends)
     doc_at = np.full(n_lines, -1, dtype=np.int64)
     for k, (b, en) in enumerate(zip(begin_lines, end_lines)):
@@ -250,7 +254,7 @@ def parse_coref_bytes(data, source="<bytes>"):
 
     bounds = np.searchsorted(line_doc, np.arange(len(docs) + 1))
     cells = _Cells(data, source, cs, ce, tok, lines, bounds, end_lines)
-    result = CorefFile(source, docs, m_doc, m_start, m_end, m_label, _cells=cells)
+    result = CorefFile(source, docs, m_doc, m_start, m_end, m_label, _cells=cells, headers=headers)
     extra = [[], [], [], []]
     for d in np.flatnonzero(slow).tolist():
         for c, cluster in enumerate(result.clusters(d)):
@@ -270,6 +274,21 @@ def parse_coref_bytes(data, source="<bytes>"):
             np.concatenate([a, np.asarray(x, dtype=np.int64)]) for a, x in zip((m_doc, m_start, m_end, m_label), extra)
         )
     return result
+
+
+def _v801_name(line):
+    """The document name v8.01 matches key and response documents on (CorScorer.pm GetFileNames:
+    `^#\\s*begin document (.*?)$` after removing a final '\\r'), trailing blanks and all."""
+    text = line.decode("utf-8").removesuffix("\r")
+    m = re.match(r"#\s*begin document (.*)$", text)
+    return m.group(1) if m else text
+
+
+def mismatched_headers(key, response):
+    """(key name, response name) of the documents matched on (id, part) whose v8.01 names differ:
+    v8.01 would find no response for them and score them as empty."""
+    names = dict(zip(response.docs, response.headers))
+    return [(k, names[d]) for d, k in zip(key.docs, key.headers) if d in names and names[d] != k]
 
 
 def _structure(data, source, hash_lines, starts, e, plain):
