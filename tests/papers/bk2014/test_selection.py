@@ -101,3 +101,30 @@ def test_a_pool_beyond_the_memory_budget_is_not_kept(monkeypatch):
     monkeypatch.setattr(selection, "POOL_BUDGET_BYTES", 1000)
     ev = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
     assert ev.pools is None and ev(pool) == selection.Evaluator(docs, "synth", n_bits=12)(pool)
+
+
+def test_a_step_reports_its_progress_every_tenth_and_scores_the_same_in_parallel():
+    """A line per tenth of a step's candidates, with the best score so far; the scores (and so the
+    selection) are those of evaluating one at a time."""
+    from coreflab.papers.bk2014.selection import _evaluate_all
+
+    cands = [f"t{i}" for i in range(25)]
+    lines = []
+    local, _, rows = greedy_selection(
+        _sum_of_indices, list(cands), cands, [], min_gain=0.05, max_steps=1, jobs=1, log=lines.append
+    )
+    progress = [line for line in lines if "evaluated" in line]
+    assert [line.split(":")[1].split()[0] for line in progress] == [
+        f"{k}/25" for k in (3, 5, 8, 10, 13, 15, 18, 20, 23)
+    ]
+    assert all(line.startswith("  step 1 (remove): ") and ", best so far " in line for line in progress)
+    # removing t0 (index 0) loses nothing: the best of the first three removals is 300 - 0
+    assert progress[0].endswith("best so far 300.00")
+    sets = [([c for c in cands if c != t],) for t in cands]
+    assert _evaluate_all(_sum_of_indices, sets, 2) == _evaluate_all(_sum_of_indices, sets, 1)
+    assert [r[4] for r in rows[1:]] == _evaluate_all(_sum_of_indices, sets, 1)
+
+
+def _sum_of_indices(local, nonlocal_=None):
+    """A known objective, importable by joblib's workers: the sum of the templates' indices."""
+    return float(sum(int(t[1:]) for t in local))
