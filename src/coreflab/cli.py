@@ -12,7 +12,7 @@ import importlib
 import sys
 import warnings
 
-from coreflab.errors import UserError
+from coreflab.errors import UserError, one_line_warnings
 
 # the paper command groups: coreflab <paper> <verb>
 PAPERS = ("bk2014", "cc2007", "l3m2014", "hm2017", "singh2011")
@@ -94,7 +94,7 @@ def main(argv=None):
     args = build_parser(argv).parse_args(argv)
     label = " ".join(v for v in (args.verb, getattr(args, "paper_verb", None)) if v)
     shown = warnings.formatwarning
-    warnings.formatwarning = _one_line_warning(label)
+    warnings.formatwarning = one_line_warnings(label)
     try:
         return int(importlib.import_module(args._module).run(args) or 0)
     except UserError as err:
@@ -104,16 +104,6 @@ def main(argv=None):
         return 0
     finally:
         warnings.formatwarning = shown
-
-
-def _one_line_warning(label):
-    """Warnings as one line naming the verb (`coreflab cc2007 run: warning: ...`), not Python's
-    source file, line number and code line: a log reader needs the message, not our source."""
-
-    def formatted(message, category, filename, lineno, line=None):
-        return f"coreflab {label}: warning: {message}\n"
-
-    return formatted
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Every mistake a user can make (a malformed file, a config typo, a missing corpus)
 raises `UserError`; the CLI prints its message and exits 2. Programming errors
-keep their tracebacks.
+keep their tracebacks. Warnings, too, are one line (`one_line_warnings`).
 """
 
 
@@ -21,3 +21,13 @@ class InputFormatError(UserError):
         self.message = message
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {message}")
+
+
+def one_line_warnings(label):
+    """A `warnings.formatwarning` printing `coreflab <label>: warning: <message>` alone, without Python's
+    source file, line number and code line: a log reader needs the message, not our source."""
+
+    def formatted(message, category, filename, lineno, line=None):
+        return f"coreflab {label}: warning: {message}\n"
+
+    return formatted

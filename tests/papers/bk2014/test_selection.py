@@ -128,3 +128,26 @@ def test_a_step_reports_its_progress_every_tenth_and_scores_the_same_in_parallel
 def _sum_of_indices(local, nonlocal_=None):
     """A known objective, importable by joblib's workers: the sum of the templates' indices."""
     return float(sum(int(t[1:]) for t in local))
+
+
+def test_a_warning_in_a_parallel_evaluation_is_one_line_naming_the_verb(capfd):
+    """Joblib's workers print warnings as the command does (`coreflab select: warning: ...`), not with
+    Python's source path and code line."""
+    import uuid
+
+    from joblib.externals.loky import get_reusable_executor
+
+    from coreflab.papers.bk2014.selection import _evaluate_all
+
+    get_reusable_executor().shutdown(wait=True)  # workers started now write to this test's captured stderr
+    message = f"a repeated key mention ({uuid.uuid4().hex})"
+    assert _evaluate_all(_warns, [([message],), ([message],)], 2) == [1.0, 1.0]
+    err = capfd.readouterr().err
+    assert f"coreflab select: warning: {message}" in err and ".py:" not in err
+
+
+def _warns(local, nonlocal_=None):
+    import warnings
+
+    warnings.warn(local[0], stacklevel=2)
+    return 1.0

@@ -14,11 +14,13 @@ extracting it, a fraction of the time).
 """
 
 import time
+import warnings
 
 import numpy as np
 from joblib import Parallel, delayed
 
 from coreflab.corpus.compile import compile_documents
+from coreflab.errors import one_line_warnings
 from coreflab.features.extract import extract_arc_store
 from coreflab.features.template_subsets import TemplatePool
 from coreflab.learn.evaluation import score_model
@@ -111,7 +113,9 @@ def _evaluate_all(evaluate, sets, jobs, progress=None):
     if jobs <= 1 or len(sets) <= 1:
         results = (evaluate(*s) for s in sets)
     else:
-        results = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(delayed(evaluate)(*s) for s in sets)
+        results = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
+            delayed(_in_worker)(evaluate, s) for s in sets
+        )
     scores = []
     for score in results:
         scores.append(score)
@@ -120,10 +124,16 @@ def _evaluate_all(evaluate, sets, jobs, progress=None):
     return scores
 
 
+def _in_worker(evaluate, args):
+    """One evaluation in a joblib worker, whose warnings read like the command's (one line, no source path)."""
+    warnings.formatwarning = one_line_warnings("select")
+    return evaluate(*args)
+
+
 class StepProgress:
     """progress(done, total, score): a line per tenth of a step's candidates (`step 1 (remove): 23/111
-    evaluated, 30 s, best so far 78.40`): at CoNLL-2012 size a step takes ten minutes, and its log
-    would otherwise stay silent until it ends."""
+    evaluated, 30 s, best so far 78.40`), in steps of 20 candidates or more: at CoNLL-2012 size a step
+    takes ten minutes, and its log would otherwise stay silent until it ends."""
 
     def __init__(self, label, log, tenths=10):
         self.label, self.log, self.tenths = label, log, tenths
@@ -133,7 +143,7 @@ class StepProgress:
 
     def __call__(self, done, total, score):
         self.best = score if self.best is None else max(self.best, score)
-        if done < total and done * self.tenths // total > self.shown:
+        if total >= 2 * self.tenths and done < total and done * self.tenths // total > self.shown:
             self.shown = done * self.tenths // total
             self.log(
                 f"  {self.label}: {done}/{total} evaluated, {time.perf_counter() - self.t0:.0f} s, "
