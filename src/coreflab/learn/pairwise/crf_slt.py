@@ -102,8 +102,7 @@ class PairwiseCRF(Learner):
         weights = self.pair_weights(pairs)  # fixed: the predicate reads y*, not h
         self._iterations = []
         self.relabelled_ = []
-        n_iter = 1 if self.estep == "none" else self.em_iterations
-        for t in range(1, n_iter + 1):
+        for t in range(1, self.n_em_iterations + 1):
             if t > 1:
                 prob = probabilities(arcs.decision(cols, *self._iterations[-1]))
                 new = ESTEPS[self.estep](pairs, prob, self.threshold)
@@ -136,11 +135,15 @@ class PairwiseCRF(Learner):
         weight = float(self.bias_weight) if self.bias != "none" else 1.0
         return (self.bias, weight, float(self.prior_variance), float(self.tol), int(self.max_iter))
 
+    @property
+    def n_em_iterations(self):
+        """The EM iterations a fit runs: one M-step without an E-step (BASE), else `em_iterations`."""
+        return 1 if self.estep == "none" else int(self.em_iterations)
+
     def fit_key(self):
         """Everything the fitted coefficients depend on besides the training store: two models with
         equal keys fitted on one store are the same fit, so one can stand in for the other."""
-        n_iter = 1 if self.estep == "none" else int(self.em_iterations)
-        return (self.estep, *self._settings(), n_iter, float(self.threshold))
+        return (self.estep, *self._settings(), self.n_em_iterations, float(self.threshold))
 
     def fitted_on(self, train):
         """True if this fitted (or loaded) model's features are the ones `fit(train)` would use."""

@@ -72,17 +72,15 @@ def run(args):
     for learner, out in zip(args.learner, args.out):
         model = make_learner(learner, params)
         rows = []
-        clock = [time.perf_counter()]  # end of the previous iteration's scoring: this fit's start
+        fit_start = [time.perf_counter()]  # the end of the previous iteration's scoring
 
-        def record(iteration, m, learner=learner, rows=rows, clock=clock):
+        def record(iteration, m, learner=learner, rows=rows, fit_start=fit_start):
             fitted_at = time.perf_counter()
             for split, (corpus, store) in (("train", train), ("test", test)):
                 rows.extend(cc_rows(m, corpus, store, keys[split], iteration, split))
-            clock.append(time.perf_counter())
-            print(
-                iteration_line(learner, m, args, iteration, rows, fitted_at - clock[-2], clock[-1] - fitted_at),
-                flush=True,
-            )
+            scored_at = time.perf_counter()
+            fit_s, fit_start[0] = fitted_at - fit_start[0], scored_at
+            print(iteration_line(learner, m, args, iteration, rows, fit_s, scored_at - fitted_at), flush=True)
 
         if learner in fitted:
             model = stand_in(fitted[learner], model, train, args.train_arcs)
@@ -102,9 +100,9 @@ def run(args):
 
 
 def iteration_line(learner, model, args, iteration, rows, fit_s, score_s):
-    """`cc_base bias=pa λ=3.0: iteration 2/3: test MUC F1 71.25, 80.1 s fit + 2.0 s scoring`
+    """`cc_slt_closest bias=pa λ=3: iteration 2/3: test MUC F1 71.25, 80.1 s fit + 2.0 s scoring`
     (fit 0.0 s where a shared first fit or a leaderboard model stands in)."""
-    total = 1 if model.estep == "none" else int(model.em_iterations)
+    total = model.n_em_iterations
     muc = next(v for it, split, _, measure, v in rows if (it, split, measure) == (iteration, "test", "muc_f1"))
     return (
         f"{learner} bias={args.bias} λ={args.bias_weight:g}: iteration {iteration}/{total}: "
