@@ -138,3 +138,19 @@ def test_flat_column_copy_fits_bit_for_bit_like_the_map(seed):
     assert flat_a and not flat_b  # the two paths were both taken
     for x, z in zip(a, b):
         assert np.array_equal(x, z)
+
+
+@pytest.mark.parametrize("max_iter", [4, 15])
+def test_scipys_lbfgsb_where_the_line_search_is_missing_takes_the_same_steps(monkeypatch, max_iter):
+    """On a scipy without scipy.optimize._dcsrch, fits run scipy's own L-BFGS-B: the same iterates."""
+    from coreflab.learn.pairwise import lbfgs
+
+    store, y, w = random_problem(11, n_arcs=150)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ours = fit_on_store(store, y, w, tol=1e-6, max_iter=max_iter)[2:]
+        monkeypatch.setattr(lbfgs, "DCSRCH", None)
+        assert not lbfgs.available()
+        theirs = fit_on_store(store, y, w, tol=1e-6, max_iter=max_iter)[2:]
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-8, atol=1e-10)
+    assert ours[1] == pytest.approx(theirs[1], rel=1e-8, abs=1e-10)

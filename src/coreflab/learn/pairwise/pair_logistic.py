@@ -7,10 +7,12 @@ size 2**n_bits sends a hashed id to its compact column (-1 = not seen in trainin
 numba pass over the arcs gives the loss and its gradient together.
 
 The objective and the optimiser are scikit-learn's `LogisticRegression(solver="lbfgs")`:
-C·Σ_i s_i·logloss(y_i, w·x_i + b) + ½‖w‖², intercept b not penalised, minimised by scipy's
-L-BFGS-B on the same scaling (divided by C·Σ s_i) with the same options (maxiter, maxls=50,
-gtol=tol, ftol=64·eps), warm-started from the previous solution as `warm_start=True` does,
-so a fit follows the path scikit-learn's would (up to floating-point summation order).
+C·Σ_i s_i·logloss(y_i, w·x_i + b) + ½‖w‖², intercept b not penalised, minimised on the same
+scaling (divided by C·Σ s_i) with the same L-BFGS-B options (maxiter, maxls=50, gtol=tol,
+ftol=64·eps), warm-started from the previous solution as `warm_start=True` does, so a fit
+follows the path scikit-learn's would (up to floating-point rounding). The steps are
+`coreflab.learn.pairwise.lbfgs`'s: L-BFGS-B's own without bounds, at less than half its cost
+per iteration at GUM's 3.5M columns (bench/results/lbfgs.json).
 
 Memory: the column map (4·2**n_bits bytes), a duplicate flag per pair (1 byte), and per
 feature the weights, the gradient, their interleaved copy the kernels work on, and L-BFGS-B's
@@ -28,6 +30,7 @@ import numpy as np
 from numba import njit
 from scipy import optimize
 
+from coreflab.learn.pairwise import lbfgs
 from coreflab.prefetch import prefetch, prefetch_write
 
 AHEAD = 64  # entries the kernels prefetch ahead (GUM: 32 or 64 cut a pass from 1.3 s to 0.85-0.9 s, 8 too few)
@@ -182,6 +185,16 @@ def _loss_grad_compact(col, off, y, sw, wg, b):
     return loss, g_b
 
 
+@njit(cache=True)
+def _scaled_gradient(wg, w, scale, l2, grad):
+    """grad[j] = wg[j, 1]·scale + l2·w[j] for every feature, in one pass; returns Σ w²."""
+    ww = 0.0
+    for j in range(w.shape[0]):
+        grad[j] = wg[j, 1] * scale + l2 * w[j]
+        ww += w[j] * w[j]
+    return ww
+
+
 COMPACT_BUDGET_BYTES = 1 << 30  # the flat per-pair column copy is kept only below this size
 
 
@@ -218,19 +231,38 @@ class StorePairs:
         it took without both (bench/results/pair_kernel.json), with the same sums in the same order.
         """
         n = w.shape[0]
-        if self._wg is None or self._wg.shape[0] != n:
-            self._wg = np.empty((n, 2), dtype=np.float64)
-        wg = self._wg
-        wg[:, 0] = w
-        wg[:, 1] = 0.0
-        compact = self._compact(cols)
-        if compact is not None:
-            loss, g_b = _loss_grad_compact(compact[0], compact[1], y, sw, wg, b)
-        else:
-            loss, g_b = _loss_grad(self.feats, self.offsets, self.arcs, self.dup, cols, y, sw, wg, b, self.max_len)
+        wg = self._weights_and_gradient(w)
+        loss, g_b = self._pass(cols, y, sw, wg, b)
         grad[:n] += wg[:, 1]
         grad[n] = g_b
         return loss
+
+    def objective(self, cols, y, sw, x, scale, l2, grad):
+        """scale·Σ s_i·logloss_i + l2/2·‖w‖² at x = (w, b), its gradient written into grad: the fit's
+        objective in one pass over the pairs and one over the features (`loss_grad`, scaled, fused)."""
+        n = x.shape[0] - 1
+        w = x[:n]
+        wg = self._weights_and_gradient(w)
+        loss, g_b = self._pass(cols, y, sw, wg, x[n])
+        ww = _scaled_gradient(wg, w, scale, l2, grad)
+        grad[n] = g_b * scale
+        return loss * scale + 0.5 * l2 * ww
+
+    def _weights_and_gradient(self, w):
+        """The held (n, 2) buffer with w in column 0 and zeros in column 1."""
+        n = w.shape[0]
+        if self._wg is None or self._wg.shape[0] != n:
+            self._wg = np.empty((n, 2), dtype=np.float64)
+        self._wg[:, 0] = w
+        self._wg[:, 1] = 0.0
+        return self._wg
+
+    def _pass(self, cols, y, sw, wg, b):
+        """(Σ s_i·logloss_i, Σ s_i·(σ(z_i) − y_i)) with the feature gradient added into wg[:, 1]."""
+        compact = self._compact(cols)
+        if compact is not None:
+            return _loss_grad_compact(compact[0], compact[1], y, sw, wg, b)
+        return _loss_grad(self.feats, self.offsets, self.arcs, self.dup, cols, y, sw, wg, b, self.max_len)
 
     def _compact(self, cols):
         """The flat columns of these pairs under `cols`, built once per column map; None above the budget."""
@@ -266,28 +298,32 @@ def fit_logistic(pairs, cols, n_columns, y, sample_weight, C=1.0, tol=1e-4, max_
         x0[:-1], x0[-1] = warm[0], warm[1]
 
     def fun(x):
-        w, grad = x[:-1], np.zeros_like(x)
-        loss = pairs.loss_grad(cols, y, sw, w, x[-1], grad)
-        grad *= 1.0 / sw_sum
-        grad[:-1] += l2 * w
-        return loss / sw_sum + 0.5 * l2 * float(w @ w), grad
+        grad = np.empty_like(x)  # a new array per call: the optimiser keeps the previous gradient
+        return pairs.objective(cols, y, sw, x, 1.0 / sw_sum, l2, grad), grad
 
-    res = optimize.minimize(
-        fun,
-        x0,
-        method="L-BFGS-B",
-        jac=True,
-        options={"maxiter": max_iter, "maxls": 50, "gtol": tol, "ftol": 64 * np.finfo(float).eps},
-    )
-    if res.status != 0:
+    x, nit, status, message = _minimize(fun, x0, max_iter, tol)
+    if status != 0:
         from sklearn.exceptions import ConvergenceWarning
 
         warnings.warn(
-            f"lbfgs failed to converge after {res.nit} iteration(s) (status={res.status}): {res.message}",
+            f"lbfgs failed to converge after {nit} iteration(s) (status={status}): {message}",
             ConvergenceWarning,
             stacklevel=2,
         )
-    return res.x[:-1].copy(), float(res.x[-1]), min(int(res.nit), max_iter)
+    return x[:-1].copy(), float(x[-1]), min(int(nit), max_iter)
+
+
+def _minimize(fun, x0, max_iter, tol):
+    """(x, iterations, status, message) of L-BFGS-B's path with scikit-learn's lbfgs options (maxls 50,
+    gtol = tol, ftol = 64·eps): `lbfgs.minimize`, or scipy's own L-BFGS-B where scipy lacks its line search."""
+    ftol = 64 * np.finfo(float).eps
+    if lbfgs.available():
+        x, _, nit, status, message = lbfgs.minimize(fun, x0, max_iter, gtol=tol, ftol=ftol, maxls=50)
+        return x, nit, status, message
+    res = optimize.minimize(
+        fun, x0, method="L-BFGS-B", jac=True, options={"maxiter": max_iter, "maxls": 50, "gtol": tol, "ftol": ftol}
+    )
+    return res.x, int(res.nit), int(res.status), res.message
 
 
 def probabilities(z):
