@@ -71,3 +71,22 @@ def test_the_local_set_and_repeats():
     assert not tp.covers(["bias", "bias"]) and not tp.covers(["no_such_template"])
     with pytest.raises(ValueError):
         tp.subset_store(["bias", "bias"])
+
+
+def test_the_filter_for_sets_in_pool_order_is_the_sorting_cut():
+    """Sets listed in pool order (selection's remove steps) take the filter; it gives the sorting cut's arrays."""
+    from coreflab.features.template_subsets import _subset_entries, _subset_entries_in_pool_order
+
+    corpus = random_compiled_corpus(3, mean_mentions=12, n_words=5, seed=19)
+    local = load_featureset("local").local
+    tp = TemplatePool(corpus, local, n_bits=20, window=6)
+    for drop in ([0], [3, 7], list(range(1, len(local), 2))):
+        rank = np.full(len(tp.store.templates), -1, dtype=np.int32)
+        kept = [t for t in range(len(tp.store.templates)) if t not in drop]
+        rank[kept] = np.arange(len(kept), dtype=np.int32)
+        fast = _subset_entries_in_pool_order(
+            tp.store.arc_feat_offsets, tp.store.arc_feats, tp.tags, (rank >= 0).astype(np.uint8)
+        )
+        slow = _subset_entries(tp.store.arc_feat_offsets, tp.store.arc_feats, tp.tags, rank, tp.max_len)
+        assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(fast, slow))
+        assert fast[1].shape[0] < tp.store.arc_feats.shape[0]  # something was cut

@@ -50,6 +50,27 @@ def _subset_entries(arc_feat_offsets, arc_feats, tags, rank, max_len):
     return off, out
 
 
+@njit(cache=True)
+def _subset_entries_in_pool_order(arc_feat_offsets, arc_feats, tags, keep):
+    """_subset_entries where the kept templates' ranks follow the pool's order (selection's remove
+    steps and any set listed in pool order): each arc's kept features are already in rank order, so
+    the cut is a filter, a count per arc and one flat copy (the arcs' entries are contiguous)."""
+    n_arcs = arc_feat_offsets.shape[0] - 1
+    off = np.zeros(n_arcs + 1, dtype=np.int64)
+    m = 0
+    for a in range(n_arcs):
+        for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            m += keep[tags[k]]
+        off[a + 1] = m
+    out = np.empty(m, dtype=np.int32)
+    j = 0
+    for k in range(arc_feat_offsets[0], arc_feat_offsets[n_arcs]):
+        if keep[tags[k]]:
+            out[j] = arc_feats[k]
+            j += 1
+    return off, out
+
+
 class TemplatePool:
     """One split's arc store of a template pool, with each feature's template: stores of subsets."""
 
@@ -82,7 +103,16 @@ class TemplatePool:
             if name in self.index:  # resolved in this corpus (else unavailable)
                 rank[self.index[name]] = len(templates)
                 templates.append(name)
-        off, feats = _subset_entries(self.store.arc_feat_offsets, self.store.arc_feats, self.tags, rank, self.max_len)
+        kept = rank[rank >= 0]
+        if np.all(kept[1:] > kept[:-1]):  # listed in pool order: a filter keeps the rank order
+            keep = (rank >= 0).astype(np.uint8)
+            off, feats = _subset_entries_in_pool_order(
+                self.store.arc_feat_offsets, self.store.arc_feats, self.tags, keep
+            )
+        else:
+            off, feats = _subset_entries(
+                self.store.arc_feat_offsets, self.store.arc_feats, self.tags, rank, self.max_len
+            )
         unavailable = {e: self.store.unavailable[e] for e in entries if e in self.store.unavailable}
         return replace(
             self.store,
