@@ -135,7 +135,7 @@ def store_child(store_dir, em_iterations):
         model = make_learner(name, {"em_iterations": em_iterations, "seed": 1}).fit((corpus, store))
     peak = peak_mb()
     n_features = len(model.feature_ids_)
-    # per-feature state, not per pair: L-BFGS-B keeps ~(2m + 5) = 25 doubles per variable,
+    # per-feature state, not per pair: L-BFGS (coreflab's, as L-BFGS-B before it) keeps ~(2m + 5) = 25 doubles per variable,
     # the fit w, gradient and warm start 3 more; the column map 4 bytes per hashed id
     per_feature_mb = (28 * 8 * n_features + 4 * 2 ** int(store.n_bits)) / 2**20
     return {

@@ -15,8 +15,8 @@ follows the path scikit-learn's would (up to floating-point rounding). The steps
 per iteration at GUM's 3.5M columns (bench/results/lbfgs.json).
 
 Memory: the column map (4·2**n_bits bytes), a duplicate flag per pair (1 byte), and per
-feature the weights, the gradient, their interleaved copy the kernels work on, and L-BFGS-B's
-history (~27 doubles). For speed, a fit
+feature the weights, the gradient, their interleaved copy the kernels work on, and the
+optimiser's history and vectors (`lbfgs.Memory`'s 2 × 10 plus about 6: ~27 doubles). For speed, a fit
 also keeps each pair's columns as one flat int32 array (4 bytes per pair feature + an 8-byte
 offset per pair) when that fits in `COMPACT_BUDGET_BYTES`: a loss-and-gradient pass then reads
 columns directly instead of through the map (twice as fast on the default synthetic corpus), with
