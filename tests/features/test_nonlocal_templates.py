@@ -143,3 +143,64 @@ def test_cluster_start_distance_log_buckets():
     assert f30 == [_fid("cluster_start_distance", 8, 2)] and f200 == [_fid("cluster_start_distance", 10, 2)]
     assert f25 == [_fid("cluster_start_distance", 7, 2)]
     assert f25 != f30 and f30 != f200
+
+
+def _entity_corpus(heads, genders, numbers, types):
+    n = len(heads)
+    arrays = {
+        "doc_mention_offsets": np.array([0, n]),
+        "m_doc": np.zeros(n, dtype=np.int32),
+        "m_type": np.array(types, dtype=np.int8),
+        "m_head_str": np.array(heads, dtype=np.int32),
+        "m_gender": np.array(genders, dtype=np.int8),
+        "m_number": np.array(numbers, dtype=np.int8),
+    }
+    return CompiledCorpus(name="t", split="s", doc_ids=["d"], vocab=VOCAB, arrays=arrays)
+
+
+def test_entity_mention_templates_hand_computed():
+    """The anaphor against the whole cluster, not only the candidate antecedent."""
+    # m0 "s10" name male sg, m1 "s11" common unknown sg, m2 "s12" pronoun female pl,
+    # m3 "s10" common male sg, m4 "s13" name neuter sg; anaphor m5 "s10" pronoun male sg,
+    # m6 "s14" pronoun gender unknown, number unknown
+    heads = [10, 11, 12, 10, 13, 10, 14]
+    genders = [1, 0, 2, 1, 3, 1, 0]
+    numbers = [1, 1, 2, 1, 1, 1, 0]
+    types = [2, 3, 1, 3, 2, 1, 1]
+    attrs = mention_attributes(_entity_corpus(heads, genders, numbers, types))
+    # clusters {0, 1, 3} (start m0), {2} (start m2), {4} (start m4)
+    st, shp = _state([-1, 0, -1, 1, -1], attrs)
+    t5 = types[5]
+    # two of {m0, m1, m3} have the head "s10"; the antecedent m1 itself does not
+    assert _emit(["cluster_head_match"], st, shp, attrs, 5, 1) == [_fid("cluster_head_match", 2, t5)]
+    assert _emit(["cluster_head_match"], st, shp, attrs, 5, 2) == [_fid("cluster_head_match", 0, t5)]
+    # gender: {m0 male, m1 unknown, m3 male} all agree with male; {m2 female} none; {m4 neuter} none
+    assert _emit(["cluster_gender_agree"], st, shp, attrs, 5, 1) == [_fid("cluster_gender_agree", 1, t5)]
+    assert _emit(["cluster_gender_agree"], st, shp, attrs, 5, 2) == [_fid("cluster_gender_agree", 2, t5)]
+    # number: {m0 sg, m1 sg, m3 sg} against sg: all agree; {m2 pl}: none
+    assert _emit(["cluster_number_agree"], st, shp, attrs, 5, 3) == [_fid("cluster_number_agree", 1, t5)]
+    assert _emit(["cluster_number_agree"], st, shp, attrs, 5, 2) == [_fid("cluster_number_agree", 2, t5)]
+    # an anaphor of unknown gender and number: code 4 whatever the cluster holds
+    t6 = types[6]
+    st6, shp6 = _state([-1, 0, -1, 1, -1, 2], attrs)  # m5 -> m2: cluster {2, 5}, female pl + male sg
+    assert _emit(["cluster_gender_agree", "cluster_number_agree"], st6, shp6, attrs, 6, 5) == [
+        _fid("cluster_gender_agree", 4, t6),
+        _fid("cluster_number_agree", 4, t6),
+    ]
+    # head of the cluster's first name mention (m0 "s10") x the anaphor's head; none in {m2}
+    pair = int(combine(HEADS[0], HEADS[0]))
+    assert _emit(["cluster_name_head_pair"], st, shp, attrs, 5, 3) == [_fid("cluster_name_head_pair", pair, t5)]
+    assert _emit(["cluster_name_head_pair"], st, shp, attrs, 5, 2) == [_fid("cluster_name_head_pair", -2, t5)]
+
+
+def test_agreement_codes_mixed_and_unknown_clusters():
+    # cluster {m0 male, m1 female, m2 unknown}; anaphor m3 male: mixed; cluster {m2}... via a singleton of m2
+    heads = [10, 11, 12, 13]
+    attrs = mention_attributes(_entity_corpus(heads, [1, 2, 0, 1], [1, 1, 0, 1], [2, 2, 3, 1]))
+    st, shp = _state([-1, 0, -1], attrs)
+    assert _emit(["cluster_gender_agree"], st, shp, attrs, 3, 1) == [_fid("cluster_gender_agree", 3, 1)]
+    # the cluster {m2} has no known gender or number
+    assert _emit(["cluster_gender_agree", "cluster_number_agree"], st, shp, attrs, 3, 2) == [
+        _fid("cluster_gender_agree", 0, 1),
+        _fid("cluster_number_agree", 0, 1),
+    ]

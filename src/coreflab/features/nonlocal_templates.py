@@ -57,6 +57,12 @@ NONLOCAL_TEMPLATES = (
     "cluster_bag_ne",  # bag of NE labels over the cluster
     "cluster_bag_gender",  # bag of genders over the cluster
     "cluster_bag_number",  # bag of numbers over the cluster
+    # entity-mention comparisons (Luo et al. 2004; Rahman & Ng 2009): the anaphor against the
+    # whole cluster, where the local features see only the candidate antecedent
+    "cluster_head_match",  # how many of the cluster's mentions (last 15) share the anaphor's head: 0-3+
+    "cluster_gender_agree",  # the anaphor's gender against the cluster's known genders (last 15)
+    "cluster_number_agree",  # the anaphor's number against the cluster's known numbers (last 15)
+    "cluster_name_head_pair",  # head of the cluster's first name mention x the anaphor's head
 )
 NONLOCAL_CODE = {name: i for i, name in enumerate(NONLOCAL_TEMPLATES)}
 # template keys (BLAKE2b of "nonlocal:<name>", as for local templates); a global array is
@@ -71,6 +77,8 @@ A_TYPE, A_HEAD, A_PATH_S, A_NE, A_GENDER, A_NUMBER = 0, 1, 2, 3, 4, 5
 N_ATTRS = 6
 # which compiled field each template needs (for availability)
 _NEEDS = {"syntactic_context": "m_path_s", "cluster_bag_ne": "m_ne"}
+# agreement codes of cluster_gender_agree / cluster_number_agree
+AGREE_NONE_KNOWN, AGREE_ALL, AGREE_NONE, AGREE_MIXED, AGREE_ANAPHOR_UNKNOWN = 0, 1, 2, 3, 4
 
 # state fields
 F_ANTE, F_POS, F_CLUS, F_PREV, F_LAST, F_SIZE, F_FNAME = 0, 1, 2, 3, 4, 5, 6
@@ -153,6 +161,53 @@ def log_bucket(x):
 
 
 @njit(cache=True)
+def _head_matches(attrs, lo, j, c, st):
+    """Mentions among the cluster's last MAX_BAG sharing the anaphor's head, capped at 3
+    (-2 when the anaphor has no head string)."""
+    h = attrs[lo + j, A_HEAD]
+    if h < 0:
+        return -2
+    m = st[F_LAST, c]
+    n = 0
+    steps = 0
+    while m >= 0 and steps < MAX_BAG:
+        if attrs[lo + m, A_HEAD] == h:
+            n += 1
+        m = st[F_PREV, m]
+        steps += 1
+    return min(n, 3)
+
+
+@njit(cache=True)
+def _agreement(attrs, lo, j, c, st, col):
+    """The anaphor's gender or number (col) against the known values of the cluster's last
+    MAX_BAG mentions: all agree, none agree, mixed, no known value, or anaphor unknown."""
+    v = attrs[lo + j, col]
+    if v <= 0:
+        return AGREE_ANAPHOR_UNKNOWN
+    agree = 0
+    disagree = 0
+    m = st[F_LAST, c]
+    steps = 0
+    while m >= 0 and steps < MAX_BAG:
+        u = attrs[lo + m, col]
+        if u > 0:
+            if u == v:
+                agree = 1
+            else:
+                disagree = 1
+        m = st[F_PREV, m]
+        steps += 1
+    if agree and disagree:
+        return AGREE_MIXED
+    if agree:
+        return AGREE_ALL
+    if disagree:
+        return AGREE_NONE
+    return AGREE_NONE_KNOWN
+
+
+@njit(cache=True)
 def emit_cluster(codes, attrs, lo, j, c, st, shape, n_bits, out, k):
     """Features of the templates that depend only on the antecedent's cluster c (all but
     ante_ante_*); written to out[k:], returns the new count. The beam memoises their
@@ -176,6 +231,13 @@ def emit_cluster(codes, attrs, lo, j, c, st, shape, n_bits, out, k):
         elif code == 7:
             fn = st[F_FNAME, c]
             v = attrs[lo + fn, A_HEAD] if fn >= 0 else np.int64(-2)
+        elif code == 12:
+            v = np.int64(_head_matches(attrs, lo, j, c, st))
+        elif code == 13 or code == 14:
+            v = np.int64(_agreement(attrs, lo, j, c, st, A_GENDER if code == 13 else A_NUMBER))
+        elif code == 15:
+            fn = st[F_FNAME, c]
+            v = np.int64(combine(attrs[lo + fn, A_HEAD], attrs[lo + j, A_HEAD])) if fn >= 0 else np.int64(-2)
         else:
             col = A_HEAD if code == 8 else (A_NE if code == 9 else (A_GENDER if code == 10 else A_NUMBER))
             m = st[F_LAST, c]

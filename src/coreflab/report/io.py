@@ -28,7 +28,14 @@ def write_table(df, prefix, formats=("csv", "md", "tex", "html"), float_format="
             text = df.to_csv(index=False, lineterminator="\n")
         elif fmt == "md":
             blanked = shown.astype(object).where(shown.notna(), None)  # a missing cell is empty, not "nan"
-            text = blanked.to_markdown(index=False, floatfmt=float_format.replace("%", ""), missingval="") + "\n"
+            # p-values are text already ("0.314", "< 0.001"): not re-read as numbers and rounded
+            p_cols = [i for i, c in enumerate(shown.columns) if P_COLUMN.match(str(c))]
+            text = (
+                blanked.to_markdown(
+                    index=False, floatfmt=float_format.replace("%", ""), missingval="", disable_numparse=p_cols or False
+                )
+                + "\n"
+            )
             if caption:
                 text = f"{caption}\n\n{text}"
         elif fmt == "tex":

@@ -94,3 +94,59 @@ def test_table1_reads_only_the_main_seed():
         curves = pd.concat([curves, curves[curves.metric == "mela"].assign(metric=metric)], ignore_index=True)
     curves = curves.assign(recall=curves.f1, precision=curves.f1)
     pd.testing.assert_frame_equal(bk2014.table1(_with_seeds(curves), 2), bk2014.table1(curves, 2))
+
+
+def _table1_curves(local_mela, nonlocal_mela):
+    rows = []
+    for features, mela in (("local", local_mela), ("nonlocal", nonlocal_mela)):
+        for metric in ("muc", "bcub", "ceafm", "ceafe", "mela"):
+            rows.append(
+                {
+                    "run": f"bk_delayed_laso-{features}-b2",
+                    "learner": "bk_delayed_laso",
+                    "features": features,
+                    "beam": 2,
+                    "epoch": 1,
+                    "metric": metric,
+                    "f1": mela,
+                    "recall": mela,
+                    "precision": mela,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _scores(per_doc_f):
+    """Scores-like per-document counts whose MUC, B3 and CEAFe F1 all equal per_doc_f[d] on document d."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    counts = np.array([[f, 100.0, f, 100.0] for f in per_doc_f])
+    return SimpleNamespace(
+        per_doc={m: counts for m in ("muc", "bcub", "ceafe")}, doc_keys=[(f"d{k}", 0) for k in range(len(per_doc_f))]
+    )
+
+
+def test_table1_difference_row_carries_the_paired_bootstrap_over_dev_documents():
+    import pytest
+
+    from coreflab.errors import UserError
+
+    # non-local better on every one of 20 documents by 2 points: significant, interval all positive
+    local = [60.0 + k for k in range(20)]
+    better = [f + 2.0 for f in local]
+    curves = _table1_curves(sum(local) / 20, sum(better) / 20)
+    t = bk2014.table1(curves, 2, dev_scores={"local": _scores(local), "nonlocal": _scores(better)}, samples=2000)
+    assert t["features"].tolist() == ["local", "nonlocal", "difference"]
+    assert t["MELA"].iloc[2] == pytest.approx(2.0)
+    assert t["MELA 95% interval"].iloc[2] == "[+2.00, +2.00]" and t["p (bootstrap)"].iloc[2] < 0.001
+    # half the documents up, half down by the same amount: no difference, p = 1
+    mixed = [f + (2.0 if k % 2 else -2.0) for k, f in enumerate(local)]
+    curves = _table1_curves(sum(local) / 20, sum(mixed) / 20)
+    t = bk2014.table1(curves, 2, dev_scores={"local": _scores(local), "nonlocal": _scores(mixed)}, samples=2000)
+    low, high = (float(x) for x in t["MELA 95% interval"].iloc[2].strip("[]").split(","))
+    assert low < 0 < high and t["p (bootstrap)"].iloc[2] == pytest.approx(1.0)
+    # scores of another model than the curve's last iteration are refused
+    with pytest.raises(UserError, match="not the same model"):
+        bk2014.table1(_table1_curves(10.0, 20.0), 2, dev_scores={"local": _scores(local), "nonlocal": _scores(mixed)})

@@ -76,3 +76,23 @@ def test_grid_trains_each_run_with_its_seed(default_config):
     assert grid.run_seed(SimpleNamespace(run="bk_early-local-b5")) == 7
     assert grid.run_seed(SimpleNamespace(run="bk_early-local-b5-s8")) == 8
     assert len(grid.runs()) == 2 * len(runs.runs(default_config["bk2014"]))
+
+
+def test_table1_dev_scores_are_the_delayed_laso_runs_at_the_first_beam(default_config):
+    grid = runs.Grid(default_config)
+    wc = SimpleNamespace(corpus="synth")
+    beam = default_config["bk2014"]["beams"][0]
+    files = grid.table1_dev_scores(wc)
+    assert files == {
+        f"dev_{f}": f"results/synth/paper/bk2014/dev/bk_delayed_laso-{f}-b{beam}.json" for f in ("local", "nonlocal")
+    }
+    assert set(runs.table1_runs(default_config["bk2014"]).values()) <= set(grid.runs())
+    args = grid.table1_dev_args(wc, files)
+    assert args.split() == [
+        "--dev-scores",
+        f"local={files['dev_local']}",
+        "--dev-scores",
+        f"nonlocal={files['dev_nonlocal']}",
+    ]
+    no_delayed = {**default_config["bk2014"], "strategies": ["bk_early"]}
+    assert runs.table1_runs(no_delayed) == {}

@@ -102,8 +102,13 @@ def figure4(curves, beam, corpus=None):
     )
 
 
-def table1(curves, beam):
-    """Local vs non-local delayed LaSO on dev at the last iteration, with the difference row."""
+def table1(curves, beam, dev_scores=None, samples=10000, seed=0):
+    """Local vs non-local delayed LaSO on dev at the last iteration, with the difference row.
+
+    `dev_scores` ({"local": scores, "nonlocal": scores}, per-document counts of the two final
+    models on dev) adds the paired bootstrap over dev documents of the MELA difference: its 95%
+    interval and p, so that a reader sees whether the difference is more than the documents'
+    spread. The scores must be the curves' last iteration (checked to 0.01)."""
     rows = []
     curves = _main_only(curves)
     for features in ("local", "nonlocal"):
@@ -124,4 +129,23 @@ def table1(curves, beam):
         for col in table.columns[2:]:
             diff[col] = table[col].iloc[1] - table[col].iloc[0]
         table = pd.concat([table, pd.DataFrame([diff])], ignore_index=True)
+        if dev_scores is not None:
+            table = _with_significance(table, dev_scores, samples, seed)
+    return table
+
+
+def _with_significance(table, dev_scores, samples, seed):
+    from coreflab.errors import UserError
+    from coreflab.metrics.significance import paired_test
+
+    r = paired_test(dev_scores["nonlocal"], dev_scores["local"], metric="mela", samples=samples, seed=seed)
+    for score, row in ((r.score_a, 1), (r.score_b, 0)):
+        if abs(score - table["MELA"].iloc[row]) > 0.01:
+            raise UserError(
+                f"Table 1: the {table['features'].iloc[row]} model's dev scores give MELA {score:.2f}, "
+                f"its curve's last iteration {table['MELA'].iloc[row]:.2f}: not the same model"
+            )
+    table = table.copy()
+    table["MELA 95% interval"] = ["", "", f"[{r.low:+.2f}, {r.high:+.2f}]"]
+    table["p (bootstrap)"] = [float("nan"), float("nan"), r.p_value]
     return table

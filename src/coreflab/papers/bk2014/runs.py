@@ -58,6 +58,14 @@ def runs(bk_config, seeds=(), seed=None):
     return main + extra
 
 
+def table1_runs(bk_config):
+    """{features: run} of Table 1: delayed LaSO at the first beam, local and non-local, config seed
+    (none when the grid has no delayed LaSO)."""
+    if "bk_delayed_laso" not in bk_config["strategies"]:
+        return {}
+    return {f: run_name("bk_delayed_laso", f, bk_config["beams"][0]) for f in FEATURES}
+
+
 def run_params(bk_config, run):
     """Learner parameters of one run (iterations, beam, non-local templates when non-local)."""
     _, features, beam = parse_run(run)
@@ -93,6 +101,16 @@ class Grid:
 
     def curve_args(self, wildcards, input):
         return " ".join(f"--curve {r}={p}" for r, p in zip(self.runs(), input.curves))
+
+    def table1_dev_scores(self, wildcards):
+        """Per-document dev scores of Table 1's two runs (the paired bootstrap of its difference row)."""
+        return {
+            f"dev_{features}": f"results/{wildcards.corpus}/paper/bk2014/dev/{run}.json"
+            for features, run in table1_runs(self.config).items()
+        }
+
+    def table1_dev_args(self, wildcards, input):
+        return " ".join(f"--dev-scores {f}={input[f'dev_{f}']}" for f in table1_runs(self.config))
 
     def beams(self, wildcards):
         return ",".join(str(b) for b in self.config["beams"])

@@ -12,6 +12,32 @@ def add_arguments(p):
     p.add_argument("--beams", required=True, help="the two beam sizes of Fig. 3, e.g. 20,100")
     p.add_argument("--corpus", required=True)
     p.add_argument("--out-dir", required=True)
+    p.add_argument(
+        "--dev-scores",
+        action="append",
+        default=[],
+        metavar="FEATURES=JSON",
+        help="per-document dev scores of Table 1's local and nonlocal models (`coreflab score --format json "
+        "--per-doc`): adds the paired bootstrap of the difference",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the paired bootstrap (default: 0)")
+
+
+def _dev_scores(items):
+    """{"local": scores, "nonlocal": scores} from FEATURES=JSON arguments, or None without them."""
+    from coreflab.report.leaderboard import per_doc_scores
+
+    if not items:
+        return None
+    out = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep or name not in ("local", "nonlocal"):
+            raise UserError(f"--dev-scores {item!r}: expected local=JSON or nonlocal=JSON")
+        out[name] = per_doc_scores(path)
+    if set(out) != {"local", "nonlocal"}:
+        raise UserError("--dev-scores: give both local=JSON and nonlocal=JSON")
+    return out
 
 
 def run(args):
@@ -30,7 +56,7 @@ def run(args):
     for name, fig in (("fig3", figure3(curves, beams, args.corpus)), ("fig4", figure4(curves, beams[0], args.corpus))):
         save_figure(fig, out / f"{name}.png")
         save_figure(fig, out / f"{name}.pdf")
-    t = table1(curves, beams[0])
+    t = table1(curves, beams[0], dev_scores=_dev_scores(args.dev_scores), seed=args.seed)
     caption = f"Björkelund & Kuhn 2014 Table 1 on {args.corpus} (dev): delayed LaSO with local vs non-local features (beam {beams[0]})"
     write_table(t, out / "table1", caption=caption)
     print(caption)
