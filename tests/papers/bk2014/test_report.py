@@ -150,3 +150,21 @@ def test_table1_difference_row_carries_the_paired_bootstrap_over_dev_documents()
     # scores of another model than the curve's last iteration are refused
     with pytest.raises(UserError, match="not the same model"):
         bk2014.table1(_table1_curves(10.0, 20.0), 2, dev_scores={"local": _scores(local), "nonlocal": _scores(mixed)})
+
+
+def test_report_command_refuses_half_given_dev_scores(tmp_path):
+    import pytest
+
+    from coreflab.errors import UserError
+    from coreflab.papers.bk2014.commands import report as report_command
+    from tests.command_runner import run_command
+
+    curve = tmp_path / "c.csv"
+    _table1_curves(50.0, 51.0).query("features == 'local'")[["epoch", "metric", "recall", "precision", "f1"]].to_csv(
+        curve, index=False
+    )
+    base = ["--curve", f"bk_delayed_laso-local-b2={curve}", "--beams", "2,4", "--corpus", "t", "--out-dir", tmp_path]
+    with pytest.raises(UserError, match="give both local=JSON and nonlocal=JSON"):
+        run_command(report_command, base + ["--dev-scores", f"local={tmp_path / 'x.json'}"])
+    with pytest.raises(UserError, match="expected local=JSON or nonlocal=JSON"):
+        run_command(report_command, base + ["--dev-scores", "both.json"])

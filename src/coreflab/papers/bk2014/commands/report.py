@@ -29,15 +29,15 @@ def _dev_scores(items):
 
     if not items:
         return None
-    out = {}
+    paths = {}
     for item in items:
         name, sep, path = item.partition("=")
         if not sep or name not in ("local", "nonlocal"):
             raise UserError(f"--dev-scores {item!r}: expected local=JSON or nonlocal=JSON")
-        out[name] = per_doc_scores(path)
-    if set(out) != {"local", "nonlocal"}:
+        paths[name] = path
+    if set(paths) != {"local", "nonlocal"}:
         raise UserError("--dev-scores: give both local=JSON and nonlocal=JSON")
-    return out
+    return {name: per_doc_scores(path) for name, path in paths.items()}
 
 
 def run(args):
@@ -51,13 +51,16 @@ def run(args):
         curves = load_curves(runs)
     except (FileNotFoundError, ValueError) as err:
         raise UserError(str(err)) from None
+    dev_scores = _dev_scores(args.dev_scores)
     beams = [int(b) for b in args.beams.split(",")]
     out = Path(args.out_dir)
     for name, fig in (("fig3", figure3(curves, beams, args.corpus)), ("fig4", figure4(curves, beams[0], args.corpus))):
         save_figure(fig, out / f"{name}.png")
         save_figure(fig, out / f"{name}.pdf")
-    t = table1(curves, beams[0], dev_scores=_dev_scores(args.dev_scores), seed=args.seed)
+    t = table1(curves, beams[0], dev_scores=dev_scores, seed=args.seed)
     caption = f"Björkelund & Kuhn 2014 Table 1 on {args.corpus} (dev): delayed LaSO with local vs non-local features (beam {beams[0]})"
+    if dev_scores is not None:
+        caption += "; MELA difference: 95% interval and p of a paired bootstrap over the dev documents"
     write_table(t, out / "table1", caption=caption)
     print(caption)
     print(t.to_string(index=False))
