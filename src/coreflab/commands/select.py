@@ -42,6 +42,12 @@ def add_arguments(p):
     )
     p.add_argument("--tuned", help="JSON with the root loss tuned on dev (`coreflab tune-root-loss`); default 1.5")
     p.add_argument("--max-steps", type=int, default=6)
+    p.add_argument(
+        "--nonlocal-max-steps",
+        type=int,
+        default=None,
+        help="forward steps of the non-local phase (default: what the local phase left of 2 x --max-steps)",
+    )
     p.add_argument("--min-gain", type=float, default=0.05)
     p.add_argument("--jobs", type=int, default=1, help="candidate evaluations in parallel")
     p.add_argument("--seed", type=int, default=1)
@@ -77,7 +83,14 @@ def run(args):
     )
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
     local, chosen_nonlocal, rows = greedy_selection(
-        evaluate, start, candidates, nonlocal_, args.min_gain, args.max_steps, args.jobs
+        evaluate,
+        start,
+        candidates,
+        nonlocal_,
+        args.min_gain,
+        args.max_steps,
+        args.jobs,
+        nonlocal_max_steps=args.nonlocal_max_steps,
     )
     log = pd.DataFrame(rows, columns=["step", "phase", "action", "template", "mela", "kept"])
     atomic_write_text(args.log_out, log.to_csv(index=False, lineterminator="\n", float_format="%.4f"))

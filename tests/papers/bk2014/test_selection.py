@@ -19,6 +19,27 @@ def test_greedy_selection_finds_the_best_subset_of_a_known_objective():
     assert rows[0][4] == -1.0
 
 
+def test_nonlocal_phase_takes_its_own_step_budget():
+    """nonlocal_max_steps bounds the non-local forward steps whatever the local phase took; None
+    leaves them what the local phase left of 2 x max_steps."""
+    value = {"a": 3.0, "z": 0.0, "n1": 1.5, "n2": 1.0, "n3": 0.5, "n4": 0.25}
+
+    def evaluate(local, nonlocal_=()):
+        return sum(value[t] for t in local) + sum(value[t] for t in nonlocal_ or ())
+
+    def chosen(**kw):
+        return greedy_selection(evaluate, ["a", "z"], ["a", "z"], ["n1", "n2", "n3", "n4"], log=lambda *_: None, **kw)[
+            1
+        ]
+
+    # no add candidate and no gain from a removal: one local step, which leaves 2 x 1 - 1 = 1 non-local step
+    assert chosen(max_steps=1) == ["n1"]
+    assert chosen(max_steps=1, nonlocal_max_steps=3) == ["n1", "n2", "n3"]
+    assert chosen(max_steps=2) == ["n1", "n2", "n3"]  # 2 x 2 - 1
+    assert chosen(max_steps=2, nonlocal_max_steps=1) == ["n1"]
+    assert chosen(max_steps=1, nonlocal_max_steps=10) == ["n1", "n2", "n3", "n4"]  # stops when none is left
+
+
 def test_split_is_seeded_and_by_document():
     docs = list(range(20))
     a, b = split_documents(docs, seed=3)

@@ -187,11 +187,16 @@ rule select_templates:
             else ""
         ),
         max_steps=config["selection"]["max_steps"],
+        nonlocal_max_steps=lambda wc: (
+            f"--nonlocal-max-steps {config['selection']['nonlocal_max_steps']}"
+            if config["selection"].get("nonlocal_max_steps")
+            else ""
+        ),
         seed=config["seed"],
         bits=config["features"]["bits"],
         window=window_option,
     shell:
         "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} "
         "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
-        "--iterations {params.iterations} {params.nonlocal_iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} --jobs {threads} --seed {params.seed} "
+        "--iterations {params.iterations} {params.nonlocal_iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} {params.nonlocal_max_steps} --jobs {threads} --seed {params.seed} "
         "--tuned {input.tuned} --log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"

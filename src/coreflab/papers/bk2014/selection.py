@@ -156,9 +156,21 @@ def _print_now(text):
 
 
 def greedy_selection(
-    evaluate, start, local_candidates, nonlocal_candidates, min_gain=0.05, max_steps=10, jobs=1, log=_print_now
+    evaluate,
+    start,
+    local_candidates,
+    nonlocal_candidates,
+    min_gain=0.05,
+    max_steps=10,
+    jobs=1,
+    log=_print_now,
+    nonlocal_max_steps=None,
 ):
-    """Returns (selected local, selected non-local, rows of the step log)."""
+    """Returns (selected local, selected non-local, rows of the step log).
+
+    The local phase takes at most `max_steps` steps (an add and a remove step each count); the
+    non-local phase at most `nonlocal_max_steps` forward steps, or, when None, what is left of
+    2 x max_steps."""
     selected, rows = list(start), []
     best = evaluate(selected)
     rows.append((0, "local", "start", ", ".join(selected) or "-", best, True))
@@ -195,12 +207,13 @@ def greedy_selection(
                 break
     chosen_nonlocal = []
     base = best
-    if nonlocal_candidates and step < 2 * max_steps:
+    budget = 2 * max_steps - step if nonlocal_max_steps is None else nonlocal_max_steps
+    if nonlocal_candidates and budget > 0:
         # non-local candidates are judged against the same beam learner with local features only
         base = evaluate(selected, [])
         rows.append((step, "nonlocal", "start", "-", base, True))
         log(f"non-local start (delayed LaSO, local features only): MELA {base:.2f}")
-    while nonlocal_candidates and step < 2 * max_steps:
+    for _ in range(max(budget, 0) if nonlocal_candidates else 0):
         cands = [t for t in nonlocal_candidates if t not in chosen_nonlocal]
         if not cands:
             break
