@@ -149,6 +149,14 @@ rule bk2014_table2:
         "--out-prefix {params.prefix} > {log} 2>&1"
 
 
+def selection_option(key):
+    """A params function: `--<key>` with the selection config's value, or nothing when it is null."""
+    flag = "--" + key.replace("_", "-")
+    return lambda wildcards: (
+        f"{flag} {config['selection'][key]}" if config["selection"].get(key) else ""
+    )
+
+
 rule select_templates:
     input:
         conll="results/{corpus}/data/train.conll",
@@ -181,17 +189,9 @@ rule select_templates:
         candidates=config["selection"]["candidates"],
         nonlocal_candidates=",".join(config["selection"]["nonlocal_candidates"]),
         iterations=config["selection"]["iterations"],
-        nonlocal_iterations=lambda wc: (
-            f"--nonlocal-iterations {config['selection']['nonlocal_iterations']}"
-            if config["selection"].get("nonlocal_iterations")
-            else ""
-        ),
+        nonlocal_iterations=selection_option("nonlocal_iterations"),
         max_steps=config["selection"]["max_steps"],
-        nonlocal_max_steps=lambda wc: (
-            f"--nonlocal-max-steps {config['selection']['nonlocal_max_steps']}"
-            if config["selection"].get("nonlocal_max_steps")
-            else ""
-        ),
+        nonlocal_max_steps=selection_option("nonlocal_max_steps"),
         seed=config["seed"],
         bits=config["features"]["bits"],
         window=window_option,

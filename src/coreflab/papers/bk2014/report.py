@@ -10,6 +10,7 @@ runs without a suffix (the config's seed), so adding seeds never changes it.
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
+from coreflab.errors import UserError
 from coreflab.papers.bk2014.runs import parse_run, seed_of
 from coreflab.report import style
 
@@ -135,7 +136,6 @@ def table1(curves, beam, dev_scores=None, samples=10000, seed=0):
 
 
 def _with_significance(table, dev_scores, samples, seed):
-    from coreflab.errors import UserError
     from coreflab.metrics.significance import paired_test
 
     r = paired_test(dev_scores["nonlocal"], dev_scores["local"], metric="mela", samples=samples, seed=seed)

@@ -213,7 +213,7 @@ def greedy_selection(
         base = evaluate(selected, [])
         rows.append((step, "nonlocal", "start", "-", base, True))
         log(f"non-local start (delayed LaSO, local features only): MELA {base:.2f}")
-    for _ in range(max(budget, 0) if nonlocal_candidates else 0):
+    for _ in range(budget):  # none when the budget is spent or there are no candidates
         cands = [t for t in nonlocal_candidates if t not in chosen_nonlocal]
         if not cands:
             break
