@@ -196,6 +196,14 @@ def window_option(wildcards):
     )
 
 
+def selection_option(key):
+    """A params function: `--<key>` with the selection config's value, or nothing when it is null."""
+    flag = f"--{key.replace('_', '-')}"
+    return lambda wildcards: (
+        f"{flag} {config['selection'][key]}" if config["selection"].get(key) else ""
+    )
+
+
 def singletons_flag(wildcards):
     """Singletons in responses: `auto` leaves it to `coreflab predict`, which keeps them iff the
     key annotates them (as string match does); keep/drop force it."""

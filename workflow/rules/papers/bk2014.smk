@@ -149,14 +149,6 @@ rule bk2014_table2:
         "--out-prefix {params.prefix} > {log} 2>&1"
 
 
-def selection_option(key):
-    """A params function: `--<key>` with the selection config's value, or nothing when it is null."""
-    flag = "--" + key.replace("_", "-")
-    return lambda wildcards: (
-        f"{flag} {config['selection'][key]}" if config["selection"].get(key) else ""
-    )
-
-
 rule select_templates:
     input:
         conll="results/{corpus}/data/train.conll",
