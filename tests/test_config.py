@@ -52,6 +52,18 @@ def test_errors_name_the_key(patch, message):
     assert "\n" not in str(err.value)
 
 
+def test_a_number_given_as_text_says_where_text_comes_from():
+    """`--config 'bk2014={iterations: 25}'` reaches the config as {'iterations': '25'}: the error
+    says to use --configfile; a string that is no number gets no such hint."""
+    cfg = overlay(_cfg(), {"bk2014": {"iterations": "25"}})
+    with pytest.raises(UserError, match=r"bk2014.iterations: '25' is not of type 'integer' \(values inside a mapping"):
+        check_config(cfg, SCHEMA)
+    cfg = overlay(_cfg(), {"bk2014": {"iterations": "many"}})
+    with pytest.raises(UserError) as err:
+        check_config(cfg, SCHEMA)
+    assert "bk2014.iterations" in str(err.value) and "--configfile" not in str(err.value)
+
+
 def test_a_corpus_folder_that_is_not_there_stops_before_any_job(tmp_path):
     from coreflab.config import check_corpus_folders
 

@@ -36,7 +36,24 @@ def _describe(error):
         known = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(known))
         return f"config key {where + '.' if error.absolute_path else ''}{extra[0]!r} is unknown; expected one of {', '.join(known)}"
-    return f"config key {where}: {error.message}"
+    return f"config key {where}: {error.message}{_text_hint(error)}"
+
+
+def _text_hint(error):
+    """Why a number arrived as text: Snakemake reads a mapping given to --config with YAML's
+    BaseLoader, which keeps every value inside it a string (`--config 'bk2014={iterations: 25}'`)."""
+    if error.validator != "type" or not isinstance(error.instance, str):
+        return ""
+    try:
+        parsed = yaml.safe_load(error.instance)
+    except yaml.YAMLError:
+        return ""
+    if isinstance(parsed, str) or parsed is None:
+        return ""
+    return (
+        " (values inside a mapping given to --config arrive as text; "
+        "set this key in a YAML file passed with --configfile instead)"
+    )
 
 
 def overlay(base, over):
