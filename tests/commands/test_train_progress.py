@@ -277,3 +277,27 @@ def test_a_warning_is_one_line_naming_the_verb_not_our_source(split_files, tmp_p
         "STOP: TOTAL NO. OF ITERATIONS REACHED LIMIT"
     ], done.stderr
     assert ".py:" not in done.stderr and "fit_logistic(" not in done.stderr
+
+
+@pytest.mark.parametrize("learner", ["bk_baseline", "bk_delayed_laso", "sumlink"])
+def test_out_epoch_writes_that_epochs_model_while_the_curve_goes_on(split_files, capsys, learner):
+    """`--out-epoch 2` of a 3-epoch run writes the model a 2-epoch run ends with (same seed: the
+    epochs shuffle alike), and the curve still has all 3 epochs."""
+    short, snap = split_files["tmp"] / f"{learner}-2.npz", split_files["tmp"] / f"{learner}-3at2.npz"
+    key = "epochs" if learner == "sumlink" else "n_iter"
+    extra = ', "beam": 4' if learner == "bk_delayed_laso" else ""
+    assert cli.main(train_argv(split_files, learner, f'{{"{key}": 2{extra}}}', short)) == 0
+    argv = train_argv(split_files, learner, f'{{"{key}": 3{extra}}}', snap) + ["--out-epoch", "2"]
+    assert cli.main(argv) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [int(m["epoch"]) for m in map(EPOCH_LINE.match, err) if m][-3:] == [1, 2, 3]
+    assert any(f"{learner}: 3 epoch(s) in " in line and "-> epoch 2 " in line for line in err), err
+    np.testing.assert_array_equal(Learner.load(snap).coef_, Learner.load(short).coef_)
+    assert Learner.load(snap).coef_.any()
+
+
+def test_out_epoch_beyond_the_run_is_refused_before_training(split_files, capsys):
+    out = split_files["tmp"] / "beyond.npz"
+    line = _one_line_error(capsys, train_argv(split_files, "bk_baseline", '{"n_iter": 2}', out) + ["--out-epoch", "3"])
+    assert "--out-epoch 3: the learner trains 2 epoch(s)" in line
+    assert not out.exists()

@@ -39,6 +39,13 @@ def add_arguments(p):
         "instead of fitting it again: Choi & Cardie's SLT learners start from BASE's fit",
     )
     p.add_argument("--out", required=True, help="model file to write (.npz)")
+    p.add_argument(
+        "--out-epoch",
+        type=int,
+        metavar="N",
+        help="write --out with the model after epoch N, while training (and the --curve) goes on to the last: "
+        "B&K's Table 1 reports iteration 25 of curves that run to 50 (default: the last epoch)",
+    )
 
 
 def run(args):
@@ -79,15 +86,60 @@ def run(args):
         raise UserError("a dev curve needs --dev-compiled, --dev-arcs, --dev-conll and --curve")
     else:
         callback = EpochProgress(learner=args.learner, total=total)
+    snapshot = check_out_epoch(args.out_epoch, total)
     compile_notice(sys.stderr, source_dir=Path(sys.modules[type(model).__module__].__file__).parent)
     fit_options = {"first_fit": read_first_fit(args.first_fit, model)} if args.first_fit else {}
+    if snapshot is not None:
+        callback = SaveAtEpoch(callback, snapshot, args.out)
     try:
         model.fit(train, callback=callback, **fit_options)
     finally:
         secs = callback.close()
-    model.save(args.out)
-    print(f"coreflab train: {args.learner}: {callback.epochs} epoch(s) in {secs:.1f} s -> {args.out}", file=sys.stderr)
+    if snapshot is None:
+        model.save(args.out)
+    elif not callback.saved:
+        raise UserError(
+            f"--out-epoch {snapshot}: {args.learner} stopped after {callback.epochs} epoch(s); nothing written"
+        )
+    written = f"epoch {snapshot} " if snapshot is not None else ""
+    print(
+        f"coreflab train: {args.learner}: {callback.epochs} epoch(s) in {secs:.1f} s -> {written}{args.out}",
+        file=sys.stderr,
+    )
     return 0
+
+
+def check_out_epoch(epoch, total):
+    """--out-epoch N, checked against the epochs the learner will train (None: save at the end)."""
+    if epoch is None:
+        return None
+    if epoch < 1:
+        raise UserError(f"--out-epoch {epoch}: epochs count from 1")
+    if total is not None and epoch > total:
+        raise UserError(f"--out-epoch {epoch}: the learner trains {total} epoch(s)")
+    return epoch
+
+
+class SaveAtEpoch:
+    """A training callback that also saves the model after one epoch: the model file is that
+    epoch's model (averaged weights as of then), the curve still runs to the end."""
+
+    def __init__(self, inner, epoch, path):
+        self.inner, self.epoch, self.path = inner, epoch, path
+        self.saved = False
+
+    def __call__(self, epoch, model):
+        self.inner(epoch, model)
+        if epoch == self.epoch:
+            model.save(self.path)
+            self.saved = True
+
+    @property
+    def epochs(self):
+        return self.inner.epochs
+
+    def close(self):
+        return self.inner.close()
 
 
 def read_first_fit(path, model):

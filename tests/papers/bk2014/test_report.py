@@ -168,3 +168,29 @@ def test_report_command_refuses_half_given_dev_scores(tmp_path):
         run_command(report_command, base + ["--dev-scores", f"local={tmp_path / 'x.json'}"])
     with pytest.raises(UserError, match="expected local=JSON or nonlocal=JSON"):
         run_command(report_command, base + ["--dev-scores", "both.json"])
+
+
+def test_table1_reports_the_chosen_iteration_not_the_last():
+    """B&K's Table 1 is at iteration 25 of curves that run to 50: with `iteration` the rows, the
+    difference and the dev-score check read that iteration; an iteration the curve lacks is refused."""
+    import pytest
+
+    from coreflab.errors import UserError
+
+    two = pd.concat(
+        [_table1_curves(70.0, 72.0), _table1_curves(75.0, 74.0).assign(epoch=2)], ignore_index=True
+    )  # non-local ahead at iteration 1, behind at iteration 2
+    last = bk2014.table1(two, 2)
+    assert last["iteration"].tolist()[:2] == [2, 2] and last["MELA"].iloc[2] == pytest.approx(-1.0)
+    first = bk2014.table1(two, 2, iteration=1)
+    assert first["iteration"].tolist()[:2] == [1, 1] and first["MELA"].iloc[2] == pytest.approx(2.0)
+    assert first["MUC F"].tolist()[:2] == [70.0, 72.0]
+    local, ahead = [70.0] * 20, [72.0] * 20
+    t = bk2014.table1(
+        two, 2, dev_scores={"local": _scores(local), "nonlocal": _scores(ahead)}, samples=500, iteration=1
+    )
+    assert t["MELA 95% interval"].iloc[2] == "[+2.00, +2.00]"
+    with pytest.raises(UserError, match="not the same model"):
+        bk2014.table1(two, 2, dev_scores={"local": _scores(local), "nonlocal": _scores(ahead)}, samples=500)
+    with pytest.raises(UserError, match="has no iteration 3"):
+        bk2014.table1(two, 2, iteration=3)

@@ -96,3 +96,15 @@ def test_table1_dev_scores_are_the_delayed_laso_runs_at_the_first_beam(default_c
     ]
     no_delayed = {**default_config["bk2014"], "strategies": ["bk_early"]}
     assert runs.table1_runs(no_delayed) == {}
+
+
+def test_table1_iteration_is_the_last_unless_the_config_names_one(default_config):
+    from coreflab.errors import UserError
+
+    cfg = default_config["bk2014"]
+    assert cfg["table1_iteration"] is None
+    assert runs.table1_iteration(cfg) == cfg["iterations"]
+    assert runs.table1_iteration({**cfg, "iterations": 50, "table1_iteration": 25}) == 25
+    with pytest.raises(UserError, match="table1_iteration: 60 is more than bk2014.iterations"):
+        runs.table1_iteration({**cfg, "iterations": 50, "table1_iteration": 60})
+    assert runs.Grid({**default_config, "bk2014": {**cfg, "table1_iteration": 3}}).table1_iteration(None) == 3

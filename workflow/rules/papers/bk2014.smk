@@ -11,6 +11,8 @@ localrules:
     bk2014_table2,
 
 
+# one learning curve per run, to bk2014.iterations; the model file is the model Table 1 reports
+# (after bk2014.table1_iteration, default the last)
 rule bk2014_run:
     input:
         unpack(tuned_training_inputs),
@@ -32,13 +34,15 @@ rule bk2014_run:
         params=BK2014.run_params,
         seed=BK2014.run_seed,
         tuned=tuned_option,
+        table1_iteration=BK2014.table1_iteration,
     shell:
         "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
-        "--curve {output.curve} --params {params.params:q} {params.tuned} --seed {params.seed} --out {output.model} > {log} 2>&1"
+        "--curve {output.curve} --params {params.params:q} {params.tuned} --seed {params.seed} "
+        "--out {output.model} --out-epoch {params.table1_iteration} > {log} 2>&1"
 
 
-# Table 1's two final models on dev, scored per document: the paired bootstrap of its difference row
+# Table 1's two models on dev (its iteration), scored per document: the paired bootstrap of its difference row
 rule bk2014_dev_scores:
     input:
         unpack(lambda wildcards: paper_inputs(wildcards.corpus, "dev")),
@@ -108,11 +112,12 @@ rule bk2014_report:
         curves=BK2014.curve_args,
         beams=BK2014.beams,
         dev_scores=BK2014.table1_dev_args,
+        table1_iteration=BK2014.table1_iteration,
         seed=config["seed"],
         out_dir="results/{corpus}/paper/bk2014",
     shell:
         "coreflab bk2014 report {params.curves} {params.dev_scores} --beams {params.beams} --corpus {wildcards.corpus} "
-        "--seed {params.seed} --out-dir {params.out_dir} > {log} 2>&1"
+        "--seed {params.seed} --table1-iteration {params.table1_iteration} --out-dir {params.out_dir} > {log} 2>&1"
 
 
 rule bk2014_table2:

@@ -103,21 +103,25 @@ def figure4(curves, beam, corpus=None):
     )
 
 
-def table1(curves, beam, dev_scores=None, samples=10000, seed=0):
-    """Local vs non-local delayed LaSO on dev at the last iteration, with the difference row.
+def table1(curves, beam, dev_scores=None, samples=10000, seed=0, iteration=None):
+    """Local vs non-local delayed LaSO on dev at `iteration` (None: the last), with the difference row.
 
-    `dev_scores` ({"local": scores, "nonlocal": scores}, per-document counts of the two final
-    models on dev) adds the paired bootstrap over dev documents of the MELA difference: its 95%
-    interval and p, so that a reader sees whether the difference is more than the documents'
-    spread. The scores must be the curves' last iteration (checked to 0.01)."""
+    `dev_scores` ({"local": scores, "nonlocal": scores}, per-document counts of the two models
+    of that iteration on dev) adds the paired bootstrap over dev documents of the MELA
+    difference: its 95% interval and p, so that a reader sees whether the difference is more
+    than the documents' spread. The scores must be the curves' MELA at that iteration (checked
+    to 0.01)."""
     rows = []
     curves = _main_only(curves)
     for features in ("local", "nonlocal"):
         sub = curves[(curves.learner == "bk_delayed_laso") & (curves.features == features) & (curves.beam == beam)]
         if sub.empty:
             continue
-        last = sub[sub.epoch == sub.epoch.max()].set_index("metric")
-        row = {"features": features, "iteration": int(sub.epoch.max())}
+        at = int(sub.epoch.max()) if iteration is None else int(iteration)
+        if at not in set(sub.epoch):
+            raise UserError(f"Table 1: the {features} curve (beam {beam}) has no iteration {at}")
+        last = sub[sub.epoch == at].set_index("metric")
+        row = {"features": features, "iteration": at}
         for metric, label in (("muc", "MUC"), ("bcub", "B3"), ("ceafm", "CEAFm"), ("ceafe", "CEAFe")):
             for col, short in (("recall", "R"), ("precision", "P"), ("f1", "F")):
                 row[f"{label} {short}"] = float(last.loc[metric, col])
@@ -143,7 +147,7 @@ def _with_significance(table, dev_scores, samples, seed):
         if abs(score - table["MELA"].iloc[row]) > 0.01:
             raise UserError(
                 f"Table 1: the {table['features'].iloc[row]} model's dev scores give MELA {score:.2f}, "
-                f"its curve's last iteration {table['MELA'].iloc[row]:.2f}: not the same model"
+                f"its curve at iteration {table['iteration'].iloc[row]} {table['MELA'].iloc[row]:.2f}: not the same model"
             )
     table = table.copy()
     table["MELA 95% interval"] = ["", "", f"[{r.low:+.2f}, {r.high:+.2f}]"]

@@ -11,6 +11,8 @@ in workflow/rules/papers/bk2014.smk.
 
 import json
 
+from coreflab.errors import UserError
+
 FEATURES = ("local", "nonlocal")
 
 
@@ -66,6 +68,18 @@ def table1_runs(bk_config):
     return {f: run_name("bk_delayed_laso", f, bk_config["beams"][0]) for f in FEATURES}
 
 
+def table1_iteration(bk_config):
+    """The iteration Table 1 reports: `table1_iteration`, or the last (`iterations`) when null.
+    Every run's model file is its model after that iteration; its curve goes on to `iterations`."""
+    chosen = bk_config.get("table1_iteration")
+    last = int(bk_config["iterations"])
+    if chosen is None:
+        return last
+    if int(chosen) > last:
+        raise UserError(f"config key bk2014.table1_iteration: {chosen} is more than bk2014.iterations ({last})")
+    return int(chosen)
+
+
 def run_params(bk_config, run):
     """Learner parameters of one run (iterations, beam, non-local templates when non-local)."""
     _, features, beam = parse_run(run)
@@ -111,6 +125,9 @@ class Grid:
 
     def table1_dev_args(self, wildcards, input):
         return " ".join(f"--dev-scores {f}={input[f'dev_{f}']}" for f in table1_runs(self.config))
+
+    def table1_iteration(self, wildcards=None):
+        return table1_iteration(self.config)
 
     def beams(self, wildcards):
         return ",".join(str(b) for b in self.config["beams"])

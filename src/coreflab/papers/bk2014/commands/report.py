@@ -21,6 +21,9 @@ def add_arguments(p):
         "--per-doc`): adds the paired bootstrap of the difference",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the paired bootstrap (default: 0)")
+    p.add_argument(
+        "--table1-iteration", type=int, metavar="N", help="the iteration Table 1 reports (default: the curves' last)"
+    )
 
 
 def _dev_scores(items):
@@ -57,7 +60,7 @@ def run(args):
     for name, fig in (("fig3", figure3(curves, beams, args.corpus)), ("fig4", figure4(curves, beams[0], args.corpus))):
         save_figure(fig, out / f"{name}.png")
         save_figure(fig, out / f"{name}.pdf")
-    t = table1(curves, beams[0], dev_scores=dev_scores, seed=args.seed)
+    t = table1(curves, beams[0], dev_scores=dev_scores, seed=args.seed, iteration=args.table1_iteration)
     caption = f"Björkelund & Kuhn 2014 Table 1 on {args.corpus} (dev): delayed LaSO with local vs non-local features (beam {beams[0]})"
     if dev_scores is not None:
         caption += "; MELA difference: 95% interval and p of a paired bootstrap over the dev documents"
