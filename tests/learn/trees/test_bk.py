@@ -273,3 +273,22 @@ def test_selected_nonlocal_templates_come_from_the_arc_store():
         check_param_types(get_learner("bk_delayed_laso"), {"nonlocal_templates": "chosen"})
     with pytest.raises(UserError, match="baseline learner uses local features only"):
         make_learner("bk_baseline", {"nonlocal_templates": "selected"}).fit((corpus, store))
+
+
+def test_laso_rescoring_after_an_update_touches_only_gold_arcs():
+    """After a LaSO update the gold agenda is rebuilt from Ã alone: `_gold_scores` gives the gold
+    arcs exactly `score_arcs`'s sums and leaves every other entry as it was."""
+    from coreflab.decode.arcs import score_arcs
+    from coreflab.learn.trees.bk_kernels import _gold_scores
+
+    corpus, store = _data(3)
+    gold = gold_arc_mask(corpus, store)
+    w = np.random.default_rng(0).normal(size=1 << store.n_bits)
+    n = store.arc_ante.shape[0]
+    full = np.empty(n)
+    score_arcs(w, store.arc_feat_offsets, store.arc_feats, 0, n, full)
+    out = np.full(n, -7.0)
+    _gold_scores(w, store.arc_feat_offsets, store.arc_feats, gold, 0, n, out)
+    assert 0 < gold.sum() < n
+    assert np.array_equal(out[gold != 0], full[gold != 0])
+    assert np.all(out[gold == 0] == -7.0)

@@ -139,6 +139,19 @@ def _update(
 
 
 @njit(cache=True)
+def _gold_scores(w, arc_feat_offsets, arc_feats, arc_gold, a_lo, a_hi, out):
+    """out[a - a_lo] = Σ w[f] over the features of arc a, for the gold arcs (Ã) in [a_lo, a_hi):
+    the same sum, in the same order, as `score_arcs`; the other arcs' entries are left as they are."""
+    for a in range(a_lo, a_hi):
+        if arc_gold[a] == 0:
+            continue
+        s = 0.0
+        for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            s += w[arc_feats[e]]
+        out[a - a_lo] = s
+
+
+@njit(cache=True)
 def beam_epoch(
     mode,
     order,
@@ -297,9 +310,11 @@ def beam_epoch(
                 break
             # LaSO: rebuild the gold agenda m_1..m_j with the new weights, re-seed predictions; the
             # arcs of later mentions are rescored when the search reaches them (a later update
-            # would make rescoring them now wasted work; each arc's score is the same sum either way)
+            # would make rescoring them now wasted work; each arc's score is the same sum either way).
+            # The rebuild reads only gold arcs (Ã), and the search never returns to m_1..m_j, so
+            # their other arcs keep stale scores that nothing reads
             fresh = j + 1
-            _doc_scores(w, arc_feat_offsets, arc_feats, s_off, m_arc_offsets[lo + fresh], scores)
+            _gold_scores(w, arc_feat_offsets, arc_feats, arc_gold, s_off, m_arc_offsets[lo + fresh], scores)
             cg = agenda_reset(G)
             for i in range(j + 1):
                 cg = beam_step(
