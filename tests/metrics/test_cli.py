@@ -107,3 +107,38 @@ def test_cell_read_like_v801_opens_before_closes():
     )
     (doc,) = parse_conll(text)
     assert sorted(doc.clusters[0]) == [(0, 4), (2, 2)]
+
+
+def test_scorer_pl_arguments_name_a_document_or_none(files, capsys):
+    """scorer.pl's METRIC KEY RESPONSE [NAME]: 'none' = the totals, a document's '#begin document' rest
+    (or its bare id) = that document alone, no NAME = every document and then the totals."""
+    k, r = str(files[0]), str(files[1])
+    assert main(["score", "muc", k, r, "none"]) == 0
+    totals = capsys.readouterr().out
+    assert main(["score", k, r, "--metric", "muc"]) == 0
+    assert capsys.readouterr().out == totals
+    assert main(["score", "muc", k, r, "(d2); part 000", "--format", "json"]) == 0
+    d2 = json.loads(capsys.readouterr().out)
+    assert d2["muc"]["recall_den"] == 1 and d2["muc"]["recall_num"] == 0  # d2 is missing from the response
+    assert main(["score", "muc", k, r, "d1", "--format", "json"]) == 0
+    d1 = json.loads(capsys.readouterr().out)
+    assert d1["muc"]["recall_den"] == 2 and d1["muc"]["recall_num"] == 1
+    assert main(["score", "MUC", k, r]) == 0
+    every = capsys.readouterr().out
+    assert every.index("d1; part 000:") < every.index("d2; part 000:") < every.rindex("====== TOTALS")
+    assert every.endswith(totals)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["muc", "{k}", "{r}", "d9"], "no document named 'd9'"),
+        (["{k}", "{r}", "extra"], "expected KEY RESPONSE, or scorer.pl's METRIC KEY RESPONSE [NAME]"),
+        (["muc", "{k}", "{r}", "--metric", "bcub"], "metric 'muc' given twice"),
+    ],
+)
+def test_scorer_pl_argument_mistakes_are_one_line_errors(files, capsys, argv, message):
+    argv = [a.format(k=files[0], r=files[1]) for a in argv]
+    assert main(["score", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

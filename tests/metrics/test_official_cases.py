@@ -6,6 +6,7 @@ in official_cases/ (see its README for their source).
 """
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,25 @@ def test_official_case_agrees_on_every_listed_recall_and_precision(case_id, caps
     for metric, (recall, precision) in case["expected"].items():
         assert got[metric]["recall"] / 100 == pytest.approx(recall, abs=1e-4), (case_id, metric, "recall")
         assert got[metric]["precision"] / 100 == pytest.approx(precision, abs=1e-4), (case_id, metric, "precision")
+
+
+COREF_LINE = re.compile(r"^Coreference: Recall: \((\S+) / (\S+)\) \S+%\tPrecision: \((\S+) / (\S+)\) \S+%", re.M)
+
+
+@pytest.mark.parametrize("case_id", sorted(CASES))
+def test_official_case_through_scorer_pl_arguments(case_id, capsys):
+    """`coreflab score METRIC KEY RESPONSE none`, scorer.pl's own arguments: the same totals, in the
+    text a script written for scorer.pl reads (its "Coreference: Recall: (n / d)" line)."""
+    case = CASES[case_id]
+    key, response = str(CASES_DIR / case["key"]), str(CASES_DIR / case["response"])
+    for metric in ("muc", "bcub", "ceafm", "ceafe"):
+        if metric not in case["expected"]:
+            continue
+        assert main(["score", metric, key, response, "none"]) == 0
+        text = capsys.readouterr().out
+        assert main(["score", key, response, "--metric", metric]) == 0
+        assert capsys.readouterr().out == text
+        ((rn, rd, pn, pd),) = COREF_LINE.findall(text)
+        recall, precision = case["expected"][metric]
+        assert (float(rn) / float(rd) if float(rd) else 0.0) == pytest.approx(recall, abs=1e-4), (case_id, metric)
+        assert (float(pn) / float(pd) if float(pd) else 0.0) == pytest.approx(precision, abs=1e-4), (case_id, metric)

@@ -1,5 +1,11 @@
 """`coreflab score KEY RESPONSE`: the CoNLL metrics, printed like the official scorer v8.01.
 
+It also takes the reference scorer's own arguments, `coreflab score METRIC KEY RESPONSE [NAME]`
+(`scorer.pl <metric> <keys_file> <response_file> [name]`), so that a script written for
+scorer.pl runs unchanged: NAME `none` prints the totals only, a document's name (the rest of
+its `#begin document ` line, as scorer.pl matches it, or its bare id) scores that document
+alone, and no NAME adds the per-document breakdown, as scorer.pl prints every document then.
+
 KEY and RESPONSE are CoNLL files or directories with any number of columns, read as the
 official scorer reads them: the last column is the coreference column, documents come from
 `#begin document (id); part NNN` (no part: 000). Only what scoring needs is checked
@@ -19,16 +25,67 @@ from coreflab.metrics.scorer import METRIC_CHOICES
 
 
 def add_arguments(parser):
-    parser.add_argument("key", help="gold CoNLL-2012 file or directory")
-    parser.add_argument("response", help="system CoNLL-2012 file or directory")
+    parser.usage = (
+        "coreflab score [-h] [--metric METRIC] [--format {text,json}] [--per-doc] KEY RESPONSE\n"
+        "       coreflab score METRIC KEY RESPONSE [NAME]   (the reference scorer.pl's arguments)"
+    )
+    parser.add_argument(
+        "operands",
+        nargs="+",
+        metavar="KEY RESPONSE",
+        help="gold and system CoNLL-2012 files or directories; or, as scorer.pl takes them, METRIC KEY RESPONSE "
+        "[NAME]: NAME 'none' prints the totals only, a document's name scores it alone, no NAME adds every document",
+    )
     parser.add_argument("--metric", default="all", choices=METRIC_CHOICES, help="metric to report (default: all)")
     parser.add_argument("--format", default="text", choices=("text", "json"), help="output format (default: text)")
     parser.add_argument("--per-doc", action="store_true", help="add a per-document breakdown")
 
 
+def reference_operands(operands, metric="all"):
+    """(metric, key, response, name) of `KEY RESPONSE` or of scorer.pl's `METRIC KEY RESPONSE [NAME]`
+    (name None: no NAME given). A first operand that names a metric and no file is the metric."""
+    import os
+
+    from coreflab.errors import UserError
+
+    if len(operands) == 2:
+        return metric, operands[0], operands[1], None
+    first = operands[0]
+    if len(operands) in (3, 4) and first.lower() in METRIC_CHOICES and not os.path.exists(first):
+        if metric not in ("all", first.lower()):
+            raise UserError(f"metric {first!r} given twice, differently (--metric {metric})")
+        name = operands[3] if len(operands) == 4 else None
+        return first.lower(), operands[1], operands[2], name
+    raise UserError(
+        f"expected KEY RESPONSE, or scorer.pl's METRIC KEY RESPONSE [NAME] (METRIC one of "
+        f"{', '.join(METRIC_CHOICES)}); got {len(operands)} operand(s): {' '.join(operands)}"
+    )
+
+
+def one_document(scores, key, name):
+    """The scores of the key document scorer.pl would pick for NAME (its '#begin document' rest, or its id)."""
+    from dataclasses import replace
+
+    from coreflab.errors import UserError
+
+    hits = [i for i, h in enumerate(key.headers) if h == name]
+    if not hits:
+        bare = name.strip().removeprefix("(").removesuffix(";").removesuffix(")")
+        hits = [i for i, (doc_id, _) in enumerate(key.docs) if doc_id == bare]
+    if not hits:
+        shown = ", ".join(repr(h) for h in key.headers[:3]) + (", ..." if len(key.headers) > 3 else "")
+        raise UserError(f"{key.source}: no document named {name!r} (its documents: {shown})")
+    i = hits[0]
+    return replace(scores, per_doc={m: a[i : i + 1] for m, a in scores.per_doc.items()}, doc_keys=[scores.doc_keys[i]])
+
+
 def run(args):
     from coreflab.metrics.coref_file import LooseCellWarning, mismatched_headers, read_coref_path
     from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
+
+    args.metric, args.key, args.response, name = reference_operands(args.operands, args.metric)
+    if len(args.operands) != 2 and name is None:
+        args.per_doc = True  # scorer.pl without NAME prints every document, then the totals
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RepeatedMentionWarning)
@@ -36,6 +93,8 @@ def run(args):
         key = read_coref_path(args.key)
         response = read_coref_path(args.response)
         scores = score_files(key, response, metrics=args.metric)
+    if name is not None and name != "none":
+        scores = one_document(scores, key, name)
     for w in caught:
         print(f"coreflab score: warning: {w.message}", file=sys.stderr)
     differ = mismatched_headers(key, response)
