@@ -51,3 +51,31 @@ def test_malformed_file_names_file_and_line(tmp_path):
     with pytest.raises(InputFormatError) as err:
         load_conll2012_release(root, "test")
     assert err.value.path == str(path) and err.value.line == 2
+
+
+def test_release_below_the_shared_tasks_v4_folder(tmp_path):
+    """The shared task's archive unpacks to conll-2012/v4/data/...: its top folder is enough."""
+    import shutil
+
+    made = make_release(tmp_path / "made")
+    top = tmp_path / "conll-2012"
+    shutil.copytree(made / "data", top / "v4" / "data")
+    assert [d.doc_id for d in load_conll2012_release(top, "dev")] == ["nw/wsj/24/wsj_2401"]
+    assert [d.doc_id for d in load_conll2012_release(tmp_path, "dev")] == ["nw/wsj/24/wsj_2401"]
+
+
+def test_one_file_per_split(tmp_path):
+    """{train,dev,test}.<language>.v4_<annotation>_conll, the release concatenated per split as
+    coreference systems prepare it, reads the same documents as the release folder."""
+    root = make_release(tmp_path / "r")
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for split, folder in (("train", "train"), ("dev", "development"), ("test", "test")):
+        files = sorted((root / "data" / folder / "data" / "english" / "annotations").rglob("*_gold_conll"))
+        (flat / f"{split}.english.v4_gold_conll").write_text("".join(p.read_text() for p in files))
+    for split in ("train", "dev", "test"):
+        got = load_conll2012_release(flat, split)
+        want = load_conll2012_release(root, split)
+        assert [d.key for d in got] == [d.key for d in want] and [d.clusters for d in got] == [d.clusters for d in want]
+    with pytest.raises(UserError, match="train.english.v4_auto_conll"):
+        load_conll2012_release(flat, "train", annotation="auto")

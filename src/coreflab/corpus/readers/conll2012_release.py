@@ -5,7 +5,10 @@ multilingual unrestricted coreference in OntoNotes"), read in its official layou
 
 The papers coreflab reproduces trained and tested on this data; it is licensed (LDC), so
 users point `corpora.conll2012.local_dir` at their copy. `root` may also be the `data/`
-folder itself. Files are read in sorted path order, so document order is stable.
+folder itself, or the folder above the shared task's `v4/` (`conll-2012/v4/data/...`). A folder
+of one file per split, as many coreference systems prepare the release
+(`{train,dev,test}.<language>.v4_<annotation>_conll`), is read too. Files are read in sorted
+path order, so document order is stable.
 """
 
 from pathlib import Path
@@ -14,6 +17,8 @@ from coreflab.corpus.readers.conll import read_conll
 from coreflab.errors import UserError
 
 SPLIT_DIRS = {"train": "train", "dev": "development", "test": "test"}
+# where <split dir>/data/<language>/annotations may sit below the folder a user names
+RELEASE_PREFIXES = (("data",), (), ("v4", "data"), ("conll-2012", "v4", "data"))
 LANGUAGES = ("english", "chinese", "arabic")
 ANNOTATIONS = ("gold", "auto")
 _PLACEHOLDER_MARKS = ("/path/to", "placeholder", "changeme", "<", ">", "...")
@@ -49,10 +54,14 @@ def load_conll2012_release(root, split, language="english", annotation="gold"):
         raise UserError(f"corpora.conll2012.annotation {annotation!r}; expected one of {', '.join(ANNOTATIONS)}")
     if split not in SPLIT_DIRS:
         raise UserError(f"split {split!r}; expected one of {', '.join(SPLIT_DIRS)}")
-    annotations = annotations_dir(root, split, language)
-    files = sorted(p for p in annotations.rglob(f"*_{annotation}_conll") if p.is_file())
-    if not files:
-        raise UserError(f"{annotations}: no *_{annotation}_conll files")
+    flat = flat_file(root, split, language, annotation)
+    if flat is not None:
+        files = [flat]
+    else:
+        annotations = annotations_dir(root, split, language, annotation)
+        files = sorted(p for p in annotations.rglob(f"*_{annotation}_conll") if p.is_file())
+        if not files:
+            raise UserError(f"{annotations}: no *_{annotation}_conll files")
     docs, seen = [], {}
     for path in files:
         for doc in read_conll(path, layout="conll2012"):
@@ -63,13 +72,25 @@ def load_conll2012_release(root, split, language="english", annotation="gold"):
     return docs
 
 
-def annotations_dir(root, split, language):
-    """`<root>[/data]/<split dir>/data/<language>/annotations`, or a UserError naming both tries."""
-    tries = [
-        root / "data" / SPLIT_DIRS[split] / "data" / language / "annotations",
-        root / SPLIT_DIRS[split] / "data" / language / "annotations",
-    ]
+def annotations_dir(root, split, language, annotation="gold"):
+    """`<root>/<prefix>/<split dir>/data/<language>/annotations` for the first of RELEASE_PREFIXES
+    that exists, or a UserError naming what was looked for."""
+    tries = [root.joinpath(*prefix, SPLIT_DIRS[split], "data", language, "annotations") for prefix in RELEASE_PREFIXES]
     for path in tries:
         if path.is_dir():
             return path
-    raise UserError(f"{root}: no {tries[0].relative_to(root)} (official CoNLL-2012 layout expected)")
+    raise UserError(
+        f"{root}: no {tries[0].relative_to(root)} (official CoNLL-2012 layout expected; also looked for it under "
+        f"v4/data/ and conll-2012/v4/data/, and for one file per split named like "
+        f"{split}.{language}.v4_{annotation}_conll)"
+    )
+
+
+def flat_file(root, split, language, annotation):
+    """`<root>/<split>.<language>.v4_<annotation>_conll` (dev also as `development.`), or None."""
+    names = [split] + ([SPLIT_DIRS[split]] if SPLIT_DIRS[split] != split else [])
+    for name in names:
+        path = root / f"{name}.{language}.v4_{annotation}_conll"
+        if path.is_file():
+            return path
+    return None
