@@ -5,6 +5,8 @@ location decides whether the one-minute compile happens once per machine or once
 """
 
 import io
+import os
+import time
 
 from coreflab import numba_cache
 from coreflab.learn.curve import EpochProgress, expected_epochs
@@ -47,14 +49,79 @@ def test_expected_epochs_follows_each_learners_parameter():
     assert expected_epochs(make_learner("cc_base", {"em_iterations": 3})) == 1  # no E-step: one M-step
 
 
-def test_cache_dir_is_per_user_and_overridable(tmp_path):
+def test_cache_dir_is_per_user_per_code_version_and_overridable(tmp_path):
     env = {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
-    assert numba_cache.configure(env) == str(tmp_path / "xdg" / "coreflab" / "numba")
-    assert env["NUMBA_CACHE_DIR"] == str(tmp_path / "xdg" / "coreflab" / "numba")
+    here = str(tmp_path / "xdg" / "coreflab" / "numba" / f"code-{numba_cache.code_digest()}")
+    assert numba_cache.configure(env) == here
+    assert env["NUMBA_CACHE_DIR"] == here
     env = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "NUMBA_CACHE_DIR": str(tmp_path / "mine")}
     assert numba_cache.configure(env) == str(tmp_path / "mine")
     env = {"HOME": str(tmp_path)}
-    assert numba_cache.default_dir(env).endswith("coreflab/numba")
+    assert os.path.dirname(numba_cache.default_dir(env)).endswith("coreflab/numba")
+
+
+def test_code_digest_follows_every_source_file(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "notes.txt").write_text("not code")
+    first = numba_cache.code_digest(pkg)
+    assert numba_cache.code_digest(pkg) == first
+    (pkg / "notes.txt").write_text("still not code")
+    assert numba_cache.code_digest(pkg) == first
+    (pkg / "sub" / "b.py").write_text("y = 3\n")
+    assert numba_cache.code_digest(pkg) != first
+
+
+def test_prune_removes_only_caches_unused_for_the_keep_period(tmp_path):
+    base = tmp_path / "numba"
+    old, recent, keep = base / "code-old", base / "code-recent", base / "code-now"
+    for d in (old, recent, keep):
+        (d / "mod_1234").mkdir(parents=True)
+    now = time.time()
+    for path in (old, old / "mod_1234", keep, keep / "mod_1234"):
+        os.utime(path, (now - 40 * 86400, now - 40 * 86400))
+    removed = numba_cache.prune(str(base), keep=str(keep), now=now)
+    assert removed == [str(old)] and not old.exists() and recent.exists() and keep.exists()
+
+
+def test_a_kernel_sees_an_edited_function_of_another_module(tmp_path):
+    """numba checks a cached kernel against its own file only: g() in a.py, calling f() of b.py,
+    kept f's old code after b.py changed. With the cache folder named by the code's digest, the
+    edit starts a new cache and g() returns the new value."""
+    import subprocess
+    import sys
+    import textwrap
+
+    pkg = tmp_path / "kern"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text(
+        "from numba import njit\nfrom kern.b import f\n\n@njit(cache=True)\ndef g():\n    return f()\n"
+    )
+    (pkg / "b.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef f():\n    return 1\n")
+    run = textwrap.dedent(
+        f"""
+        import os, sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from coreflab import numba_cache
+        env = {{"XDG_CACHE_HOME": {str(tmp_path / "xdg")!r}}}
+        os.environ["NUMBA_CACHE_DIR"] = numba_cache.configure(env, package_dir={str(pkg)!r})
+        from kern.a import g
+        print(g())
+        """
+    )
+    clean = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+
+    def g():
+        out = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, env=clean, check=True)
+        return out.stdout.strip()
+
+    assert g() == "1"
+    assert g() == "1"  # from the cache
+    (pkg / "b.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef f():\n    return 2\n")
+    assert g() == "2"
 
 
 def test_compile_notice_only_while_the_cache_is_cold(tmp_path):
