@@ -1,5 +1,7 @@
 """Greedy template selection: forward, backward and non-local steps on a known objective."""
 
+import numpy as np
+
 from coreflab.papers.bk2014.selection import greedy_selection, split_documents
 
 
@@ -172,3 +174,25 @@ def _warns(local, nonlocal_=None):
 
     warnings.warn(local[0], stacklevel=2)
     return 1.0
+
+
+class _ArrayProbe:
+    """An evaluator holding an array large enough for joblib to memory-map it to the workers."""
+
+    def __init__(self):
+        self.big = np.zeros(1 << 18)
+
+    def __call__(self, k):
+        writable = bool(self.big.flags.writeable)
+        self.big[k] = 1.0  # a worker's write must not reach the parent or the next task
+        return float(writable) + float(self.big.sum())
+
+
+def test_workers_see_writable_copies_of_the_evaluators_arrays():
+    """numba compiles a separate kernel for read-only arrays: the workers' arrays are writable
+    (copy-on-write), so they use the kernels the parent compiled; writes stay in the worker."""
+    from coreflab.papers.bk2014.selection import _evaluate_all
+
+    probe = _ArrayProbe()
+    assert _evaluate_all(probe, [(0,), (1,), (2,), (3,)], 2) == [2.0, 2.0, 2.0, 2.0]
+    assert probe.big.sum() == 0.0

@@ -109,11 +109,16 @@ class Evaluator:
 
 
 def _evaluate_all(evaluate, sets, jobs, progress=None):
-    """Scores of the sets, in their order; progress(done, total, score) after each, in that order."""
+    """Scores of the sets, in their order; progress(done, total, score) after each, in that order.
+
+    Workers get the evaluator's large arrays as copy-on-write memory maps (mmap_mode "c"), not
+    joblib's default read-only ones: numba compiles a kernel anew for read-only arrays, so on a
+    cold cache each worker compiled every kernel the parent had already compiled and cached
+    (GUM: selection 50 s longer cold than warm). A write in a worker stays in that worker."""
     if jobs <= 1 or len(sets) <= 1:
         results = (evaluate(*s) for s in sets)
     else:
-        results = Parallel(n_jobs=jobs, backend="loky", return_as="generator")(
+        results = Parallel(n_jobs=jobs, backend="loky", return_as="generator", mmap_mode="c")(
             delayed(_in_worker)(evaluate, s) for s in sets
         )
     scores = []
