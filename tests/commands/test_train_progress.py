@@ -279,13 +279,19 @@ def test_a_warning_is_one_line_naming_the_verb_not_our_source(split_files, tmp_p
     assert ".py:" not in done.stderr and "fit_logistic(" not in done.stderr
 
 
-@pytest.mark.parametrize("learner", ["bk_baseline", "bk_delayed_laso", "sumlink"])
-def test_out_epoch_writes_that_epochs_model_while_the_curve_goes_on(split_files, capsys, learner):
+@pytest.mark.parametrize(
+    "learner, key, extra",
+    [
+        ("bk_baseline", "n_iter", ""),
+        ("bk_delayed_laso", "n_iter", ', "beam": 4'),
+        ("sumlink", "epochs", ""),
+        ("cc_slt_closest", "em_iterations", ', "max_iter": 30'),
+    ],
+)
+def test_out_epoch_writes_that_epochs_model_while_the_curve_goes_on(split_files, capsys, learner, key, extra):
     """`--out-epoch 2` of a 3-epoch run writes the model a 2-epoch run ends with (same seed: the
     epochs shuffle alike), and the curve still has all 3 epochs."""
     short, snap = split_files["tmp"] / f"{learner}-2.npz", split_files["tmp"] / f"{learner}-3at2.npz"
-    key = "epochs" if learner == "sumlink" else "n_iter"
-    extra = ', "beam": 4' if learner == "bk_delayed_laso" else ""
     assert cli.main(train_argv(split_files, learner, f'{{"{key}": 2{extra}}}', short)) == 0
     argv = train_argv(split_files, learner, f'{{"{key}": 3{extra}}}', snap) + ["--out-epoch", "2"]
     assert cli.main(argv) == 0
