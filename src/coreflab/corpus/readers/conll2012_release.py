@@ -81,7 +81,7 @@ def annotations_dir(root, split, language, annotation="gold"):
             return path
     raise UserError(
         f"{root}: no {tries[0].relative_to(root)} (official CoNLL-2012 layout expected; also looked for it under "
-        f"v4/data/ and conll-2012/v4/data/, and for one file per split named like "
+        f"{' and '.join('/'.join(prefix) + '/' for prefix in RELEASE_PREFIXES[2:])}, and for one file per split named like "
         f"{split}.{language}.v4_{annotation}_conll)"
     )
 

@@ -18,7 +18,7 @@ end) with the largest score(best pred) − score(best gold); ties → earliest.
 import numpy as np
 from numba import njit
 
-from coreflab.decode.arcs import score_arcs as _doc_scores  # noqa: F401 (one arc-score kernel)
+from coreflab.decode.arcs import score_arcs as _doc_scores  # one arc-score kernel
 from coreflab.decode.beam import agenda_copy, agenda_new, agenda_reset, any_correct, beam_step, work_new
 from coreflab.decode.best_first import best_first_doc
 from coreflab.decode.featvec import acc_clear, add_arc_features, add_tree_delta, tree_loss
@@ -140,15 +140,11 @@ def _update(
 
 @njit(cache=True)
 def _gold_scores(w, arc_feat_offsets, arc_feats, arc_gold, a_lo, a_hi, out):
-    """out[a - a_lo] = Σ w[f] over the features of arc a, for the gold arcs (Ã) in [a_lo, a_hi):
-    the same sum, in the same order, as `score_arcs`; the other arcs' entries are left as they are."""
+    """`score_arcs` for the gold arcs (Ã) in [a_lo, a_hi) only, into out[a - a_lo]; the other
+    arcs' entries are left as they are."""
     for a in range(a_lo, a_hi):
-        if arc_gold[a] == 0:
-            continue
-        s = 0.0
-        for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-            s += w[arc_feats[e]]
-        out[a - a_lo] = s
+        if arc_gold[a] != 0:
+            _doc_scores(w, arc_feat_offsets, arc_feats, a, a + 1, out[a - a_lo :])
 
 
 @njit(cache=True)
