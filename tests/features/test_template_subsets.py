@@ -75,18 +75,39 @@ def test_the_local_set_and_repeats():
 
 def test_the_filter_for_sets_in_pool_order_is_the_sorting_cut():
     """Sets listed in pool order (selection's remove steps) take the filter; it gives the sorting cut's arrays."""
-    from coreflab.features.template_subsets import _subset_entries, _subset_entries_in_pool_order
+    from coreflab.features.template_subsets import _count_kept, _subset_entries, _subset_entries_in_pool_order
 
     corpus = random_compiled_corpus(3, mean_mentions=12, n_words=5, seed=19)
     local = load_featureset("local").local
     tp = TemplatePool(corpus, local, n_bits=20, window=6)
-    for drop in ([0], [3, 7], list(range(1, len(local), 2))):
+    for drop in ([0], [3, 7], list(range(1, len(local), 2)), [len(local) - 1]):
         rank = np.full(len(tp.store.templates), -1, dtype=np.int32)
         kept = [t for t in range(len(tp.store.templates)) if t not in drop]
         rank[kept] = np.arange(len(kept), dtype=np.int32)
-        fast = _subset_entries_in_pool_order(
-            tp.store.arc_feat_offsets, tp.store.arc_feats, tp.tags, (rank >= 0).astype(np.uint8)
-        )
-        slow = _subset_entries(tp.store.arc_feat_offsets, tp.store.arc_feats, tp.tags, rank, tp.max_len)
-        assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(fast, slow))
-        assert fast[1].shape[0] < tp.store.arc_feats.shape[0]  # something was cut
+        keep = (rank >= 0).astype(np.uint8)
+        off = np.empty_like(tp.store.arc_feat_offsets)
+        m = _count_kept(tp.store.arc_feat_offsets, tp.tags, keep, off)
+        fast, slow = np.full(m + 1, -7, dtype=np.int32), np.full(m + 1, -7, dtype=np.int32)
+        _subset_entries_in_pool_order(tp.store.arc_feat_offsets, tp.store.arc_feats, tp.tags, keep, fast)
+        _subset_entries(tp.store.arc_feat_offsets, tp.store.arc_feats, tp.tags, rank, tp.max_len, off, slow)
+        assert np.array_equal(fast[:m], slow[:m]) and (slow[:m] != -7).all()
+        assert off[-1] == m and m == int(keep[tp.tags].sum()) < tp.store.arc_feats.shape[0]  # something was cut
+
+
+def test_scratch_cuts_are_the_extracted_stores_and_reuse_one_buffer():
+    """A scratch cut writes into the pool's one buffer (no fresh array per cut) and is the same store;
+    the buffer is not pickled (selection's workers make their own)."""
+    import pickle
+
+    corpus = random_compiled_corpus(3, mean_mentions=12, n_words=5, seed=23)
+    local = load_featureset("local").local
+    tp = TemplatePool(corpus, local, n_bits=20, window=6)
+    bases = set()
+    for entries in (local[1:], local[::-1], local[:5], local):
+        store = tp.subset_store(entries, scratch=True)
+        _same_store(store, extract_arc_store(corpus, entries, n_bits=20, window=6))
+        bases.add(id(store.arc_feats.base))
+    assert len(bases) == 1 and tp._scratch.shape[0] == tp.store.arc_feats.shape[0] + 1
+    copy = pickle.loads(pickle.dumps(tp))
+    assert getattr(copy, "_scratch", None) is None
+    _same_store(copy.subset_store(local[2:], scratch=True), tp.subset_store(local[2:]))

@@ -196,3 +196,80 @@ def test_workers_see_writable_copies_of_the_evaluators_arrays():
     probe = _ArrayProbe()
     assert _evaluate_all(probe, [(0,), (1,), (2,), (3,)], 2) == [2.0, 2.0, 2.0, 2.0]
     assert probe.big.sum() == 0.0
+
+
+def test_each_phase_start_is_evaluated_in_the_batch_of_its_first_step(monkeypatch):
+    """The start set and the non-local start (local features only) go to the workers with the first
+    step's candidates, ahead of them; the rows and the choice are those of evaluating them first, alone."""
+    from coreflab.papers.bk2014 import selection
+
+    value = {"a": 3.0, "b": 2.0, "c": -1.0, "n1": 1.5, "n2": -2.0}
+    direct = []
+
+    def evaluate(local, nonlocal_=None):
+        direct.append((tuple(local), nonlocal_))
+        return sum(value[t] for t in local) + sum(value[t] for t in nonlocal_ or ())
+
+    batches = []
+    real = selection._evaluate_all
+
+    def spy(ev, sets, jobs, progress=None):
+        batches.append([tuple(map(tuple, s)) for s in sets])
+        return real(ev, sets, jobs, progress)
+
+    monkeypatch.setattr(selection, "_evaluate_all", spy)
+    lines = []
+    local, nonlocal_, rows = selection.greedy_selection(
+        evaluate, ["c", "a"], ["a", "b", "c"], ["n1", "n2"], max_steps=1, nonlocal_max_steps=1, log=lines.append
+    )
+    assert batches[0][0] == (("c", "a"),) and len(batches[0]) == 1 + 1  # start, then the one add candidate (b)
+    assert batches[1][0] == (("c", "a", "b"), ()) and len(batches[1]) == 1 + 2  # non-local start, n1, n2
+    assert len(direct) == sum(len(b) for b in batches)  # nothing evaluated outside a batch
+    assert rows == [
+        (0, "local", "start", "c, a", 2.0, True),
+        (1, "local", "add", "b", 4.0, True),
+        (1, "nonlocal", "start", "-", 4.0, True),
+        (2, "nonlocal", "add", "n1", 5.5, True),
+        (2, "nonlocal", "add", "n2", 2.0, False),
+    ]
+    assert (local, nonlocal_) == (["c", "a", "b"], ["n1"])
+    assert lines[0] == "start: 2 templates, MELA 2.00" and lines[2].startswith("non-local start")
+
+
+class _CallCounter:
+    """An evaluator a worker may keep (it has a worker_key): returns how often this copy was called."""
+
+    def __init__(self, key):
+        self.worker_key, self.calls = key, 0
+
+    def __call__(self, _):
+        self.calls += 1
+        return float(self.calls)
+
+
+def test_a_worker_keeps_one_copy_of_a_keyed_evaluator():
+    """Each task unpickles the evaluator afresh; a worker reuses the first copy of a keyed one (so its
+    memory maps stay touched), and a new key replaces it."""
+    from collections import Counter
+
+    from coreflab.papers.bk2014.selection import _evaluate_all
+
+    first = _evaluate_all(_CallCounter("k1"), [(i,) for i in range(40)], 2)
+    # joblib sends the first tasks one per batch (a fresh copy each): without reuse at least four 1s.
+    # With it, each of the two workers counts 1, 2, ..., n on its own copy.
+    counts = Counter(first)
+    assert 1 <= counts[1.0] <= 2 and all(counts[c + 1.0] <= counts[c] for c in map(float, range(1, 41)))
+    # a new key starts from a fresh copy in every worker: its counts restart
+    second = _evaluate_all(_CallCounter("k2"), [(i,) for i in range(4)], 2)
+    assert min(second) == 1.0
+
+
+def test_a_real_evaluator_scores_the_same_in_workers_that_reuse_it():
+    from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.papers.bk2014 import selection
+
+    docs = generate_corpus("tiny", seed=0)["train"][:10]
+    pool = ["bias", "ana_type", "ante_type", "head_match", "exact_match", "sent_dist", "ana_type+ante_type"]
+    ev = selection.Evaluator(docs, "synth", pool=pool, iterations=2, beam=2, n_bits=14, window=6)
+    sets = [([t for t in pool if t != d],) for d in pool] * 2 + [(pool[:4], ["cluster_size"])]
+    assert selection._evaluate_all(ev, sets, 2) == selection._evaluate_all(ev, sets, 1)

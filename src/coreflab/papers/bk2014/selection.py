@@ -14,6 +14,7 @@ extracting it, a fraction of the time).
 """
 
 import time
+import uuid
 import warnings
 
 import numpy as np
@@ -71,6 +72,7 @@ class Evaluator:
         self.store_options = {"n_bits": n_bits, "window": window, "reach": reach}
         self.nonlocal_iterations = iterations if nonlocal_iterations is None else nonlocal_iterations
         self.pools = None
+        self.worker_key = uuid.uuid4().hex  # `_in_worker` keeps one copy of this evaluator per worker
         if pool is not None:
             train_pool = TemplatePool(self.train, pool, **self.store_options)
             # the held-out part is a third of the training part's size: both pools within the budget
@@ -80,7 +82,8 @@ class Evaluator:
     def _stores(self, local):
         """(train store, held-out store) of a local template list."""
         if self.pools is not None and self.pools[0].covers(local):
-            return self.pools[0].subset_store(local), self.pools[1].subset_store(local)
+            # scratch: both stores live only for one evaluation
+            return self.pools[0].subset_store(local, scratch=True), self.pools[1].subset_store(local, scratch=True)
         return tuple(extract_arc_store(part, list(local), **self.store_options) for part in (self.train, self.held))
 
     def __call__(self, local, nonlocal_=None):
@@ -129,9 +132,22 @@ def _evaluate_all(evaluate, sets, jobs, progress=None):
     return scores
 
 
+_WORKER_EVALUATOR = {}  # worker_key -> the evaluator this worker process unpickled first
+
+
 def _in_worker(evaluate, args):
-    """One evaluation in a joblib worker, whose warnings read like the command's (one line, no source path)."""
+    """One evaluation in a joblib worker, whose warnings read like the command's (one line, no source path).
+
+    An evaluator with a `worker_key` (which never changes its arrays) is kept by the worker and reused
+    for every later task of that key: each task unpickles the evaluator afresh, with new memory maps of
+    its arrays, and touching GUM's 1.1 GB pool through new maps cost every task its page faults again."""
     warnings.formatwarning = one_line_warnings("select")
+    key = getattr(evaluate, "worker_key", None)
+    if key is not None:
+        if key not in _WORKER_EVALUATOR:
+            _WORKER_EVALUATOR.clear()  # one evaluator at a time: an earlier command's is dropped
+            _WORKER_EVALUATOR[key] = evaluate
+        evaluate = _WORKER_EVALUATOR[key]
     return evaluate(*args)
 
 
@@ -156,6 +172,23 @@ class StepProgress:
             )
 
 
+def _evaluate_step(evaluate, sets, jobs, progress, first=None, on_first=None):
+    """(score of `first`, scores of the sets): `first`, a set the step is compared against, is evaluated
+    in the same batch ahead of the step's sets, not alone while the other workers wait (GUM: 6 s at
+    each phase's start, on one core); on_first(score) is called as soon as it is known."""
+    if first is None:
+        return None, _evaluate_all(evaluate, sets, jobs, progress)
+
+    def progress_after_first(done, total, score):
+        if done == 1:
+            on_first(score)
+        else:
+            progress(done - 1, total - 1, score)
+
+    scores = _evaluate_all(evaluate, [first] + list(sets), jobs, progress_after_first)
+    return scores[0], scores[1:]
+
+
 def _print_now(text):
     print(text, flush=True)  # the workflow sends this to a log file: a line is there when it is said
 
@@ -177,9 +210,12 @@ def greedy_selection(
     non-local phase at most `nonlocal_max_steps` forward steps, or, when None, what is left of
     2 x max_steps."""
     selected, rows = list(start), []
-    best = evaluate(selected)
-    rows.append((0, "local", "start", ", ".join(selected) or "-", best, True))
-    log(f"start: {len(selected)} templates, MELA {best:.2f}")
+    best = None  # the start set's score: evaluated with the first step's candidates
+
+    def start_row(score):
+        rows.append((0, "local", "start", ", ".join(selected) or "-", score, True))
+        log(f"start: {len(selected)} templates, MELA {score:.2f}")
+
     step = 0
     improved = True
     while improved and step < max_steps:
@@ -195,7 +231,11 @@ def greedy_selection(
                 continue
             step += 1
             t0 = time.perf_counter()
-            scores = _evaluate_all(evaluate, sets, jobs, StepProgress(f"step {step} ({action})", log))
+            first = (list(selected),) if best is None else None
+            start_score, scores = _evaluate_step(
+                evaluate, sets, jobs, StepProgress(f"step {step} ({action})", log), first, start_row
+            )
+            best = best if start_score is None else start_score
             k = int(np.argmax(scores))
             keep = scores[k] > best + min_gain
             for t, sc in zip(cands, scores):
@@ -210,22 +250,30 @@ def greedy_selection(
                 improved = True
             if step >= max_steps:
                 break
+    if best is None:  # no local step evaluated anything
+        best = evaluate(selected)
+        start_row(best)
     chosen_nonlocal = []
-    base = best
+    base = None  # non-local candidates are judged against the same beam learner with local features only
+    local_steps = step
+
+    def nonlocal_start_row(score):
+        rows.append((local_steps, "nonlocal", "start", "-", score, True))
+        log(f"non-local start (delayed LaSO, local features only): MELA {score:.2f}")
+
     budget = 2 * max_steps - step if nonlocal_max_steps is None else nonlocal_max_steps
-    if nonlocal_candidates and budget > 0:
-        # non-local candidates are judged against the same beam learner with local features only
-        base = evaluate(selected, [])
-        rows.append((step, "nonlocal", "start", "-", base, True))
-        log(f"non-local start (delayed LaSO, local features only): MELA {base:.2f}")
-    for _ in range(budget):  # none when the budget is spent or there are no candidates
+    for _ in range(budget if nonlocal_candidates else 0):  # none when the budget is spent
         cands = [t for t in nonlocal_candidates if t not in chosen_nonlocal]
         if not cands:
             break
         step += 1
         t0 = time.perf_counter()
         sets = [(selected, chosen_nonlocal + [t]) for t in cands]
-        scores = _evaluate_all(evaluate, sets, jobs, StepProgress(f"step {step} (non-local add)", log))
+        first = (selected, []) if base is None else None
+        start_score, scores = _evaluate_step(
+            evaluate, sets, jobs, StepProgress(f"step {step} (non-local add)", log), first, nonlocal_start_row
+        )
+        base = base if start_score is None else start_score
         k = int(np.argmax(scores))
         keep = scores[k] > base + min_gain
         for t, sc in zip(cands, scores):
