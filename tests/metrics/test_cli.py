@@ -116,7 +116,10 @@ def test_scorer_pl_arguments_name_a_document_or_none(files, capsys):
     assert main(["score", "muc", k, r, "none"]) == 0
     totals = capsys.readouterr().out
     assert main(["score", k, r, "--metric", "muc"]) == 0
-    assert capsys.readouterr().out == totals
+    native = capsys.readouterr().out
+    # scorer.pl's own text: the version line, and one metric's TOTALS without a `METRIC muc:` header
+    assert native.startswith("\nMETRIC muc:\n\n====== TOTALS")
+    assert totals == "version: 8.01 coreflab\n" + native.removeprefix("\nMETRIC muc:\n")
     assert main(["score", "muc", k, r, "(d2); part 000", "--format", "json"]) == 0
     d2 = json.loads(capsys.readouterr().out)
     assert d2["muc"]["recall_den"] == 1 and d2["muc"]["recall_num"] == 0  # d2 is missing from the response
@@ -126,7 +129,25 @@ def test_scorer_pl_arguments_name_a_document_or_none(files, capsys):
     assert main(["score", "MUC", k, r]) == 0
     every = capsys.readouterr().out
     assert every.index("d1; part 000:") < every.index("d2; part 000:") < every.rindex("====== TOTALS")
-    assert every.endswith(totals)
+    assert every.startswith("version: 8.01 coreflab\n") and every.endswith(
+        totals.removeprefix("version: 8.01 coreflab")
+    )
+
+
+def test_scorer_pl_all_is_its_five_metrics_in_its_order(files, capsys):
+    """scorer.pl's `all`: METRIC headers for muc, bcub, ceafm, ceafe, blanc (no LEA, no MELA line), each
+    block as this command prints it natively."""
+    k, r = str(files[0]), str(files[1])
+    assert main(["score", "all", k, r, "none"]) == 0
+    out = capsys.readouterr().out
+    assert main(["score", k, r]) == 0
+    native = capsys.readouterr().out
+    headers = [line for line in out.splitlines() if line.startswith("METRIC")]
+    assert headers == ["METRIC muc:", "METRIC bcub:", "METRIC ceafm:", "METRIC ceafe:", "METRIC blanc:"]
+    assert "LEA" not in out and "MELA" not in out and out.startswith("version: 8.01 coreflab\n\nMETRIC muc:\n")
+    blocks = out.removeprefix("version: 8.01 coreflab\n")
+    assert native.startswith(blocks)  # the native text goes on with LEA and the MELA line
+    assert native[len(blocks) :].startswith("\nMETRIC lea:")
 
 
 @pytest.mark.parametrize(

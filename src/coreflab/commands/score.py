@@ -5,6 +5,9 @@ It also takes the reference scorer's own arguments, `coreflab score METRIC KEY R
 scorer.pl runs unchanged: NAME `none` prints the totals only, a document's name (the rest of
 its `#begin document ` line, as scorer.pl matches it, or its bare id) scores that document
 alone, and no NAME adds the per-document breakdown, as scorer.pl prints every document then.
+The totals are printed as scorer.pl prints them (`coreflab.metrics.text.scorer_pl_text`): its
+`version:` line, a `METRIC name:` header only for `all`, which is its five metrics (no LEA), no
+MELA line; the per-document blocks are this command's, not scorer.pl's listing of entities.
 
 KEY and RESPONSE are CoNLL files or directories with any number of columns, read as the
 official scorer reads them: the last column is the coreference column, documents come from
@@ -22,6 +25,8 @@ import sys
 import warnings
 
 from coreflab.metrics.scorer import METRIC_CHOICES
+
+SCORER_PL_ALL = ("muc", "bcub", "ceafm", "ceafe", "blanc")  # scorer.pl's `all` (coreflab.metrics.text)
 
 
 def add_arguments(parser):
@@ -84,15 +89,20 @@ def run(args):
     from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
 
     args.metric, args.key, args.response, name = reference_operands(args.operands, args.metric)
-    if len(args.operands) != 2 and name is None:
+    scorer_pl_form = len(args.operands) != 2
+    if scorer_pl_form and name is None:
         args.per_doc = True  # scorer.pl without NAME prints every document, then the totals
+    # scorer.pl's form prints what scorer.pl prints (`all`: its five metrics); `mela`, which scorer.pl
+    # lacks, keeps this command's own text
+    scorer_pl_text_form = scorer_pl_form and args.metric != "mela"
+    metrics = list(SCORER_PL_ALL) if scorer_pl_form and args.metric == "all" else args.metric
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RepeatedMentionWarning)
         warnings.simplefilter("always", LooseCellWarning)
         key = read_coref_path(args.key)
         response = read_coref_path(args.response)
-        scores = score_files(key, response, metrics=args.metric)
+        scores = score_files(key, response, metrics=metrics)
     if name is not None and name != "none":
         scores = one_document(scores, key, name)
     for w in caught:
@@ -116,7 +126,10 @@ def run(args):
 
         print(json.dumps(scores.to_dict(per_doc=args.per_doc), indent=2))
     else:
-        from coreflab.metrics.text import format_text
+        from coreflab.metrics.text import format_text, scorer_pl_text
 
-        sys.stdout.write(format_text(scores, per_doc=args.per_doc))
+        if scorer_pl_text_form:
+            sys.stdout.write(scorer_pl_text(scores, args.metric, per_doc=args.per_doc))
+        else:
+            sys.stdout.write(format_text(scores, per_doc=args.per_doc))
     return 0

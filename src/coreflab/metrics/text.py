@@ -7,6 +7,11 @@ followed by a dashed rule. Numbers are perl's default stringification (`%.15g`) 
 percentages are truncated, not rounded, to two decimals (`int(x * 10000) / 100`).
 BLANC prints the coreference-link line, the non-coreference-link line and `BLANC:` with
 its (R / 1), (P / 1) values. We add one line `MELA (CoNLL F1): x` at the end.
+
+`scorer_pl_text` is what scorer.pl itself prints for `<metric> KEY RESPONSE none`: its
+`version:` line (CorScorer.pm prints it on loading), the `METRIC name:` headers only for
+`all` (scorer.pl prints them in its loop over the five metrics; `Score` of one metric does
+not), `all` meaning scorer.pl's five metrics (no LEA), and no MELA line.
 """
 
 import math
@@ -15,6 +20,7 @@ from coreflab.metrics.scorer import MELA_METRICS, prf_from_sums
 
 RULE = "-" * 74
 ORDER = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+SCORER_PL_VERSION = "version: 8.01 coreflab"  # scorer.pl: "version: 8.01 <path of its CorScorer.pm>"
 
 
 def perl_number(x):
@@ -43,11 +49,12 @@ def show_rpf(nr, dr, np_, dp, f1=None):
     return line + "\n" + RULE
 
 
-def metric_block(scores, metric, rows=None):
-    """`METRIC name:` header and the TOTALS block of one metric, as v8.01 prints them."""
+def metric_block(scores, metric, rows=None, header=True):
+    """`METRIC name:` header (unless header is False) and the TOTALS block of one metric, as v8.01 prints them."""
     pick = (lambda m: scores.totals(m)) if rows is None else (lambda m: scores.per_doc[m][rows])
     ment = pick("mentions")
-    out = [f"METRIC {metric}:", "", "====== TOTALS =======", "Identification of Mentions: " + show_rpf(*ment)]
+    out = [f"METRIC {metric}:", ""] if header else []
+    out += ["====== TOTALS =======", "Identification of Mentions: " + show_rpf(*ment)]
     s = pick(metric)
     if metric == "blanc":
         r, p, f = (float(x) for x in prf_from_sums("blanc", s))
@@ -79,4 +86,21 @@ def format_text(scores, per_doc=False):
         parts += ["", metric_block(scores, m)]
     if all(m in scores.per_doc for m in MELA_METRICS):
         parts.append(f"MELA (CoNLL F1): {scores.mela:.2f}")
+    return "\n".join(parts) + "\n"
+
+
+def scorer_pl_text(scores, metric, per_doc=False):
+    """scorer.pl's own output for `<metric> KEY RESPONSE none` (metric: one name or 'all'); with
+    per_doc, our per-document blocks come first (scorer.pl's per-document listing of entities is not
+    reproduced)."""
+    from coreflab.commands.score import SCORER_PL_ALL
+
+    metrics = list(SCORER_PL_ALL) if metric == "all" else [metric]
+    parts = [SCORER_PL_VERSION]
+    if per_doc:
+        for i, (doc_id, part) in enumerate(scores.doc_keys):
+            parts += ["", f"{doc_id}; part {part:03d}:"]
+            parts += ["", *(metric_block(scores, m, rows=i, header=metric == "all") for m in metrics)]
+    for m in metrics:
+        parts += ["", metric_block(scores, m, header=metric == "all")]
     return "\n".join(parts) + "\n"
