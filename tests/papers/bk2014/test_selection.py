@@ -250,17 +250,18 @@ class _CallCounter:
 def test_a_worker_keeps_one_copy_of_a_keyed_evaluator():
     """Each task unpickles the evaluator afresh; a worker reuses the first copy of a keyed one (so its
     memory maps stay touched), and a new key replaces it."""
+    import uuid
     from collections import Counter
 
     from coreflab.papers.bk2014.selection import _evaluate_all
 
-    first = _evaluate_all(_CallCounter("k1"), [(i,) for i in range(40)], 2)
+    first = _evaluate_all(_CallCounter(uuid.uuid4().hex), [(i,) for i in range(40)], 2)
     # joblib sends the first tasks one per batch (a fresh copy each): without reuse at least four 1s.
     # With it, each of the two workers counts 1, 2, ..., n on its own copy.
     counts = Counter(first)
     assert 1 <= counts[1.0] <= 2 and all(counts[c + 1.0] <= counts[c] for c in map(float, range(1, 41)))
     # a new key starts from a fresh copy in every worker: its counts restart
-    second = _evaluate_all(_CallCounter("k2"), [(i,) for i in range(4)], 2)
+    second = _evaluate_all(_CallCounter(uuid.uuid4().hex), [(i,) for i in range(4)], 2)
     assert min(second) == 1.0
 
 
