@@ -5,9 +5,10 @@ It also takes the reference scorer's own arguments, `coreflab score METRIC KEY R
 scorer.pl runs unchanged: NAME `none` prints the totals only, a document's name (the rest of
 its `#begin document ` line, as scorer.pl matches it, or its bare id) scores that document
 alone, and no NAME adds the per-document breakdown, as scorer.pl prints every document then.
-The totals are printed as scorer.pl prints them (`coreflab.metrics.text.scorer_pl_text`): its
-`version:` line, a `METRIC name:` header only for `all`, which is its five metrics (no LEA), no
-MELA line; the per-document blocks are this command's, not scorer.pl's listing of entities.
+The text is scorer.pl's (`coreflab.metrics.text.scorer_pl_text`): its `version:` line, a
+`METRIC name:` header only for `all`, which is its five metrics (no LEA), no MELA line, and per
+metric each document's block (name, mention counts, figure line; scorer.pl's listing of each
+entity's spans is left out) before one TOTALS block.
 
 KEY and RESPONSE are CoNLL files or directories with any number of columns, read as the
 official scorer reads them: the last column is the coreference column, documents come from
@@ -90,8 +91,8 @@ def run(args):
 
     args.metric, args.key, args.response, name = reference_operands(args.operands, args.metric)
     scorer_pl_form = len(args.operands) != 2
-    if scorer_pl_form and name is None:
-        args.per_doc = True  # scorer.pl without NAME prints every document, then the totals
+    if scorer_pl_form and name != "none":
+        args.per_doc = True  # scorer.pl prints the document named, or every one, then the totals
     # scorer.pl's form prints what scorer.pl prints (`all`: its five metrics); `mela`, which scorer.pl
     # lacks, keeps this command's own text
     scorer_pl_text_form = scorer_pl_form and args.metric != "mela"
@@ -129,7 +130,9 @@ def run(args):
         from coreflab.metrics.text import format_text, scorer_pl_text
 
         if scorer_pl_text_form:
-            sys.stdout.write(scorer_pl_text(scores, args.metric, per_doc=args.per_doc))
+            names = dict(zip(key.docs, key.headers)) if len(key.headers) == len(key.docs) else {}
+            names = [names.get(k, f"({k[0]}); part {k[1]:03d}") for k in scores.doc_keys]
+            sys.stdout.write(scorer_pl_text(scores, args.metric, per_doc=args.per_doc, names=names))
         else:
             sys.stdout.write(format_text(scores, per_doc=args.per_doc))
     return 0

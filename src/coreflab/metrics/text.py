@@ -89,18 +89,47 @@ def format_text(scores, per_doc=False):
     return "\n".join(parts) + "\n"
 
 
-def scorer_pl_text(scores, metric, per_doc=False):
-    """scorer.pl's own output for `<metric> KEY RESPONSE none` (metric: one name or 'all'); with
-    per_doc, our per-document blocks come first (scorer.pl's per-document listing of entities is not
-    reproduced)."""
+def document_block(scores, metric, row, name):
+    """One document's lines as scorer.pl prints them before its totals: the document's name, its
+    mention counts and the metric's figure line (scorer.pl's listing of each entity's spans is left out;
+    no TOTALS header, so that a script reading the first TOTALS block reads the totals)."""
+    exact, key_mentions, _, response_mentions = (int(x) for x in scores.per_doc["mentions"][row])
+    out = [
+        f"{name}:",
+        f"Total key mentions: {key_mentions}",
+        f"Total response mentions: {response_mentions}",
+        f"Strictly correct identified mentions: {exact}",
+        "Partially correct identified mentions: 0",
+        f"No identified: {key_mentions - exact}",
+        f"Invented: {response_mentions - exact}",
+    ]
+    s = scores.per_doc[metric][row]
+    if metric == "blanc":
+        r, p, f = (float(x) for x in prf_from_sums("blanc", s))
+        out += [
+            "Coreference links: " + show_rpf(*s[:4]),
+            "Non-coreference links: " + show_rpf(*s[4:]),
+            "BLANC: " + show_rpf(r, 1, p, 1, f),
+        ]
+    else:
+        out.append(show_rpf(*s))
+    return "\n".join(out)
+
+
+def scorer_pl_text(scores, metric, per_doc=False, names=None):
+    """scorer.pl's own output for `<metric> KEY RESPONSE [NAME]` (metric: one name or 'all'): per
+    metric, with per_doc each document's block (`document_block`; names: each document's
+    `#begin document` rest, by default `(id); part NNN`), then one TOTALS block."""
     from coreflab.commands.score import SCORER_PL_ALL
 
     metrics = list(SCORER_PL_ALL) if metric == "all" else [metric]
+    if names is None:
+        names = [f"({doc_id}); part {part:03d}" for doc_id, part in scores.doc_keys]
     parts = [SCORER_PL_VERSION]
-    if per_doc:
-        for i, (doc_id, part) in enumerate(scores.doc_keys):
-            parts += ["", f"{doc_id}; part {part:03d}:"]
-            parts += ["", *(metric_block(scores, m, rows=i, header=metric == "all") for m in metrics)]
     for m in metrics:
-        parts += ["", metric_block(scores, m, header=metric == "all")]
+        if metric == "all":
+            parts += ["", f"METRIC {m}:"]
+        if per_doc:
+            parts += [document_block(scores, m, i, name) for i, name in enumerate(names)]
+        parts += ["", metric_block(scores, m, header=False)]
     return "\n".join(parts) + "\n"
