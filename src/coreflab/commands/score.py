@@ -26,8 +26,7 @@ import sys
 import warnings
 
 from coreflab.metrics.scorer import METRIC_CHOICES
-
-SCORER_PL_ALL = ("muc", "bcub", "ceafm", "ceafe", "blanc")  # scorer.pl's `all` (coreflab.metrics.text)
+from coreflab.metrics.text import SCORER_PL_ALL
 
 
 def add_arguments(parser):

@@ -20,6 +20,7 @@ from coreflab.metrics.scorer import MELA_METRICS, prf_from_sums
 
 RULE = "-" * 74
 ORDER = ("muc", "bcub", "ceafm", "ceafe", "blanc", "lea")
+SCORER_PL_ALL = ("muc", "bcub", "ceafm", "ceafe", "blanc")  # scorer.pl's `all`, in its order
 SCORER_PL_VERSION = "version: 8.01 coreflab"  # scorer.pl: "version: 8.01 <path of its CorScorer.pm>"
 
 
@@ -120,8 +121,6 @@ def scorer_pl_text(scores, metric, per_doc=False, names=None):
     """scorer.pl's own output for `<metric> KEY RESPONSE [NAME]` (metric: one name or 'all'): per
     metric, with per_doc each document's block (`document_block`; names: each document's
     `#begin document` rest, by default `(id); part NNN`), then one TOTALS block."""
-    from coreflab.commands.score import SCORER_PL_ALL
-
     metrics = list(SCORER_PL_ALL) if metric == "all" else [metric]
     if names is None:
         names = [f"({doc_id}); part {part:03d}" for doc_id, part in scores.doc_keys]
