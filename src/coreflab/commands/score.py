@@ -130,7 +130,6 @@ def run(args):
 
         if scorer_pl_text_form:
             names = dict(zip(key.docs, key.headers)) if len(key.headers) == len(key.docs) else {}
-            names = [names.get(k, f"({k[0]}); part {k[1]:03d}") for k in scores.doc_keys]
             sys.stdout.write(scorer_pl_text(scores, args.metric, per_doc=args.per_doc, names=names))
         else:
             sys.stdout.write(format_text(scores, per_doc=args.per_doc))

@@ -58,17 +58,22 @@ def metric_block(scores, metric, rows=None, header=True):
     out += ["====== TOTALS =======", "Identification of Mentions: " + show_rpf(*ment)]
     s = pick(metric)
     if metric == "blanc":
-        r, p, f = (float(x) for x in prf_from_sums("blanc", s))
-        out += [
-            "",
-            "Coreference:",
-            "Coreference links: " + show_rpf(*s[:4]),
-            "Non-coreference links: " + show_rpf(*s[4:]),
-            "BLANC: " + show_rpf(r, 1, p, 1, f),
-        ]
+        out += ["", "Coreference:", *figure_lines(metric, s)]
     else:
-        out.append("Coreference: " + show_rpf(*s))
+        out.append("Coreference: " + figure_lines(metric, s)[0])
     return "\n".join(out)
+
+
+def figure_lines(metric, sums):
+    """A metric's figure lines from its sums: one ShowRPF line (and rule), or BLANC's three."""
+    if metric != "blanc":
+        return [show_rpf(*sums)]
+    r, p, f = (float(x) for x in prf_from_sums("blanc", sums))
+    return [
+        "Coreference links: " + show_rpf(*sums[:4]),
+        "Non-coreference links: " + show_rpf(*sums[4:]),
+        "BLANC: " + show_rpf(r, 1, p, 1, f),
+    ]
 
 
 def format_text(scores, per_doc=False):
@@ -104,26 +109,15 @@ def document_block(scores, metric, row, name):
         f"No identified: {key_mentions - exact}",
         f"Invented: {response_mentions - exact}",
     ]
-    s = scores.per_doc[metric][row]
-    if metric == "blanc":
-        r, p, f = (float(x) for x in prf_from_sums("blanc", s))
-        out += [
-            "Coreference links: " + show_rpf(*s[:4]),
-            "Non-coreference links: " + show_rpf(*s[4:]),
-            "BLANC: " + show_rpf(r, 1, p, 1, f),
-        ]
-    else:
-        out.append(show_rpf(*s))
-    return "\n".join(out)
+    return "\n".join(out + figure_lines(metric, scores.per_doc[metric][row]))
 
 
 def scorer_pl_text(scores, metric, per_doc=False, names=None):
     """scorer.pl's own output for `<metric> KEY RESPONSE [NAME]` (metric: one name or 'all'): per
-    metric, with per_doc each document's block (`document_block`; names: each document's
-    `#begin document` rest, by default `(id); part NNN`), then one TOTALS block."""
+    metric, with per_doc each document's block (`document_block`; names: (doc_id, part) -> the
+    document's `#begin document` rest, by default `(id); part NNN`), then one TOTALS block."""
     metrics = list(SCORER_PL_ALL) if metric == "all" else [metric]
-    if names is None:
-        names = [f"({doc_id}); part {part:03d}" for doc_id, part in scores.doc_keys]
+    names = [(names or {}).get(k, f"({k[0]}); part {k[1]:03d}") for k in scores.doc_keys]
     parts = [SCORER_PL_VERSION]
     for m in metrics:
         if metric == "all":
