@@ -93,7 +93,42 @@ def test_table1_reads_only_the_main_seed():
     for metric in ("muc", "bcub", "ceafm", "ceafe"):
         curves = pd.concat([curves, curves[curves.metric == "mela"].assign(metric=metric)], ignore_index=True)
     curves = curves.assign(recall=curves.f1, precision=curves.f1)
-    pd.testing.assert_frame_equal(bk2014.table1(_with_seeds(curves), 2), bk2014.table1(curves, 2))
+    plain, seeded = bk2014.table1(curves, 2), bk2014.table1(_with_seeds(curves), 2)
+    pd.testing.assert_frame_equal(seeded[plain.columns], plain)  # the rows are the main seed's
+    assert "seeds" not in plain and seeded["seeds"].tolist() == [3, 3, 3]
+
+
+def test_table1_seed_columns_by_hand():
+    """Three seeds of local (70, 71, 75) and non-local (71, 70, 78), one non-local run missing for
+    seed 4: per row n, mean and sd of MELA; the difference row pairs seeds with both runs (+1, -1,
+    +3: mean 1, sd 2, ahead in 2 of 3); the rows stay the main seed's."""
+    import pytest
+
+    frames = [_table1_curves(70.0, 71.0)]
+    for k, (lo, nl) in enumerate(((71.0, 70.0), (75.0, 78.0)), start=2):
+        frames.append(_table1_curves(lo, nl).assign(run=lambda d, k=k: d.run + f"-s{k}"))
+    frames.append(_table1_curves(90.0, 0.0).query("features == 'local'").assign(run=lambda d: d.run + "-s4"))
+    t = bk2014.table1(pd.concat(frames, ignore_index=True), 2)
+    assert t["MELA"].tolist() == pytest.approx([70.0, 71.0, 1.0])
+    assert t["seeds"].tolist() == [4, 3, 3]
+    assert t["MELA seed mean"].tolist() == pytest.approx([(70 + 71 + 75 + 90) / 4, 73.0, 1.0])
+    # deviations from the means: local -6.5, -5.5, -1.5, 13.5; non-local -2, -3, 5; difference 0, -2, 2
+    assert t["MELA seed sd"].tolist() == pytest.approx([(257 / 3) ** 0.5, (38 / 2) ** 0.5, 2.0])
+    assert t["non-local ahead"].tolist() == ["", "", "2 of 3"]
+
+
+def test_table1_seed_runs_of_the_grid():
+    """`table1_seeds` adds Table 1's two runs only, for seeds not already run for every curve."""
+    from coreflab.papers.bk2014.runs import runs, table1_seed_runs
+
+    grid = {"beams": [5, 10], "strategies": ["bk_early", "bk_delayed_laso"], "table1_seeds": [1, 2, 4]}
+    assert table1_seed_runs(grid, seeds=[2, 3], seed=1) == [
+        "bk_delayed_laso-local-b5-s4",
+        "bk_delayed_laso-nonlocal-b5-s4",
+    ]
+    assert not set(table1_seed_runs(grid, seeds=[2, 3], seed=1)) & set(runs(grid, [2, 3], 1))
+    assert table1_seed_runs({**grid, "strategies": ["bk_early"]}, seed=1) == []
+    assert table1_seed_runs({k: v for k, v in grid.items() if k != "table1_seeds"}, seed=1) == []
 
 
 def _table1_curves(local_mela, nonlocal_mela):

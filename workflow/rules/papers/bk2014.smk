@@ -74,6 +74,7 @@ rule bk2014_report:
     input:
         unpack(BK2014.table1_dev_scores),
         curves=BK2014.curve_files,
+        table1_curves=BK2014.table1_seed_files,
     output:
         fig3=report(
             "results/{corpus}/paper/bk2014/fig3.png",
@@ -112,11 +113,12 @@ rule bk2014_report:
         curves=BK2014.curve_args,
         beams=BK2014.beams,
         dev_scores=BK2014.table1_dev_args,
+        table1_curves=BK2014.table1_seed_args,
         table1_iteration=BK2014.table1_iteration,
         seed=config["seed"],
         out_dir="results/{corpus}/paper/bk2014",
     shell:
-        "coreflab bk2014 report {params.curves} {params.dev_scores} --beams {params.beams} --corpus {wildcards.corpus} "
+        "coreflab bk2014 report {params.curves} {params.table1_curves} {params.dev_scores} --beams {params.beams} --corpus {wildcards.corpus} "
         "--seed {params.seed} --table1-iteration {params.table1_iteration} --out-dir {params.out_dir} > {log} 2>&1"
 
 

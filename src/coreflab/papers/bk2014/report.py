@@ -3,8 +3,9 @@
 Runs are named `<learner>-<local|nonlocal>-b<beam>`, with `-s<seed>` when trained with another
 of the config's `seeds`; each curve CSV holds dev R/P/F of MUC, B3, CEAFm, CEAFe and MELA after
 every iteration (`coreflab train --curve`). The figures draw the run without a seed suffix as the
-line and, where other seeds ran, the range over all of them as a band; Table 1 reads only the
-runs without a suffix (the config's seed), so adding seeds never changes it.
+line and, where other seeds ran, the range over all of them as a band. Table 1's rows are the runs
+without a suffix (the config's seed), so adding seeds never changes them; where its two runs were
+trained with more seeds, its seed columns give the spread over them.
 """
 
 import pandas as pd
@@ -31,7 +32,9 @@ def load_curves(paths_by_run):
 
 
 def _main_only(curves):
-    return curves[curves.main] if "main" in curves else curves
+    """The runs with the config's seed (`main`, or no `-s<seed>` suffix in a frame without it)."""
+    main = curves.main if "main" in curves else curves.run.map(lambda r: seed_of(r) is None)
+    return curves[main.astype(bool)]
 
 
 def _mela(curves):
@@ -106,13 +109,16 @@ def figure4(curves, beam, corpus=None):
 def table1(curves, beam, dev_scores=None, samples=10000, seed=0, iteration=None):
     """Local vs non-local delayed LaSO on dev at `iteration` (None: the last), with the difference row.
 
+    The rows are the config seed's runs; other seeds' runs in `curves` add the seed columns
+    (`_with_seed_spread`).
+
     `dev_scores` ({"local": scores, "nonlocal": scores}, per-document counts of the two models
     of that iteration on dev) adds the paired bootstrap over dev documents of the MELA
     difference: its 95% interval and p, so that a reader sees whether the difference is more
     than the documents' spread. The scores must be the curves' MELA at that iteration (checked
     to 0.01)."""
     rows = []
-    curves = _main_only(curves)
+    curves_all, curves = curves, _main_only(curves)
     for features in ("local", "nonlocal"):
         sub = curves[(curves.learner == "bk_delayed_laso") & (curves.features == features) & (curves.beam == beam)]
         if sub.empty:
@@ -136,6 +142,33 @@ def table1(curves, beam, dev_scores=None, samples=10000, seed=0, iteration=None)
         table = pd.concat([table, pd.DataFrame([diff])], ignore_index=True)
         if dev_scores is not None:
             table = _with_significance(table, dev_scores, samples, seed)
+        table = _with_seed_spread(table, seed_mela(curves_all, beam, int(table["iteration"].iloc[0])))
+    return table
+
+
+def seed_mela(curves, beam, iteration):
+    """Dev MELA of Table 1's two runs at `iteration`, one row per training seed (index: the seed,
+    `main` for the config's), columns local and nonlocal (NaN where a seed ran one of them only)."""
+    mela = _mela(curves)
+    sub = mela[(mela.learner == "bk_delayed_laso") & (mela.beam == beam) & (mela.epoch == iteration)]
+    seeds = sub.run.map(lambda r: "main" if seed_of(r) is None else str(seed_of(r)))
+    return sub.assign(seed=seeds).pivot_table(index="seed", columns="features", values="MELA", aggfunc="first")
+
+
+def _with_seed_spread(table, by_seed):
+    """Seed columns where Table 1's runs were trained with two or more seeds: per row the number of
+    seeds, the mean and the sd of MELA; in the difference row those of the per-seed difference
+    (seeds with both runs) and how many seeds the non-local model is ahead in. A bootstrap over
+    documents holds the models fixed; this is the spread from retraining them."""
+    if len(by_seed) < 2 or not {"local", "nonlocal"} <= set(by_seed.columns):
+        return table
+    diff = (by_seed["nonlocal"] - by_seed["local"]).dropna()
+    cols = [by_seed["local"].dropna(), by_seed["nonlocal"].dropna(), diff]
+    table = table.copy()
+    table["seeds"] = [len(c) for c in cols]
+    table["MELA seed mean"] = [float(c.mean()) for c in cols]
+    table["MELA seed sd"] = [float(c.std(ddof=1)) if len(c) > 1 else float("nan") for c in cols]
+    table["non-local ahead"] = ["", "", f"{int((diff > 0).sum())} of {len(diff)}"]
     return table
 
 

@@ -68,6 +68,13 @@ def table1_runs(bk_config):
     return {f: run_name("bk_delayed_laso", f, bk_config["beams"][0]) for f in FEATURES}
 
 
+def table1_seed_runs(bk_config, seeds=(), seed=None):
+    """Sorted extra runs of Table 1 alone: its two runs with every seed of `bk2014.table1_seeds` that
+    is neither `seed` nor one of `seeds` (those runs are in `runs` already)."""
+    extra = sorted(set(bk_config.get("table1_seeds", [])) - set(seeds) - {seed})
+    return [run_name(*parse_run(r), seed=k) for k in extra for r in table1_runs(bk_config).values()]
+
+
 def table1_iteration(bk_config):
     """The iteration Table 1 reports: `table1_iteration`, or the last (`iterations`) when null.
     Every run's model file is its model after that iteration; its curve goes on to `iterations`."""
@@ -115,6 +122,15 @@ class Grid:
 
     def curve_args(self, wildcards, input):
         return " ".join(f"--curve {r}={p}" for r, p in zip(self.runs(), input.curves))
+
+    def table1_seed_files(self, wildcards):
+        """Curves of Table 1's extra seeds (`table1_seed_runs`): its seed spread, not the figures."""
+        runs = table1_seed_runs(self.config, self.seeds, self.seed)
+        return [f"results/{wildcards.corpus}/paper/bk2014/runs/{r}.csv" for r in runs]
+
+    def table1_seed_args(self, wildcards, input):
+        runs = table1_seed_runs(self.config, self.seeds, self.seed)
+        return " ".join(f"--table1-curve {r}={p}" for r, p in zip(runs, input.table1_curves))
 
     def table1_dev_scores(self, wildcards):
         """Per-document dev scores of Table 1's two runs (the paired bootstrap of its difference row)."""
