@@ -229,3 +229,32 @@ def test_table1_reports_the_chosen_iteration_not_the_last():
         bk2014.table1(two, 2, dev_scores={"local": _scores(local), "nonlocal": _scores(ahead)}, samples=500)
     with pytest.raises(UserError, match="has no iteration 3"):
         bk2014.table1(two, 2, iteration=3)
+
+
+def test_report_command_table1_curves_feed_the_seed_columns_not_the_figures(tmp_path, monkeypatch):
+    import pytest
+
+    from coreflab.papers.bk2014.commands import report as report_command
+    from tests.command_runner import run_command
+
+    args = []
+    for flag, suffix, (lo, nl) in (("--curve", "", (70.0, 72.0)), ("--table1-curve", "-s2", (71.0, 70.0))):
+        for features, mela in (("local", lo), ("nonlocal", nl)):
+            path = tmp_path / f"{features}{suffix}.csv"
+            curve = _table1_curves(mela, mela).query("features == 'local'")
+            curve[["epoch", "metric", "recall", "precision", "f1"]].to_csv(path, index=False)
+            args += [flag, f"bk_delayed_laso-{features}-b2{suffix}={path}"]
+    seen = {}
+    for name in ("figure3", "figure4"):
+        real = getattr(report_command, name)
+        monkeypatch.setattr(
+            report_command,
+            name,
+            lambda curves, *a, _n=name, _r=real, **k: seen.update({_n: set(curves.run)}) or _r(curves, *a, **k),
+        )
+    run_command(report_command, args + ["--beams", "2,4", "--corpus", "t", "--out-dir", tmp_path / "out"])
+    assert seen["figure3"] == seen["figure4"] == {"bk_delayed_laso-local-b2", "bk_delayed_laso-nonlocal-b2"}
+    t = pd.read_csv(tmp_path / "out" / "table1.csv")
+    assert t["MELA"].tolist() == pytest.approx([70.0, 72.0, 2.0])
+    assert t["seeds"].tolist() == [2, 2, 2] and t["MELA seed mean"].iloc[2] == pytest.approx(0.5)
+    assert t["non-local ahead"].iloc[2] == "1 of 2"
