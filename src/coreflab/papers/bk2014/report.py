@@ -31,15 +31,18 @@ def load_curves(paths_by_run):
     return pd.concat(frames, ignore_index=True)
 
 
+def _is_main(curves):
+    """Which rows are runs with the config's seed: `main`, or no `-s<seed>` suffix in a frame without it."""
+    return curves.main.astype(bool) if "main" in curves else curves.run.map(lambda r: seed_of(r) is None)
+
+
 def _main_only(curves):
-    """The runs with the config's seed (`main`, or no `-s<seed>` suffix in a frame without it)."""
-    main = curves.main if "main" in curves else curves.run.map(lambda r: seed_of(r) is None)
-    return curves[main.astype(bool)]
+    return curves[_is_main(curves)]
 
 
 def _mela(curves):
     mela = curves[curves.metric == "mela"].assign(MELA=lambda d: d.f1.astype(float))
-    return mela if "main" in mela else mela.assign(main=True)
+    return mela.assign(main=_is_main(mela))
 
 
 def _curve(ax, runs, label, i):

@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pandas as pd
+
 from coreflab.errors import UserError
 from coreflab.papers.bk2014.report import figure3, figure4, load_curves, table1
 from coreflab.report.io import save_figure, write_table
@@ -62,10 +64,10 @@ def _runs(items, flag):
 
 
 def run(args):
-    runs = _runs(args.curve, "--curve")
+    runs, table1_runs = _runs(args.curve, "--curve"), _runs(args.table1_curve, "--table1-curve")
     try:
         curves = load_curves(runs)
-        table_curves = load_curves({**runs, **_runs(args.table1_curve, "--table1-curve")})
+        table_curves = pd.concat([curves, load_curves(table1_runs)], ignore_index=True) if table1_runs else curves
     except (FileNotFoundError, ValueError) as err:
         raise UserError(str(err)) from None
     dev_scores = _dev_scores(args.dev_scores)
