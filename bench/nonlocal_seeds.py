@@ -1,0 +1,184 @@
+"""Benchmark: does B&K's non-local gain survive retraining? Table 1's two runs over many seeds.
+
+Table 1 (results/<corpus>/paper/bk2014/table1.*) compares delayed LaSO with local and with the
+selected non-local templates for the config's seeds. This script retrains the same two runs (the
+workflow's stores, tuned root loss and command, `coreflab train`) at any beam and number of
+iterations for any seeds, reads dev MELA after every iteration from their curves, and records per
+iteration the mean, sd and standard error of the per-seed difference (non-local minus local) and
+how many seeds the non-local model is ahead in. It answers what one seed's bootstrap cannot:
+whether the difference is larger than what retraining alone moves it by, and whether it grows
+with training (B&K's Fig. 3) or fades.
+
+    python bench/nonlocal_seeds.py --results results/gum --beam 10 --iterations 20 --seeds 1-8 --label gum_b10
+
+Run it in a workflow's working directory after the workflow made the corpus's stores
+(results/<corpus>/features/<featureset>/, compiled/, tuning/root_loss.json). Writes
+bench/results/nonlocal_seeds_<label>.json and .md; the models are thrown away.
+"""
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pandas as pd
+
+FEATURES = ("local", "nonlocal")
+COREFLAB = [sys.executable, "-m", "coreflab.cli"]  # the `coreflab` command of this interpreter's install
+
+
+def parse_seeds(text):
+    """'1-4,7' -> [1, 2, 3, 4, 7]."""
+    out = []
+    for part in text.split(","):
+        lo, _, hi = part.strip().partition("-")
+        out += list(range(int(lo), int(hi or lo) + 1))
+    return sorted(set(out))
+
+
+def train_command(results, featureset, features, beam, iterations, nonlocal_templates, seed, curve, model):
+    """The workflow's `bk2014_run` command (workflow/rules/papers/bk2014.smk) for one run."""
+    results = Path(results)
+    params = {"beam": beam, "n_iter": iterations}
+    if features == "nonlocal":
+        params["nonlocal_templates"] = nonlocal_templates
+    cmd = [
+        *COREFLAB, "train", "--learner", "bk_delayed_laso",
+        "--compiled", str(results / "compiled" / "train.npz"),
+        "--arcs", str(results / "features" / featureset / "train.npz"),
+        "--dev-compiled", str(results / "compiled" / "dev.npz"),
+        "--dev-arcs", str(results / "features" / featureset / "dev.npz"),
+        "--dev-conll", str(results / "data" / "dev.conll"),
+        "--curve", str(curve),
+        "--params", json.dumps(params, sort_keys=True),
+        "--seed", str(seed),
+        "--out", str(model),
+    ]  # fmt: skip
+    tuned = results / "tuning" / "root_loss.json"
+    if tuned.exists():
+        cmd[-2:-2] = ["--tuned", str(tuned)]
+    return cmd
+
+
+def dev_mela(curve_csv):
+    """Dev MELA after each iteration (Series indexed by epoch) from a `coreflab train --curve` CSV."""
+    df = pd.read_csv(curve_csv)
+    return df[df["metric"] == "mela"].set_index("epoch")["f1"].astype(float)
+
+
+def difference_rows(mela):
+    """mela: {(features, seed): Series by epoch}. One row per epoch over the seeds that have both runs:
+    mean dev MELA of each, and the per-seed difference's mean, sd (n-1), standard error, seeds ahead."""
+    seeds = sorted({s for f, s in mela if f == "local"} & {s for f, s in mela if f == "nonlocal"})
+    if not seeds:
+        raise ValueError("no seed has both a local and a non-local curve")
+    local = pd.DataFrame({s: mela[("local", s)] for s in seeds})
+    nonlocal_ = pd.DataFrame({s: mela[("nonlocal", s)] for s in seeds})
+    diff = (nonlocal_ - local).dropna()
+    n = len(seeds)
+    rows = []
+    for epoch, d in diff.iterrows():
+        sd = float(d.std(ddof=1)) if n > 1 else float("nan")
+        rows.append(
+            {
+                "iteration": int(epoch),
+                "seeds": n,
+                "local": round(float(local.loc[epoch].mean()), 4),
+                "nonlocal": round(float(nonlocal_.loc[epoch].mean()), 4),
+                "difference": round(float(d.mean()), 4),
+                "sd": round(sd, 4),
+                "se": round(sd / math.sqrt(n), 4),
+                "ahead": int((d > 0).sum()),
+            }
+        )
+    return rows
+
+
+def markdown(rows, caption):
+    table = pd.DataFrame(rows)
+    fmt = [".0f" if c in ("iteration", "seeds", "ahead") else ".2f" for c in table.columns]
+    return f"{caption}\n\n{table.to_markdown(index=False, floatfmt=fmt)}\n"
+
+
+def run_all(args, work):
+    """Train every (features, seed) run, args.jobs at a time; {(features, seed): curve path}."""
+    jobs = [(f, s) for s in parse_seeds(args.seeds) for f in FEATURES]
+
+    def one(job):
+        features, seed = job
+        curve = work / f"{features}-s{seed}.csv"
+        cmd = train_command(
+            args.results, args.featureset, features, args.beam, args.iterations, args.nonlocal_templates,
+            seed, curve, work / f"{features}-s{seed}.npz",
+        )  # fmt: skip
+        log = work / f"{features}-s{seed}.log"
+        with open(log, "w") as fh:
+            if subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT).returncode:
+                sys.exit(f"nonlocal_seeds: coreflab train failed for {features} seed {seed}:\n{log.read_text()}")
+        (work / f"{features}-s{seed}.npz").unlink(missing_ok=True)
+        print(f"  {features} seed {seed} done", flush=True)
+        return job, curve
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        return dict(pool.map(one, jobs))
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--results", required=True, help="the workflow's results/<corpus> directory")
+    p.add_argument("--featureset", default="selected", help="store folder under features/ (default: selected)")
+    p.add_argument("--beam", type=int, default=5)
+    p.add_argument("--iterations", type=int, default=5)
+    p.add_argument("--seeds", default="1-5", help="e.g. 1-8 or 1,3,5")
+    p.add_argument("--nonlocal-templates", default="selected", help="'selected' or a comma-separated list")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--label", required=True)
+    p.add_argument("--out-dir", default=str(Path(__file__).resolve().parent / "results"))
+    args = p.parse_args(argv)
+    if args.nonlocal_templates != "selected":
+        args.nonlocal_templates = [t.strip() for t in args.nonlocal_templates.split(",") if t.strip()]
+    missing = [
+        f
+        for f in ("compiled/train.npz", f"features/{args.featureset}/train.npz")
+        if not (Path(args.results) / f).exists()
+    ]
+    if missing:
+        sys.exit(f"nonlocal_seeds: {args.results} has no {', '.join(missing)}: run the workflow for that corpus first")
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="nonlocal_seeds_") as tmp:
+        curves = run_all(args, Path(tmp))
+        mela = {job: dev_mela(path) for job, path in curves.items()}
+    rows = difference_rows(mela)
+    record = {
+        "label": args.label,
+        "results": str(args.results),
+        "featureset": args.featureset,
+        "learner": "bk_delayed_laso",
+        "beam": args.beam,
+        "iterations": args.iterations,
+        "seeds": parse_seeds(args.seeds),
+        "nonlocal_templates": args.nonlocal_templates,
+        "per_iteration": rows,
+        "per_seed_dev_mela": {
+            f"{f}-s{s}": [round(float(x), 4) for x in m.values] for (f, s), m in sorted(mela.items())
+        },
+        "wall_s": round(time.perf_counter() - t0, 1),
+    }
+    out = Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"nonlocal_seeds_{args.label}.json").write_text(json.dumps(record, indent=1) + "\n")
+    caption = (
+        f"Dev MELA of delayed LaSO (beam {args.beam}), non-local minus local, over seeds {args.seeds} "
+        f"({args.results}, features/{args.featureset})"
+    )
+    (out / f"nonlocal_seeds_{args.label}.md").write_text(markdown(rows, caption))
+    print(markdown(rows, caption))
+
+
+if __name__ == "__main__":
+    main()
