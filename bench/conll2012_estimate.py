@@ -15,8 +15,11 @@ fitting a learner the leaderboard fits with the same settings. This adds those f
   (the training features ready, then one `cc2007_run` job or the `cc_slt_closest` leaderboard fit).
 
     python bench/conll2012_estimate.py        → bench/results/conll2012_estimate.json
+    python bench/conll2012_estimate.py --fit bench/results/cc2007_conll2012_size_fine.json \
+        --out bench/results/conll2012_estimate_fine.json   (C&C's fits measured on another store)
 """
 
+import argparse
 import json
 from pathlib import Path
 
@@ -73,15 +76,21 @@ def estimate(config, run, fit):
     }
 
 
-def main():
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--fit", default=str(RESULTS / "cc2007_conll2012_size.json"), help="C&C fit record (bench/cc2007.py)"
+    )
+    ap.add_argument("--out", default=str(RESULTS / "conll2012_estimate.json"))
+    args = ap.parse_args(argv)
     config = overlay(
         yaml.safe_load((ROOT / "config" / "config.yaml").read_text()),
         yaml.safe_load((ROOT / "config" / "conll2012.yaml").read_text()),
     )
     run = json.loads((RESULTS / "workflow_conll2012_size.json").read_text())
-    fit = json.loads((RESULTS / "cc2007_conll2012_size.json").read_text())
+    fit = json.loads(Path(args.fit).read_text())
     out = estimate(config, run, fit)
-    (RESULTS / "conll2012_estimate.json").write_text(json.dumps(out, indent=2) + "\n")
+    Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
     print(json.dumps(out, indent=2))
 
 

@@ -1,5 +1,7 @@
 """bench/conll2012_estimate.py: C&C's fits counted from a config, and the two estimates."""
 
+import json
+
 from tests.bench.bench_script import load_bench_script
 
 
@@ -44,3 +46,14 @@ def test_estimates_add_the_fits_to_the_measured_run():
     assert out["cluster_h"] == round(max(300, 100 + 5 * 60) / 3600, 1)
     # with no C&C the cluster time is the measured critical path
     assert mod.estimate(_config([], ["l3m"]), run, fit)["cluster_h"] == round(300 / 3600, 1)
+
+
+def test_main_takes_another_fit_record(tmp_path):
+    """--fit: the same estimate with C&C's fit measured on another store (e.g. the fine-type pool)."""
+    mod = _load()
+    fit = tmp_path / "fit.json"
+    fit.write_text('{"store_dir_train": {"fit_cpu_s": 3600.0}}')
+    out = tmp_path / "estimate.json"
+    mod.main(["--fit", str(fit), "--out", str(out)])
+    got = json.loads(out.read_text())
+    assert got["cc_fit_cpu_s"] == 3600.0 and got["cc_cpu_h"] == got["cc_fits"] * 1.0
