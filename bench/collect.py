@@ -41,7 +41,8 @@ from coreflab.report.io import atomic_write_text, save_figure  # noqa: E402
 C0, C1, REF = style.PALETTE[0], style.PALETTE[1], style.REFERENCE_STYLE["color"]
 
 HERE = Path(__file__).resolve().parent
-SKIP_KEYS = {"trace", "machine", "nonlocal_templates"}  # per-round traces, descriptions
+# per-round and per-iteration traces, descriptions
+SKIP_KEYS = {"trace", "machine", "nonlocal_templates", "per_iteration", "per_seed_dev_mela"}
 LIST_LABELS = ("workers", "beam", "documents")  # how a list item of dicts is named in a key
 TABLE_COLUMNS = ["benchmark", "quantity", "value", "target", "met", "anchor"]
 
@@ -551,9 +552,10 @@ def _panel_summary(ax, results, df):
         f"{m.get('cpu_count', '?')} CPUs, load {sc.get('load_average_at_start', '?')} at start",
         f"targets: {int((judged['met'] == 'yes').sum())} of {len(judged)} met",
     ]
+    width = max((len(str(n)) for n in judged["benchmark"]), default=10) + 2  # names never run into their counts
     for name, grp in judged.groupby("benchmark", sort=True):
         missed = list(grp.loc[grp["met"] == "no", "quantity"])
-        lines.append(f"  {name:<12}{int((grp['met'] == 'yes').sum())}/{len(grp)}")
+        lines.append(f"  {name:<{width}}{int((grp['met'] == 'yes').sum())}/{len(grp)}")
         lines += [f"    not met: {q}" for q in missed[:3]] + (["    ..."] if len(missed) > 3 else [])
     fits = df[df["benchmark"] == FIT_BENCHMARK]
     if len(fits):
