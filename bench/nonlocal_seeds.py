@@ -33,11 +33,17 @@ COREFLAB = [sys.executable, "-m", "coreflab.cli"]  # the `coreflab` command of t
 
 
 def parse_seeds(text):
-    """'1-4,7' -> [1, 2, 3, 4, 7]."""
+    """'1-4,7' -> [1, 2, 3, 4, 7]; a malformed list or an empty range stops with a one-line message."""
     out = []
     for part in text.split(","):
         lo, _, hi = part.strip().partition("-")
-        out += list(range(int(lo), int(hi or lo) + 1))
+        try:
+            first, last = int(lo), int(hi or lo)
+        except ValueError:
+            sys.exit(f"nonlocal_seeds: --seeds {text!r}: {part.strip()!r} is not a seed or a range like 1-8")
+        if last < first:
+            sys.exit(f"nonlocal_seeds: --seeds {text!r}: the range {part.strip()} is empty")
+        out += list(range(first, last + 1))
     return sorted(set(out))
 
 

@@ -20,6 +20,10 @@ def test_parse_seeds(mod):
     assert mod.parse_seeds("1-3,7") == [1, 2, 3, 7]
     assert mod.parse_seeds("5") == [5]
     assert mod.parse_seeds("2,1-2") == [1, 2]
+    with pytest.raises(SystemExit, match="is not a seed"):
+        mod.parse_seeds("1-x")
+    with pytest.raises(SystemExit, match="is empty"):
+        mod.parse_seeds("5-2")
 
 
 def test_difference_rows_by_hand(mod):
