@@ -28,6 +28,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from coreflab.papers.bk2014.report import load_curves, seed_differences, seed_mela
+from coreflab.papers.bk2014.runs import run_name
+
 FEATURES = ("local", "nonlocal")
 COREFLAB = [sys.executable, "-m", "coreflab.cli"]  # the `coreflab` command of this interpreter's install
 
@@ -71,38 +74,48 @@ def train_command(results, featureset, features, beam, iterations, nonlocal_temp
     return cmd
 
 
-def dev_mela(curve_csv):
-    """Dev MELA after each iteration (Series indexed by epoch) from a `coreflab train --curve` CSV."""
-    df = pd.read_csv(curve_csv)
-    return df[df["metric"] == "mela"].set_index("epoch")["f1"].astype(float)
+def seed_table(curves, beam):
+    """Dev MELA of the two runs, read as Table 1 reads it (`seed_mela`): rows (iteration, seed), columns
+    local and nonlocal."""
+    epochs = sorted(curves.loc[curves.metric == "mela", "epoch"].unique())
+    return pd.concat({int(e): seed_mela(curves, beam, e) for e in epochs}, names=["iteration", "seed"])
 
 
-def difference_rows(mela):
-    """mela: {(features, seed): Series by epoch}. One row per epoch over the seeds that have both runs:
-    mean dev MELA of each, and the per-seed difference's mean, sd (n-1), standard error, seeds ahead."""
-    seeds = sorted({s for f, s in mela if f == "local"} & {s for f, s in mela if f == "nonlocal"})
-    if not seeds:
-        raise ValueError("no seed has both a local and a non-local curve")
-    local = pd.DataFrame({s: mela[("local", s)] for s in seeds})
-    nonlocal_ = pd.DataFrame({s: mela[("nonlocal", s)] for s in seeds})
-    diff = (nonlocal_ - local).dropna()
-    n = len(seeds)
+def difference_rows(table):
+    """One row per iteration of a `seed_table` over the seeds that have both runs: mean dev MELA of
+    each, and the per-seed difference's mean, sd (n-1), standard error, seeds ahead."""
     rows = []
-    for epoch, d in diff.iterrows():
-        sd = float(d.std(ddof=1)) if n > 1 else float("nan")
+    for iteration, by_seed in table.groupby(level="iteration"):
+        diff = seed_differences(by_seed)
+        if diff.empty:
+            raise ValueError("no seed has both a local and a non-local curve")
+        n = len(diff)
+        both = by_seed.loc[diff.index]
+        sd = float(diff.std(ddof=1)) if n > 1 else float("nan")
         rows.append(
             {
-                "iteration": int(epoch),
+                "iteration": int(iteration),
                 "seeds": n,
-                "local": round(float(local.loc[epoch].mean()), 4),
-                "nonlocal": round(float(nonlocal_.loc[epoch].mean()), 4),
-                "difference": round(float(d.mean()), 4),
+                "local": round(float(both["local"].mean()), 4),
+                "nonlocal": round(float(both["nonlocal"].mean()), 4),
+                "difference": round(float(diff.mean()), 4),
                 "sd": round(sd, 4),
                 "se": round(sd / math.sqrt(n), 4),
-                "ahead": int((d > 0).sum()),
+                "ahead": int((diff > 0).sum()),
             }
         )
     return rows
+
+
+def per_seed_mela(table):
+    """{"<features>-s<seed>": dev MELA after each iteration} of every run trained, seeds in numeric order."""
+    out = {}
+    for features in FEATURES:
+        for seed in sorted(table.index.get_level_values("seed").unique(), key=int):
+            values = table.xs(seed, level="seed")[features].dropna()
+            if len(values):  # a seed that ran one of the two runs only
+                out[f"{features}-s{seed}"] = [round(float(x), 4) for x in values]
+    return out
 
 
 def markdown(rows, caption):
@@ -111,24 +124,26 @@ def markdown(rows, caption):
     return f"{caption}\n\n{table.to_markdown(index=False, floatfmt=fmt)}\n"
 
 
-def run_all(args, work):
-    """Train every (features, seed) run, args.jobs at a time; {(features, seed): curve path}."""
-    jobs = [(f, s) for s in parse_seeds(args.seeds) for f in FEATURES]
+def run_all(args, seeds, work):
+    """Train every (features, seed) run, args.jobs at a time; {run name: curve path}, named as the
+    workflow names Table 1's runs (`bk_delayed_laso-<features>-b<beam>-s<seed>`)."""
+    jobs = [(f, s) for s in seeds for f in FEATURES]
 
     def one(job):
         features, seed = job
-        curve = work / f"{features}-s{seed}.csv"
+        run = run_name("bk_delayed_laso", features, args.beam, seed)
+        curve = work / f"{run}.csv"
         cmd = train_command(
             args.results, args.featureset, features, args.beam, args.iterations, args.nonlocal_templates,
-            seed, curve, work / f"{features}-s{seed}.npz",
+            seed, curve, work / f"{run}.npz",
         )  # fmt: skip
-        log = work / f"{features}-s{seed}.log"
+        log = work / f"{run}.log"
         with open(log, "w") as fh:
             if subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT).returncode:
                 sys.exit(f"nonlocal_seeds: coreflab train failed for {features} seed {seed}:\n{log.read_text()}")
-        (work / f"{features}-s{seed}.npz").unlink(missing_ok=True)
+        (work / f"{run}.npz").unlink(missing_ok=True)
         print(f"  {features} seed {seed} done", flush=True)
-        return job, curve
+        return run, curve
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         return dict(pool.map(one, jobs))
@@ -155,11 +170,11 @@ def main(argv=None):
     ]
     if missing:
         sys.exit(f"nonlocal_seeds: {args.results} has no {', '.join(missing)}: run the workflow for that corpus first")
+    seeds = parse_seeds(args.seeds)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="nonlocal_seeds_") as tmp:
-        curves = run_all(args, Path(tmp))
-        mela = {job: dev_mela(path) for job, path in curves.items()}
-    rows = difference_rows(mela)
+        table = seed_table(load_curves(run_all(args, seeds, Path(tmp))), args.beam)
+    rows = difference_rows(table)
     record = {
         "label": args.label,
         "results": str(args.results),
@@ -167,12 +182,10 @@ def main(argv=None):
         "learner": "bk_delayed_laso",
         "beam": args.beam,
         "iterations": args.iterations,
-        "seeds": parse_seeds(args.seeds),
+        "seeds": seeds,
         "nonlocal_templates": args.nonlocal_templates,
         "per_iteration": rows,
-        "per_seed_dev_mela": {
-            f"{f}-s{s}": [round(float(x), 4) for x in m.values] for (f, s), m in sorted(mela.items())
-        },
+        "per_seed_dev_mela": per_seed_mela(table),
         "wall_s": round(time.perf_counter() - t0, 1),
     }
     out = Path(args.out_dir)
@@ -182,8 +195,9 @@ def main(argv=None):
         f"Dev MELA of delayed LaSO (beam {args.beam}), non-local minus local, over seeds {args.seeds} "
         f"({args.results}, features/{args.featureset})"
     )
-    (out / f"nonlocal_seeds_{args.label}.md").write_text(markdown(rows, caption))
-    print(markdown(rows, caption))
+    text = markdown(rows, caption)
+    (out / f"nonlocal_seeds_{args.label}.md").write_text(text)
+    print(text)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from coreflab.corpus.synthetic.generator import generate_corpus
+from coreflab.papers.bk2014.report import load_curves
 from tests.bench.bench_script import load_bench_script
 from tests.commands.learner_runs import write_split_files
 
@@ -26,29 +27,44 @@ def test_parse_seeds(mod):
         mod.parse_seeds("5-2")
 
 
-def test_difference_rows_by_hand(mod):
+def _table(mod, tmp_path, mela, beam=5):
+    """A `seed_table` of curves written as `coreflab train --curve` CSVs: {(features, seed): MELA per iteration}."""
+    paths = {}
+    for (features, seed), values in mela.items():
+        run = f"bk_delayed_laso-{features}-b{beam}-s{seed}"
+        paths[run] = tmp_path / f"{run}.csv"
+        pd.DataFrame({"epoch": range(1, len(values) + 1), "metric": "mela", "f1": values}).to_csv(
+            paths[run], index=False
+        )
+    return mod.seed_table(load_curves(paths), beam)
+
+
+def test_difference_rows_by_hand(mod, tmp_path):
     """Seeds 1-3 at two iterations; seed 4 has only a local curve and is left out.
     Iteration 1: differences +1, -1, +3 -> mean 1, sd 2, se 2/sqrt(3), ahead 2.
     Iteration 2: differences 0, +2, +1 -> mean 1, sd 1, ahead 2 (a tie is not ahead)."""
-    s = lambda a, b: pd.Series([a, b], index=[1, 2])  # noqa: E731
     mela = {
-        ("local", 1): s(70, 72), ("nonlocal", 1): s(71, 72),
-        ("local", 2): s(70, 70), ("nonlocal", 2): s(69, 72),
-        ("local", 3): s(60, 61), ("nonlocal", 3): s(63, 62),
-        ("local", 4): s(50, 50),
+        ("local", 1): [70, 72], ("nonlocal", 1): [71, 72],
+        ("local", 2): [70, 70], ("nonlocal", 2): [69, 72],
+        ("local", 3): [60, 61], ("nonlocal", 3): [63, 62],
+        ("local", 4): [50, 50],
     }  # fmt: skip
-    rows = mod.difference_rows(mela)
+    table = _table(mod, tmp_path, mela)
+    rows = mod.difference_rows(table)
     assert [r["iteration"] for r in rows] == [1, 2]
     first, second = rows
     assert first["seeds"] == 3 and first["difference"] == 1.0 and first["sd"] == 2.0
     assert first["se"] == round(2 / math.sqrt(3), 4) and first["ahead"] == 2
     assert first["local"] == round(200 / 3, 4) and first["nonlocal"] == round(203 / 3, 4)
     assert second["difference"] == 1.0 and second["sd"] == 1.0 and second["ahead"] == 2
+    per_seed = mod.per_seed_mela(table)
+    assert per_seed["local-s4"] == [50.0, 50.0] and per_seed["nonlocal-s3"] == [63.0, 62.0]
+    assert "nonlocal-s4" not in per_seed
 
 
-def test_difference_rows_needs_a_pair(mod):
+def test_difference_rows_needs_a_pair(mod, tmp_path):
     with pytest.raises(ValueError, match="no seed has both"):
-        mod.difference_rows({("local", 1): pd.Series([1.0], index=[1])})
+        mod.difference_rows(_table(mod, tmp_path, {("local", 1): [1.0], ("nonlocal", 2): [1.0]}))
 
 
 def test_command_is_the_table1_run(mod, tmp_path):

@@ -158,6 +158,11 @@ def seed_mela(curves, beam, iteration):
     return sub.assign(seed=seeds).pivot_table(index="seed", columns="features", values="MELA", aggfunc="first")
 
 
+def seed_differences(by_seed):
+    """Per-seed MELA difference, non-local minus local, over the seeds that ran both (a `seed_mela` frame)."""
+    return (by_seed["nonlocal"] - by_seed["local"]).dropna()
+
+
 def _with_seed_spread(table, by_seed):
     """Seed columns where Table 1's runs were trained with two or more seeds: per row the number of
     seeds, the mean and the sd of MELA; in the difference row those of the per-seed difference
@@ -165,7 +170,7 @@ def _with_seed_spread(table, by_seed):
     documents holds the models fixed; this is the spread from retraining them."""
     if len(by_seed) < 2 or not {"local", "nonlocal"} <= set(by_seed.columns):
         return table
-    diff = (by_seed["nonlocal"] - by_seed["local"]).dropna()
+    diff = seed_differences(by_seed)
     cols = [by_seed["local"].dropna(), by_seed["nonlocal"].dropna(), diff]
     table = table.copy()
     table["seeds"] = [len(c) for c in cols]
