@@ -101,7 +101,7 @@ def test_table1_reads_only_the_main_seed():
 def test_table1_seed_columns_by_hand():
     """Three seeds of local (70, 71, 75) and non-local (71, 70, 78), one non-local run missing for
     seed 4: per row n, mean and sd of MELA; the difference row pairs seeds with both runs (+1, -1,
-    +3: mean 1, sd 2, ahead in 2 of 3); the rows stay the main seed's."""
+    +3: mean 1, sd 2, standard error 2/sqrt(3), ahead in 2 of 3); the rows stay the main seed's."""
     import pytest
 
     frames = [_table1_curves(70.0, 71.0)]
@@ -114,6 +114,7 @@ def test_table1_seed_columns_by_hand():
     assert t["MELA seed mean"].tolist() == pytest.approx([(70 + 71 + 75 + 90) / 4, 73.0, 1.0])
     # deviations from the means: local -6.5, -5.5, -1.5, 13.5; non-local -2, -3, 5; difference 0, -2, 2
     assert t["MELA seed sd"].tolist() == pytest.approx([(257 / 3) ** 0.5, (38 / 2) ** 0.5, 2.0])
+    assert t["MELA seed se"].tolist() == pytest.approx([(257 / 12) ** 0.5, (38 / 6) ** 0.5, 2.0 / 3**0.5])
     assert t["non-local ahead"].tolist() == ["", "", "2 of 3"]
 
 

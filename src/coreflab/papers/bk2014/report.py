@@ -165,8 +165,8 @@ def seed_differences(by_seed):
 
 def _with_seed_spread(table, by_seed):
     """Seed columns where Table 1's runs were trained with two or more seeds: per row the number of
-    seeds, the mean and the sd of MELA; in the difference row those of the per-seed difference
-    (seeds with both runs) and how many seeds the non-local model is ahead in. A bootstrap over
+    seeds, the mean, the sd and the standard error (sd / sqrt(n)) of MELA; in the difference row those
+    of the per-seed difference (seeds with both runs) and how many seeds the non-local model is ahead in. A bootstrap over
     documents holds the models fixed; this is the spread from retraining them."""
     if len(by_seed) < 2 or not {"local", "nonlocal"} <= set(by_seed.columns):
         return table
@@ -176,6 +176,7 @@ def _with_seed_spread(table, by_seed):
     table["seeds"] = [len(c) for c in cols]
     table["MELA seed mean"] = [float(c.mean()) for c in cols]
     table["MELA seed sd"] = [float(c.std(ddof=1)) if len(c) > 1 else float("nan") for c in cols]
+    table["MELA seed se"] = [sd / len(c) ** 0.5 for sd, c in zip(table["MELA seed sd"], cols)]
     table["non-local ahead"] = ["", "", f"{int((diff > 0).sum())} of {len(diff)}"]
     return table
 
