@@ -73,3 +73,44 @@ def test_the_mode_goes_from_mela_data_into_the_regressor(files):
     pd.concat([kept, dropped]).to_csv(d / "mixed.csv", index=False)
     with pytest.raises(UserError):
         run_command(mela_fit, ["--data", str(d / "mixed.csv"), "--out", str(d / "mixed.json")])
+
+
+def _rank_features_reference(corpus, store, seed=0, alpha=1e-5):
+    """The numpy version `rank_features` replaced (per-entry int64 index arrays, int64 columns)."""
+    from scipy.sparse import csr_matrix
+    from sklearn.linear_model import SGDClassifier
+
+    from coreflab.decode.arcs import gold_arc_mask
+
+    pair = np.flatnonzero(np.asarray(store.arc_ante) >= 0)
+    offs = np.asarray(store.arc_feat_offsets)
+    counts = offs[pair + 1] - offs[pair]
+    idx = np.concatenate([np.arange(offs[a], offs[a + 1]) for a in pair])
+    feats = np.asarray(store.arc_feats)[idx]
+    present = np.zeros(1 << int(store.n_bits), dtype=bool)
+    present[feats] = True
+    uniq = np.flatnonzero(present)
+    col = np.cumsum(present) - 1
+    X = csr_matrix(
+        (np.ones(feats.size), col[feats], np.concatenate([[0], np.cumsum(counts)])), shape=(pair.size, uniq.size)
+    )
+    X.sum_duplicates()
+    y = gold_arc_mask(corpus, store)[pair].astype(np.int64)
+    clf = SGDClassifier(loss="log_loss", alpha=alpha, max_iter=10, tol=None, random_state=seed).fit(X, y)
+    mag = np.abs(clf.coef_.ravel())
+    order = np.lexsort((uniq, -mag))
+    root_only = np.setdiff1d(np.unique(np.asarray(store.arc_feats)), uniq)
+    return uniq[order], root_only, mag[order]
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_feature_ranking_is_the_numpy_version_bit_for_bit(seed):
+    """The ranking built without per-entry temporaries (12.2 -> about 8 GB at CoNLL-2012 size) ranks the
+    same ids with the same weights as the numpy version it replaced, hash collisions within an arc included."""
+    from coreflab.papers.hm2017.experiments import rank_features
+
+    corpus, store = random_problem([6, 9, 4, 12, 7, 15], n_bits=7, seed=seed)
+    assert any(len(set(store.arc_features(a))) < len(store.arc_features(a)) for a in range(store.n_arcs))
+    got, want = rank_features(corpus, store, seed=seed), _rank_features_reference(corpus, store, seed=seed)
+    for g, w in zip(got, want):
+        assert np.array_equal(g, w)

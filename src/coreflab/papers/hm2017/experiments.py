@@ -5,7 +5,7 @@
   same hashed sparse features; features ranked by |weight| (ties by id). Features that
   occur only on root arcs are not pair features: they are always kept (reconstructed:
   without them every root arc would score 0 at small N).
-- `reduce_store`: the arc store restricted to the top-N ranked features (vectorised).
+- `reduce_store`: the arc store restricted to the top-N ranked features (`features/entry_filters.py`).
 - `learning_run`: one learner in one feature space, scored on dev and test after every
   epoch (Fig. 3 curves and the best-dev-epoch test scores of Tables 2–4 from one job).
 - `tune`: the paper's grid over C and r on a training sample, best dev MELA after T epochs.
@@ -22,6 +22,7 @@ import pandas as pd
 
 from coreflab.decode.arcs import gold_arc_mask
 from coreflab.errors import UserError
+from coreflab.features.entry_filters import features_of_arcs, features_with_ids
 from coreflab.features.store import ArcStore
 from coreflab.learn.evaluation import score_model
 from coreflab.learn.registry import make_learner
@@ -29,35 +30,52 @@ from coreflab.learn.registry import make_learner
 RUN_COLUMNS = ("learner", "n_features", "epoch", "split", "muc", "bcub", "ceafe", "mela", "seconds")
 
 
-def rank_features(corpus, store, seed=0, alpha=1e-5):
-    """(ranked pair feature ids, root-only feature ids, |weights| in ranked order)."""
+def pair_design(corpus, store):
+    """(X, y, ids, root_only) of `rank_features`' classifier: one CSR row per non-root arc over the
+    columns `ids` (the ids its features take, ascending), y = gold; root_only = the ids that occur on
+    root arcs only. Built with int32 column indices and no per-entry temporaries, so that the store
+    can be dropped before the fit (`coreflab hm2017 select` does)."""
     from scipy.sparse import csr_matrix
-    from sklearn.linear_model import SGDClassifier
 
     ante = np.asarray(store.arc_ante)
     gold = gold_arc_mask(corpus, store)
     pair = np.flatnonzero(ante >= 0)
     if pair.size == 0:
         raise UserError("feature ranking needs candidate pairs (every document has one mention)")
-    offs = np.asarray(store.arc_feat_offsets)
-    counts = offs[pair + 1] - offs[pair]
-    feats = np.asarray(store.arc_feats)[_ranges(offs[pair], counts)]
-    present = np.zeros(1 << int(store.n_bits), dtype=bool)
-    present[feats] = True
-    uniq = np.flatnonzero(present)
-    col = np.cumsum(present) - 1
-    indptr = np.concatenate([[0], np.cumsum(counts)])
-    X = csr_matrix((np.ones(feats.size), col[feats], indptr), shape=(pair.size, uniq.size))
-    X.sum_duplicates()
     y = gold[pair].astype(np.int64)
     if y.min() == y.max():
         raise UserError("feature ranking needs both coreferent and non-coreferent pairs")
+    feats_all = np.asarray(store.arc_feats)
+    occurs = np.zeros(1 << int(store.n_bits), dtype=bool)
+    occurs[feats_all] = True
+    indptr, feats = features_of_arcs(np.asarray(store.arc_feat_offsets), feats_all, pair)
+    present = np.zeros_like(occurs)
+    present[feats] = True
+    ids = np.flatnonzero(present)
+    col = (np.cumsum(present) - 1).astype(np.int32)
+    indices = col[feats]
+    del feats
+    X = csr_matrix((np.ones(indices.size), indices, indptr), shape=(pair.size, ids.size))
+    del indices
+    X.sum_duplicates()
+    return X, y, ids, np.flatnonzero(occurs & ~present)
+
+
+def rank_by_weight(X, y, ids, seed=0, alpha=1e-5):
+    """(ids ranked by |weight| of a logistic-regression SGD classifier, ties by id; |weights| in that order)."""
+    from sklearn.linear_model import SGDClassifier
+
     clf = SGDClassifier(loss="log_loss", alpha=alpha, max_iter=10, tol=None, random_state=seed).fit(X, y)
     mag = np.abs(clf.coef_.ravel())
-    order = np.lexsort((uniq, -mag))
-    all_feats = np.unique(np.asarray(store.arc_feats))
-    root_only = np.setdiff1d(all_feats, uniq)
-    return uniq[order].astype(np.int64), root_only.astype(np.int64), mag[order]
+    order = np.lexsort((ids, -mag))
+    return ids[order].astype(np.int64), mag[order]
+
+
+def rank_features(corpus, store, seed=0, alpha=1e-5):
+    """(ranked pair feature ids, root-only feature ids, |weights| in ranked order)."""
+    X, y, ids, root_only = pair_design(corpus, store)
+    ranked, weight = rank_by_weight(X, y, ids, seed=seed, alpha=alpha)
+    return ranked, root_only.astype(np.int64), weight
 
 
 def _ranges(starts, counts):
@@ -75,17 +93,16 @@ def n_features_grid(n_ranked, fractions):
 
 def reduce_store(store, keep_ids):
     """ArcStore with only the features in keep_ids (same arcs and offsets layout)."""
-    mask = np.zeros(1 << int(store.n_bits), dtype=bool)
-    mask[np.asarray(keep_ids, dtype=np.int64)] = True
-    keep = mask[store.arc_feats]
-    cs = np.concatenate([[0], np.cumsum(keep)]).astype(np.int64)
+    keep = np.zeros(1 << int(store.n_bits), dtype=np.uint8)
+    keep[np.asarray(keep_ids, dtype=np.int64)] = 1
+    offsets, feats = features_with_ids(np.asarray(store.arc_feat_offsets), np.asarray(store.arc_feats), keep)
     return ArcStore(
         n_bits=store.n_bits,
         doc_mention_offsets=store.doc_mention_offsets,
         m_arc_offsets=store.m_arc_offsets,
         arc_ante=store.arc_ante,
-        arc_feat_offsets=cs[store.arc_feat_offsets],
-        arc_feats=store.arc_feats[keep],
+        arc_feat_offsets=offsets,
+        arc_feats=feats,
         templates=store.templates,
         unavailable=store.unavailable,
         window=store.window,
@@ -172,15 +189,14 @@ def subsample_docs(corpus, store, n_docs, seed=0):
     m_off = np.asarray(store.m_arc_offsets)
     arcs = _ranges(m_off[rows], m_off[rows + 1] - m_off[rows])
     n_arcs = m_off[rows + 1] - m_off[rows]
-    f_off = np.asarray(store.arc_feat_offsets)
-    fidx = _ranges(f_off[arcs], f_off[arcs + 1] - f_off[arcs])
+    feat_offsets, feats = features_of_arcs(np.asarray(store.arc_feat_offsets), np.asarray(store.arc_feats), arcs)
     sub_store = ArcStore(
         n_bits=store.n_bits,
         doc_mention_offsets=new_offs,
         m_arc_offsets=np.concatenate([[0], np.cumsum(n_arcs)]).astype(np.int64),
         arc_ante=store.arc_ante[arcs],
-        arc_feat_offsets=np.concatenate([[0], np.cumsum(f_off[arcs + 1] - f_off[arcs])]).astype(np.int64),
-        arc_feats=store.arc_feats[fidx],
+        arc_feat_offsets=feat_offsets,
+        arc_feats=feats,
         templates=store.templates,
         unavailable=store.unavailable,
         window=store.window,

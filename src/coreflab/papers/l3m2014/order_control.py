@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from coreflab.errors import UserError
+from coreflab.features.entry_filters import features_of_arcs
 from coreflab.learn.base import TrainingData, as_training_data
 
 
@@ -82,11 +83,7 @@ def shuffled_data(data, seed):
             counts.append(1 + pair_arcs.size)
     src = np.concatenate(src_arcs).astype(np.int64)
     foff = np.asarray(store.arc_feat_offsets, dtype=np.int64)
-    lengths = foff[src + 1] - foff[src]
-    new_foff = np.zeros(src.size + 1, dtype=np.int64)
-    np.cumsum(lengths, out=new_foff[1:])
-    within = np.arange(new_foff[-1]) - np.repeat(new_foff[:-1], lengths)
-    gather = np.repeat(foff[src], lengths) + within
+    new_foff, feats = features_of_arcs(foff, np.asarray(store.arc_feats), src)
     m_arc_new = np.zeros(new_to_old.size + 1, dtype=np.int64)
     np.cumsum(np.asarray(counts, dtype=np.int64), out=m_arc_new[1:])
     vals = getattr(store, "arc_vals", None)
@@ -96,8 +93,8 @@ def shuffled_data(data, seed):
         m_arc_offsets=m_arc_new,
         arc_ante=np.concatenate(antes).astype(np.int32),
         arc_feat_offsets=new_foff,
-        arc_feats=np.asarray(store.arc_feats)[gather],
-        arc_vals=None if vals is None else np.asarray(vals)[gather],
+        arc_feats=feats,
+        arc_vals=None if vals is None else features_of_arcs(foff, np.asarray(vals), src)[1],
     )
     corpus = SimpleNamespace(
         m_cluster=np.asarray(data.corpus.m_cluster)[new_to_old],

@@ -20,10 +20,12 @@ def add_arguments(p):
 def run(args):
     from coreflab.learn.base import as_training_data
     from coreflab.learn.io import load_split
-    from coreflab.papers.hm2017.experiments import rank_features
+    from coreflab.papers.hm2017.experiments import pair_design, rank_by_weight
 
     data = as_training_data(load_split(args.compiled, args.arcs))
-    ranked, root_only, weight = rank_features(data.corpus, data.store, seed=args.seed)
+    X, y, ids, root_only = pair_design(data.corpus, data.store)
+    del data  # the store is not needed for the fit: at CoNLL-2012 size it is 2 GB of the peak
+    ranked, weight = rank_by_weight(X, y, ids, seed=args.seed)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp.npz")

@@ -1,0 +1,68 @@
+"""Features of an arc store filtered by id or by arc, in numba passes that allocate only the output.
+
+The numpy way (a boolean per entry, its int64 cumulative sum, fancy-indexed copies) holds several
+arrays as long as the store's feature list at once: at CoNLL-2012 size with `local_fine` (510M
+entries) H&M's feature ranking peaked at 12.2 GB and its reduced-store runs at 9.7 GB, beyond the
+8 GB their rules ask a cluster for. These kernels count first, then fill: the result is all they
+allocate.
+"""
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _count_ids(arc_feat_offsets, arc_feats, keep_id, off):
+    n_arcs = arc_feat_offsets.shape[0] - 1
+    m = 0
+    off[0] = 0
+    for a in range(n_arcs):
+        for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            m += keep_id[arc_feats[k]]
+        off[a + 1] = m
+    return m
+
+
+@njit(cache=True)
+def _fill_ids(arc_feat_offsets, arc_feats, keep_id, out):
+    m = 0
+    for k in range(arc_feat_offsets[-1]):
+        f = arc_feats[k]
+        if keep_id[f]:
+            out[m] = f
+            m += 1
+
+
+def features_with_ids(arc_feat_offsets, arc_feats, keep_id):
+    """(offsets, features) of every arc keeping only the features f with keep_id[f] (uint8 per id),
+    in their order."""
+    off = np.empty(arc_feat_offsets.shape[0], dtype=np.int64)
+    m = _count_ids(arc_feat_offsets, arc_feats, keep_id, off)
+    out = np.empty(m, dtype=arc_feats.dtype)
+    _fill_ids(arc_feat_offsets, arc_feats, keep_id, out)
+    return off, out
+
+
+@njit(cache=True)
+def _fill_arcs(arc_feat_offsets, arc_feats, arcs, off, out):
+    m = 0
+    off[0] = 0
+    for i in range(arcs.shape[0]):
+        a = arcs[i]
+        for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            out[m] = arc_feats[k]
+            m += 1
+        off[i + 1] = m
+
+
+def features_of_arcs(arc_feat_offsets, arc_feats, arcs):
+    """(offsets, features) of the given arcs (ascending or not), one row per arc in that order."""
+    arcs = np.asarray(arcs, dtype=np.int64)
+    total = int((arc_feat_offsets[arcs + 1] - arc_feat_offsets[arcs]).sum())
+    off = np.empty(arcs.shape[0] + 1, dtype=np.int64)
+    out = np.empty(total, dtype=arc_feats.dtype)
+    _fill_arcs(arc_feat_offsets, arc_feats, arcs, off, out)
+    return off, out
+
+
+__all__ = ["features_of_arcs", "features_with_ids"]
