@@ -128,11 +128,22 @@ def test_scorer_pl_arguments_name_a_document_or_none(files, capsys):
     assert d1["muc"]["recall_den"] == 2 and d1["muc"]["recall_num"] == 1
     assert main(["score", "MUC", k, r]) == 0
     every = capsys.readouterr().out
-    # by hand: d1 key {a, bc} {d, e}, response {a, bc, d} {c}; d2 key {a, b}, not in the response
+    # by hand: d1 key {a, bc} {d, e}, response {a, bc, d} {c}; d2 key {a, b}, not in the response. First the
+    # entity listings v8.01 prints (tokens counted in the document, blank lines skipped; an entity's mentions
+    # in the order their last token is read; a one-token mention is read before a closing bracket in the same
+    # cell, so c's entity is numbered 1); a document the response lacks is listed with an empty name
     rule = "-" * 74
     assert every == "\n".join(
         [
             "version: 8.01 coreflab",
+            "====> (d1); part 000:",
+            "File (d1); part 000:",
+            "Entity 0: (0,0) (1,2)",
+            "Entity 1: (3,3) (4,4)",
+            "====> (d1); part 000:",
+            "File (d1); part 000:",
+            "Entity 0: (0,0) (1,2) (3,3)",
+            "Entity 1: (2,2)",
             "(d1); part 000:",
             "Total key mentions: 4",
             "Total response mentions: 4",
@@ -142,6 +153,11 @@ def test_scorer_pl_arguments_name_a_document_or_none(files, capsys):
             "Invented: 1",
             "Recall: (1 / 2) 50%\tPrecision: (1 / 2) 50%\tF1: 50%",
             rule,
+            "====> (d2); part 000:",
+            "File (d2); part 000:",
+            "Entity 0: (0,0) (1,1)",
+            "====> :",
+            "File :",
             "(d2); part 000:",
             "Total key mentions: 2",
             "Total response mentions: 0",
@@ -155,7 +171,14 @@ def test_scorer_pl_arguments_name_a_document_or_none(files, capsys):
     ) + totals.removeprefix("version: 8.01 coreflab")
     assert every.count("====== TOTALS") == 1  # a script reading the first TOTALS block reads the totals
     assert main(["score", "muc", k, r, "(d1); part 000"]) == 0
-    assert capsys.readouterr().out.startswith("version: 8.01 coreflab\n(d1); part 000:\nTotal key mentions: 4\n")
+    # a document named: v8.01 prints its name before reading it, so before the listings
+    one = capsys.readouterr().out
+    assert one.startswith("version: 8.01 coreflab\n(d1); part 000:\n====> (d1); part 000:\nFile (d1); part 000:\n")
+    assert "Entity 1: (2,2)\nTotal key mentions: 4\n" in one
+    assert main(["score", "blanc", k, r]) == 0
+    # BLANC's loop over every document prints an empty name and no per-document figures
+    blanc = capsys.readouterr().out
+    assert "Entity 1: (2,2)\n:\nTotal key mentions: 4\n" in blanc and "Invented: 1\n====> (d2)" in blanc
 
 
 def test_scorer_pl_all_is_its_five_metrics_in_its_order(files, capsys):

@@ -7,8 +7,10 @@ its `#begin document ` line, as scorer.pl matches it, or its bare id) scores tha
 alone, and no NAME adds the per-document breakdown, as scorer.pl prints every document then.
 The text is scorer.pl's (`coreflab.metrics.text.scorer_pl_text`): its `version:` line, a
 `METRIC name:` header only for `all`, which is its five metrics (no LEA), no MELA line, and per
-metric each document's block (name, mention counts, figure line; scorer.pl's listing of each
-entity's spans is left out) before one TOTALS block.
+metric each document's block (the key's and the response's entities with their token spans, as
+v8.01 lists them at its verbosity 2; the name, mention counts and figure line) before one TOTALS
+block. Documents come in the key's order (scorer.pl's follow perl's hash order, which varies from
+run to run), and repeated mentions are a warning on stderr, not lines in the text.
 
 KEY and RESPONSE are CoNLL files or directories with any number of columns, read as the
 official scorer reads them: the last column is the coreference column, documents come from
@@ -84,6 +86,16 @@ def one_document(scores, key, name):
     return replace(scores, per_doc={m: a[i : i + 1] for m, a in scores.per_doc.items()}, doc_keys=[scores.doc_keys[i]])
 
 
+def entity_listings(key, response, doc_keys):
+    """(doc_id, part) -> (key clusters, response clusters or None), in v8.01's entity and mention order: what
+    scorer.pl lists for each document it scores."""
+    in_response = {k: d for d, k in enumerate(response.docs)}
+    in_key = {k: d for d, k in enumerate(key.docs)}
+    return {
+        k: (key.clusters(in_key[k]), response.clusters(in_response[k]) if k in in_response else None) for k in doc_keys
+    }
+
+
 def run(args):
     from coreflab.metrics.coref_file import LooseCellWarning, mismatched_headers, read_coref_path
     from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
@@ -130,7 +142,16 @@ def run(args):
 
         if scorer_pl_text_form:
             names = dict(zip(key.docs, key.headers)) if len(key.headers) == len(key.docs) else {}
-            sys.stdout.write(scorer_pl_text(scores, args.metric, per_doc=args.per_doc, names=names))
+            listings = entity_listings(key, response, scores.doc_keys) if args.per_doc else None
+            text = scorer_pl_text(
+                scores,
+                args.metric,
+                per_doc=args.per_doc,
+                names=names,
+                listings=listings,
+                named=name not in (None, "none"),
+            )
+            sys.stdout.write(text)
         else:
             sys.stdout.write(format_text(scores, per_doc=args.per_doc))
     return 0

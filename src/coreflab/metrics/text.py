@@ -95,13 +95,30 @@ def format_text(scores, per_doc=False):
     return "\n".join(parts) + "\n"
 
 
-def document_block(scores, metric, row, name):
-    """One document's lines as scorer.pl prints them before its totals: the document's name, its
-    mention counts and the metric's figure line (scorer.pl's listing of each entity's spans is left out;
-    no TOTALS header, so that a script reading the first TOTALS block reads the totals)."""
+def entity_listing(name, clusters):
+    """What v8.01's GetCoreference prints for one document at the scorer's verbosity (2): `====> name:`,
+    `File name:`, then `Entity e:` and the token span of each of its mentions, entities in reading order.
+    For a document the file lacks (clusters None) it prints both lines with an empty name."""
+    if clusters is None:
+        return ["====> :", "File :"]
+    entities = [f"Entity {e}:" + "".join(f" ({s},{t})" for s, t in c) for e, c in enumerate(clusters)]
+    return [f"====> {name}:", f"File {name}:", *entities]
+
+
+def document_block(scores, metric, row, name, listing=None, named=False):
+    """One document's lines as scorer.pl prints them before its totals: the entity listings of key and
+    response (`listing`: (key clusters, response clusters), as `entity_listing` takes them), the document's
+    name, its mention counts and, except for BLANC, the metric's figure line (no TOTALS header, so that a
+    script reading the first TOTALS block reads the totals). As v8.01 does, a document named on the command
+    line (`named`) has its name printed before the listings, and BLANC's loop over every document prints
+    an empty name."""
     exact, key_mentions, _, response_mentions = (int(x) for x in scores.per_doc["mentions"][row])
-    out = [
-        f"{name}:",
+    out = [f"{name}:"] if named else []
+    if listing is not None:
+        out += entity_listing(name, listing[0]) + entity_listing(name, listing[1])
+    if not named:
+        out.append(":" if metric == "blanc" else f"{name}:")
+    out += [
         f"Total key mentions: {key_mentions}",
         f"Total response mentions: {response_mentions}",
         f"Strictly correct identified mentions: {exact}",
@@ -109,20 +126,29 @@ def document_block(scores, metric, row, name):
         f"No identified: {key_mentions - exact}",
         f"Invented: {response_mentions - exact}",
     ]
-    return "\n".join(out + figure_lines(metric, scores.per_doc[metric][row]))
+    if metric != "blanc":
+        out += figure_lines(metric, scores.per_doc[metric][row])
+    return "\n".join(out)
 
 
-def scorer_pl_text(scores, metric, per_doc=False, names=None):
+def scorer_pl_text(scores, metric, per_doc=False, names=None, listings=None, named=False):
     """scorer.pl's own output for `<metric> KEY RESPONSE [NAME]` (metric: one name or 'all'): per
     metric, with per_doc each document's block (`document_block`; names: (doc_id, part) -> the
-    document's `#begin document` rest, by default `(id); part NNN`), then one TOTALS block."""
+    document's `#begin document` rest, by default `(id); part NNN`; listings: (doc_id, part) -> the
+    key's and the response's clusters; named: one document named on the command line), then one
+    TOTALS block."""
     metrics = list(SCORER_PL_ALL) if metric == "all" else [metric]
-    names = [(names or {}).get(k, f"({k[0]}); part {k[1]:03d}") for k in scores.doc_keys]
+    listings = listings or {}
+    keys = list(scores.doc_keys)
+    names = [(names or {}).get(k, f"({k[0]}); part {k[1]:03d}") for k in keys]
     parts = [SCORER_PL_VERSION]
     for m in metrics:
         if metric == "all":
             parts += ["", f"METRIC {m}:"]
         if per_doc:
-            parts += [document_block(scores, m, i, name) for i, name in enumerate(names)]
+            parts += [
+                document_block(scores, m, i, name, listings.get(k), named)
+                for i, (k, name) in enumerate(zip(keys, names))
+            ]
         parts += ["", metric_block(scores, m, header=False)]
     return "\n".join(parts) + "\n"
