@@ -75,7 +75,8 @@ def test_the_local_set_and_repeats():
 
 def test_the_filter_for_sets_in_pool_order_is_the_sorting_cut():
     """Sets listed in pool order (selection's remove steps) take the filter; it gives the sorting cut's arrays."""
-    from coreflab.features.template_subsets import _count_kept, _subset_entries, _subset_entries_in_pool_order
+    from coreflab.features.entry_filters import count_kept, fill_kept
+    from coreflab.features.template_subsets import _subset_entries
 
     corpus = random_compiled_corpus(3, mean_mentions=12, n_words=5, seed=19)
     local = load_featureset("local").local
@@ -86,9 +87,9 @@ def test_the_filter_for_sets_in_pool_order_is_the_sorting_cut():
         rank[kept] = np.arange(len(kept), dtype=np.int32)
         keep = (rank >= 0).astype(np.uint8)
         off = np.empty_like(tp.store.arc_feat_offsets)
-        m = _count_kept(tp.store.arc_feat_offsets, tp.tags, keep, off)
+        m = count_kept(tp.store.arc_feat_offsets, tp.tags, keep, off)
         fast, slow = np.full(m + 1, -7, dtype=np.int32), np.full(m + 1, -7, dtype=np.int32)
-        _subset_entries_in_pool_order(tp.store.arc_feat_offsets, tp.store.arc_feats, tp.tags, keep, fast)
+        fill_kept(tp.store.arc_feat_offsets, tp.store.arc_feats, tp.tags, keep, fast)
         _subset_entries(tp.store.arc_feat_offsets, tp.store.arc_feats, tp.tags, rank, tp.max_len, off, slow)
         assert np.array_equal(fast[:m], slow[:m]) and (slow[:m] != -7).all()
         assert off[-1] == m and m == int(keep[tp.tags].sum()) < tp.store.arc_feats.shape[0]  # something was cut

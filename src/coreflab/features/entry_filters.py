@@ -12,35 +12,38 @@ from numba import njit
 
 
 @njit(cache=True)
-def _count_ids(arc_feat_offsets, arc_feats, keep_id, off):
+def count_kept(arc_feat_offsets, labels, keep, off):
+    """off[a + 1] = off[a] + the number of arc a's entries k with keep[labels[k]] (keep: uint8); returns the total.
+    labels: the entries' ids (filter by id) or their templates (template subsets)."""
     n_arcs = arc_feat_offsets.shape[0] - 1
-    m = 0
     off[0] = 0
+    m = 0
     for a in range(n_arcs):
         for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-            m += keep_id[arc_feats[k]]
+            m += keep[labels[k]]
         off[a + 1] = m
     return m
 
 
 @njit(cache=True)
-def _fill_ids(arc_feat_offsets, arc_feats, keep_id, out):
-    m = 0
-    for k in range(arc_feat_offsets[-1]):
-        f = arc_feats[k]
-        if keep_id[f]:
-            out[m] = f
-            m += 1
+def fill_kept(arc_feat_offsets, arc_feats, labels, keep, out):
+    """Copy the entries k with keep[labels[k]] to out, in order, in one branch-free pass (the arcs'
+    entries are contiguous): out holds one slot more than the kept entries, where a dropped entry is
+    written and then overwritten by the next."""
+    j = 0
+    for k in range(arc_feat_offsets[0], arc_feat_offsets[arc_feat_offsets.shape[0] - 1]):
+        out[j] = arc_feats[k]
+        j += keep[labels[k]]
 
 
 def features_with_ids(arc_feat_offsets, arc_feats, keep_id):
     """(offsets, features) of every arc keeping only the features f with keep_id[f] (uint8 per id),
     in their order."""
     off = np.empty(arc_feat_offsets.shape[0], dtype=np.int64)
-    m = _count_ids(arc_feat_offsets, arc_feats, keep_id, off)
-    out = np.empty(m, dtype=arc_feats.dtype)
-    _fill_ids(arc_feat_offsets, arc_feats, keep_id, out)
-    return off, out
+    m = count_kept(arc_feat_offsets, arc_feats, keep_id, off)
+    out = np.empty(m + 1, dtype=arc_feats.dtype)
+    fill_kept(arc_feat_offsets, arc_feats, arc_feats, keep_id, out)
+    return off, out[:m]
 
 
 @njit(cache=True)
@@ -65,4 +68,4 @@ def features_of_arcs(arc_feat_offsets, arc_feats, arcs):
     return off, out
 
 
-__all__ = ["features_of_arcs", "features_with_ids"]
+__all__ = ["count_kept", "features_of_arcs", "features_with_ids", "fill_kept"]

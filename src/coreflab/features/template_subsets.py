@@ -14,26 +14,14 @@ from dataclasses import replace
 import numpy as np
 from numba import njit
 
+from coreflab.features.entry_filters import count_kept, fill_kept
 from coreflab.features.extract import extract_tagged_arc_store
-
-
-@njit(cache=True)
-def _count_kept(arc_feat_offsets, tags, keep, off):
-    """off[a + 1] = off[a] + the number of arc a's features whose template is kept (keep: uint8 per template)."""
-    n_arcs = arc_feat_offsets.shape[0] - 1
-    off[0] = 0
-    m = 0
-    for a in range(n_arcs):
-        for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-            m += keep[tags[k]]
-        off[a + 1] = m
-    return m
 
 
 @njit(cache=True)
 def _subset_entries(arc_feat_offsets, arc_feats, tags, rank, max_len, off, out):
     """Fill out[: off[-1]] with the features whose template has rank ≥ 0, ordered by rank per arc
-    (off: `_count_kept`'s offsets)."""
+    (off: `count_kept`'s offsets)."""
     n_arcs = arc_feat_offsets.shape[0] - 1
     buf_rank = np.empty(max(max_len, 1), dtype=np.int32)
     buf_feat = np.empty(max(max_len, 1), dtype=np.int32)
@@ -53,18 +41,6 @@ def _subset_entries(arc_feat_offsets, arc_feats, tags, rank, max_len, off, out):
             buf_feat[q] = arc_feats[k]
             n += 1
         out[off[a] : off[a] + n] = buf_feat[:n]
-
-
-@njit(cache=True)
-def _subset_entries_in_pool_order(arc_feat_offsets, arc_feats, tags, keep, out):
-    """_subset_entries where the kept templates' ranks follow the pool's order (selection's remove
-    steps and any set listed in pool order): each arc's kept features are already in rank order, so
-    the cut is one branch-free filtering copy (the arcs' entries are contiguous). out holds one slot
-    more than the kept features: a dropped feature is written there and overwritten by the next."""
-    j = 0
-    for k in range(arc_feat_offsets[0], arc_feat_offsets[arc_feat_offsets.shape[0] - 1]):
-        out[j] = arc_feats[k]
-        j += keep[tags[k]]
 
 
 class TemplatePool:
@@ -110,7 +86,7 @@ class TemplatePool:
                 templates.append(name)
         keep = (rank >= 0).astype(np.uint8)
         off = np.empty(self.store.arc_feat_offsets.shape[0], dtype=np.int64)
-        m = _count_kept(self.store.arc_feat_offsets, self.tags, keep, off)
+        m = count_kept(self.store.arc_feat_offsets, self.tags, keep, off)
         if scratch:
             if getattr(self, "_scratch", None) is None:
                 self._scratch = np.empty(self.store.arc_feats.shape[0] + 1, dtype=np.int32)
@@ -119,7 +95,7 @@ class TemplatePool:
             out = np.empty(m + 1, dtype=np.int32)  # the filtering copy's one spare slot
         kept = rank[rank >= 0]
         if np.all(kept[1:] > kept[:-1]):  # listed in pool order: a filter keeps the rank order
-            _subset_entries_in_pool_order(self.store.arc_feat_offsets, self.store.arc_feats, self.tags, keep, out)
+            fill_kept(self.store.arc_feat_offsets, self.store.arc_feats, self.tags, keep, out)
         else:
             _subset_entries(self.store.arc_feat_offsets, self.store.arc_feats, self.tags, rank, self.max_len, off, out)
         unavailable = {e: self.store.unavailable[e] for e in entries if e in self.store.unavailable}
