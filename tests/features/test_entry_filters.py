@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.features.entry_filters import features_of_arcs, features_with_ids
+from coreflab.features.entry_filters import features_of_arcs, features_with_ids, relabel_in_place
 
 
 def _csr(counts, n_ids, seed):
@@ -24,6 +24,8 @@ def test_by_hand():
     assert off.tolist() == [0, 3, 3, 3] and out.tolist() == [3, 1, 3] and out.dtype == np.int32
     off, out = features_of_arcs(offsets, feats, [2, 1, 0])
     assert off.tolist() == [0, 2, 2, 5] and out.tolist() == [2, 0, 3, 1, 3]
+    relabel_in_place(out, np.array([7, 8, 9, 5], dtype=np.int32))  # id -> column
+    assert out.tolist() == [9, 7, 5, 8, 5] and out.dtype == np.int32
 
 
 @settings(max_examples=60, deadline=None)

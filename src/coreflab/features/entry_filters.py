@@ -68,4 +68,12 @@ def features_of_arcs(arc_feat_offsets, arc_feats, arcs):
     return off, out
 
 
-__all__ = ["count_kept", "features_of_arcs", "features_with_ids", "fill_kept"]
+@njit(cache=True)
+def relabel_in_place(values, table):
+    """values[i] = table[values[i]] for every i, in place: a column map over a store's features that
+    does not hold a second array as long as them (numpy's `take` buffers its output when it may raise)."""
+    for i in range(values.shape[0]):
+        values[i] = table[values[i]]
+
+
+__all__ = ["count_kept", "features_of_arcs", "features_with_ids", "fill_kept", "relabel_in_place"]

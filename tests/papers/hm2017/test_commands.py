@@ -114,3 +114,19 @@ def test_feature_ranking_is_the_numpy_version_bit_for_bit(seed):
     got, want = rank_features(corpus, store, seed=seed), _rank_features_reference(corpus, store, seed=seed)
     for g, w in zip(got, want):
         assert np.array_equal(g, w)
+
+
+def test_the_select_command_ranks_as_rank_features(tmp_path):
+    """`coreflab hm2017 select` drops the store between the columns and the matrix (8.3 -> 6 GB at
+    CoNLL-2012 size); its ranking is `rank_features`' bit for bit."""
+    from coreflab.papers.hm2017.experiments import rank_features
+
+    corpus, store = random_problem([6, 9, 4, 12, 7, 15], n_bits=7, seed=5)
+    corpus.save(tmp_path / "c.npz")
+    store.save(tmp_path / "a.npz")
+    args = ["--compiled", str(tmp_path / "c.npz"), "--arcs", str(tmp_path / "a.npz"), "--seed", "5"]
+    assert run_command(hm2017_select, args + ["--out", str(tmp_path / "rank.npz")]) == 0
+    ranked, root_only, weight = rank_features(corpus, store, seed=5)
+    with np.load(tmp_path / "rank.npz") as z:
+        assert np.array_equal(z["ranked"], ranked) and np.array_equal(z["root_only"], root_only)
+        assert np.array_equal(z["weight"], weight)

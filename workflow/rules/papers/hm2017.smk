@@ -118,7 +118,7 @@ rule hm2017_select:
         "../../envs/coreflab.yaml"
     threads: 1
     resources:
-        mem_mb=mem_mb_from_inputs(5, 8000),
+        mem_mb=mem_mb_from_inputs(3.5, 8000),
         runtime=30,
     params:
         seed=config["seed"],

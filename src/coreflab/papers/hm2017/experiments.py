@@ -22,7 +22,7 @@ import pandas as pd
 
 from coreflab.decode.arcs import gold_arc_mask
 from coreflab.errors import UserError
-from coreflab.features.entry_filters import features_of_arcs, features_with_ids
+from coreflab.features.entry_filters import features_of_arcs, features_with_ids, relabel_in_place
 from coreflab.features.store import ArcStore
 from coreflab.learn.evaluation import score_model
 from coreflab.learn.registry import make_learner
@@ -30,13 +30,12 @@ from coreflab.learn.registry import make_learner
 RUN_COLUMNS = ("learner", "n_features", "epoch", "split", "muc", "bcub", "ceafe", "mela", "seconds")
 
 
-def pair_design(corpus, store):
-    """(X, y, ids, root_only) of `rank_features`' classifier: one CSR row per non-root arc over the
-    columns `ids` (the ids its features take, ascending), y = gold; root_only = the ids that occur on
-    root arcs only. Built with int32 column indices and no per-entry temporaries, so that the store
-    can be dropped before the fit (`coreflab hm2017 select` does)."""
-    from scipy.sparse import csr_matrix
-
+def pair_columns(corpus, store):
+    """(indptr, indices, y, ids, root_only): the CSR rows and int32 column indices of `rank_features`'
+    classifier, one row per non-root arc over the columns `ids` (the ids its features take, ascending),
+    y = gold; root_only = the ids that occur on root arcs only. Nothing returned refers to the store, so
+    a caller can drop it before `design_matrix` adds the data (`coreflab hm2017 select` does: at
+    CoNLL-2012 size the store is 2 GB and the float64 data 4 GB)."""
     ante = np.asarray(store.arc_ante)
     gold = gold_arc_mask(corpus, store)
     pair = np.flatnonzero(ante >= 0)
@@ -48,17 +47,27 @@ def pair_design(corpus, store):
     feats_all = np.asarray(store.arc_feats)
     occurs = np.zeros(1 << int(store.n_bits), dtype=bool)
     occurs[feats_all] = True
-    indptr, feats = features_of_arcs(np.asarray(store.arc_feat_offsets), feats_all, pair)
+    indptr, indices = features_of_arcs(np.asarray(store.arc_feat_offsets), feats_all, pair)
     present = np.zeros_like(occurs)
-    present[feats] = True
+    present[indices] = True
     ids = np.flatnonzero(present)
-    col = (np.cumsum(present) - 1).astype(np.int32)
-    indices = col[feats]
-    del feats
-    X = csr_matrix((np.ones(indices.size), indices, indptr), shape=(pair.size, ids.size))
-    del indices
+    relabel_in_place(indices, (np.cumsum(present) - 1).astype(np.int32))  # id -> column
+    return indptr, indices, y, ids, np.flatnonzero(occurs & ~present)
+
+
+def design_matrix(indptr, indices, n_cols):
+    """The classifier's CSR matrix (float64 ones, repeated columns of a row summed) over `pair_columns`' rows."""
+    from scipy.sparse import csr_matrix
+
+    X = csr_matrix((np.ones(indices.size), indices, indptr), shape=(indptr.size - 1, n_cols))
     X.sum_duplicates()
-    return X, y, ids, np.flatnonzero(occurs & ~present)
+    return X
+
+
+def pair_design(corpus, store):
+    """(X, y, ids, root_only): `pair_columns` with its design matrix."""
+    indptr, indices, y, ids, root_only = pair_columns(corpus, store)
+    return design_matrix(indptr, indices, ids.size), y, ids, root_only
 
 
 def rank_by_weight(X, y, ids, seed=0, alpha=1e-5):

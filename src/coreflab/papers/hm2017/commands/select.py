@@ -20,11 +20,13 @@ def add_arguments(p):
 def run(args):
     from coreflab.learn.base import as_training_data
     from coreflab.learn.io import load_split
-    from coreflab.papers.hm2017.experiments import pair_design, rank_by_weight
+    from coreflab.papers.hm2017.experiments import design_matrix, pair_columns, rank_by_weight
 
     data = as_training_data(load_split(args.compiled, args.arcs))
-    X, y, ids, root_only = pair_design(data.corpus, data.store)
-    del data  # the store is not needed for the fit: at CoNLL-2012 size it is 2 GB of the peak
+    indptr, indices, y, ids, root_only = pair_columns(data.corpus, data.store)
+    del data  # the store is not needed for the matrix or the fit: at CoNLL-2012 size it is 2 GB of the peak
+    X = design_matrix(indptr, indices, ids.size)
+    del indptr, indices  # X holds them (or its own int32 copies)
     ranked, weight = rank_by_weight(X, y, ids, seed=args.seed)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
