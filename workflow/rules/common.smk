@@ -398,6 +398,17 @@ def docs_inputs(wildcards):
         with open(os.path.join(REPO_DIR, template), encoding="utf-8") as fh:
             text = fh.read()
         out += [f"results/{r}" for r in references(text) if not r.startswith("bench/")]
+    if not doccluster_enabled() and any(r.endswith("/paper/l3m2014/table2_vi.csv") for r in out):
+        # no rule makes the table then: say why before Snakemake's MissingInputException would
+        why = "doccluster.enabled is false or its local_dir is missing"
+        how = "give it 20 Newsgroups (config/README.md, `doccluster`)"
+        for what, why_skipped, how_enable in optional_data.skipped_experiments(config):
+            if what == optional_data.NEWSGROUPS:
+                why, how = why_skipped, how_enable
+        sys.exit(
+            f"coreflab: error: `snakemake docs` re-renders pages that cite {optional_data.NEWSGROUPS}, "
+            f"which this config skips ({why}): {how}"
+        )
     return sorted(set(out))
 
 

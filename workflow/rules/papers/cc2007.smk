@@ -76,6 +76,8 @@ rule cc2007_tables:
         ),
         table3_md="results/{corpus}/paper/cc2007/table3.md",
         csv="results/{corpus}/paper/cc2007/table1.csv",
+        table2_csv="results/{corpus}/paper/cc2007/table2.csv",
+        table3_csv="results/{corpus}/paper/cc2007/table3.csv",
     log:
         "results/{corpus}/logs/cc2007_tables.log",
     benchmark:

@@ -121,6 +121,7 @@ rule l3m2014_tables:
             labels={"corpus": "{corpus}", "item": "robustness"},
         ),
         robustness_md="results/{corpus}/paper/l3m2014/robustness.md",
+        robustness_csv="results/{corpus}/paper/l3m2014/robustness.csv",
         cccp=report(
             "results/{corpus}/paper/l3m2014/cccp_vs_sgd.html",
             caption="../../report/l3m2014_cccp.rst",
@@ -128,6 +129,7 @@ rule l3m2014_tables:
             labels={"corpus": "{corpus}", "item": "CCCP vs SGD"},
         ),
         cccp_md="results/{corpus}/paper/l3m2014/cccp_vs_sgd.md",
+        cccp_csv="results/{corpus}/paper/l3m2014/cccp_vs_sgd.csv",
         order=report(
             "results/{corpus}/paper/l3m2014/order_control.html",
             caption="../../report/l3m2014_order.rst",
@@ -135,6 +137,7 @@ rule l3m2014_tables:
             labels={"corpus": "{corpus}", "item": "order control"},
         ),
         order_md="results/{corpus}/paper/l3m2014/order_control.md",
+        order_csv="results/{corpus}/paper/l3m2014/order_control.csv",
         csv="results/{corpus}/paper/l3m2014/table1.csv",
         # Table 2 (20 Newsgroups VI) exists only when the document-clustering experiment runs
         **(
@@ -146,6 +149,7 @@ rule l3m2014_tables:
                     labels={"corpus": "{corpus}", "item": "Table 2 (VI)"},
                 ),
                 "table2_vi_md": "results/{corpus}/paper/l3m2014/table2_vi.md",
+                "table2_vi_csv": "results/{corpus}/paper/l3m2014/table2_vi.csv",
             }
             if L3M2014.doccluster_enabled()
             else {}
