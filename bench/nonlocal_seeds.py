@@ -149,6 +149,11 @@ def run_all(args, seeds, work):
         return dict(pool.map(one, jobs))
 
 
+def default_label(results, beam):
+    """The record's name when none is given: results/gum at beam 5 -> gum_b5."""
+    return f"{Path(results).resolve().name}_b{beam}"
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--results", required=True, help="the workflow's results/<corpus> directory")
@@ -158,7 +163,7 @@ def main(argv=None):
     p.add_argument("--seeds", default="1-5", help="e.g. 1-8 or 1,3,5")
     p.add_argument("--nonlocal-templates", default="selected", help="'selected' or a comma-separated list")
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--label", required=True)
+    p.add_argument("--label", help="record name (default: <corpus>_b<beam>, e.g. gum_b5)")
     p.add_argument("--out-dir", default=str(Path(__file__).resolve().parent / "results"))
     args = p.parse_args(argv)
     if args.nonlocal_templates != "selected":
@@ -171,6 +176,7 @@ def main(argv=None):
     if missing:
         sys.exit(f"nonlocal_seeds: {args.results} has no {', '.join(missing)}: run the workflow for that corpus first")
     seeds = parse_seeds(args.seeds)
+    args.label = args.label or default_label(args.results, args.beam)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="nonlocal_seeds_") as tmp:
         table = seed_table(load_curves(run_all(args, seeds, Path(tmp))), args.beam)

@@ -115,3 +115,8 @@ def test_runs_on_a_workflow_layout(mod, tmp_path):
 def test_refuses_a_results_dir_without_stores(mod, tmp_path):
     with pytest.raises(SystemExit, match="run the workflow for that corpus first"):
         mod.main(["--results", str(tmp_path), "--label", "t", "--out-dir", str(tmp_path)])
+
+
+def test_the_record_is_named_after_the_corpus_and_beam_by_default(mod, tmp_path):
+    assert mod.default_label(tmp_path / "results" / "gum", 5) == "gum_b5"
+    assert mod.default_label("results/litbank/", 20) == "litbank_b20"
