@@ -29,19 +29,32 @@ def add_arguments(parser):
 def run(args):
     if args.samples < 1:
         raise UserError(f"--samples must be at least 1, got {args.samples}")
-    from coreflab.metrics.coref_file import read_coref_path
+    from coreflab.metrics.coref_file import (
+        ByteOrderMarkWarning,
+        LooseCellWarning,
+        SkippedFilesWarning,
+        pairing_warnings,
+        read_coref_path,
+    )
     from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
     from coreflab.metrics.significance import paired_test
 
-    key = read_coref_path(args.key)
-    if not key.docs:
-        raise UserError(f"{args.key}: no documents")
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", RepeatedMentionWarning)
-        a = score_files(key, read_coref_path(args.system_a))
-        b = score_files(key, read_coref_path(args.system_b))
+        for category in (RepeatedMentionWarning, LooseCellWarning, ByteOrderMarkWarning, SkippedFilesWarning):
+            warnings.simplefilter("always", category)
+        key = read_coref_path(args.key)
+        if not key.docs:
+            raise UserError(
+                f"{args.key}: the key holds no documents; expected '#begin document (id); part N' ... '#end document'"
+            )
+        system_a, system_b = read_coref_path(args.system_a), read_coref_path(args.system_b)
+        a = score_files(key, system_a)
+        b = score_files(key, system_b)
     for w in caught:
         print(f"coreflab compare: warning: {w.message}", file=sys.stderr)
+    for label, path, system in (("A", args.system_a, system_a), ("B", args.system_b, system_b)):
+        for message in pairing_warnings(key, system):
+            print(f"coreflab compare: warning: system {label} ({path}): {message}", file=sys.stderr)
     r = paired_test(a, b, metric=args.metric, test=args.test, samples=args.samples, seed=args.seed)
     name = "paired bootstrap" if r.test == "bootstrap" else "approximate randomization"
     print(f"metric: {r.metric} F1 over {len(key.docs)} documents")

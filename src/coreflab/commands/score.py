@@ -14,11 +14,16 @@ run to run), and repeated mentions are a warning on stderr, not lines in the tex
 
 KEY and RESPONSE are CoNLL files or directories with any number of columns, read as the
 official scorer reads them: the last column is the coreference column, documents come from
-`#begin document (id); part NNN` (no part: 000). Only what scoring needs is checked
-(`coreflab.metrics.coref_file`); malformed input is a one-line error naming file and line,
-exit status 2. Documents are matched on (doc_id, part); `--format json` prints one object
-with every metric's recall, precision, F1 (percent, unrounded) and raw
-numerators/denominators, plus `mentions` and `mela`.
+`#begin document (id); part NNN` (no part: 000); a leading UTF-8 byte-order mark is ignored.
+Only what scoring needs is checked (`coreflab.metrics.coref_file`); malformed input, and a key
+holding no documents, is a one-line error naming file and line, exit status 2. A directory is
+read as one corpus (its files named `*conll` or `*.txt`, see `read_coref_path` and the help's
+epilog). How key and response pair up is reported on stderr and changes no number
+(`pairing_warnings`): key documents the response lacks, response documents the key lacks,
+'#begin document' lines v8.01 would not match, and documents whose token counts differ.
+Documents are matched on (doc_id, part); `--format json` prints one object with every
+metric's recall, precision, F1 (percent, unrounded) and raw numerators/denominators, plus
+`mentions` and `mela`.
 
 Imports are kept to numpy and this package's scorer (no scipy.optimize, no corpus
 reader): the command is a short process and start-up is most of its time.
@@ -29,6 +34,8 @@ import warnings
 
 from coreflab.metrics.scorer import METRIC_CHOICES
 from coreflab.metrics.text import SCORER_PL_ALL
+
+SCORER_PL_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "all")  # CorScorer.pm v8.01's, in its order
 
 
 def add_arguments(parser):
@@ -46,6 +53,15 @@ def add_arguments(parser):
     parser.add_argument("--metric", default="all", choices=METRIC_CHOICES, help="metric to report (default: all)")
     parser.add_argument("--format", default="text", choices=("text", "json"), help="output format (default: text)")
     parser.add_argument("--per-doc", action="store_true", help="add a per-document breakdown")
+    parser.epilog = (
+        "A directory is read as one corpus: its files (searched recursively, hidden files and folders left out) "
+        "whose names end in 'conll' (.conll, _gold_conll, .v4_auto_conll, ...) or '.txt'; a .txt file without a "
+        "'#begin document' line (notes.txt) is skipped with a warning, and a document found twice is an "
+        "error naming both files (a CoNLL-2012 release folder holds both _gold_conll and _auto_conll files: "
+        "point at a folder of one kind). Documents are matched on (id, part); key documents the response lacks "
+        "are scored as empty, response documents the key lacks are ignored, as scorer.pl does; both, and "
+        "documents whose token counts differ, are warnings on stderr."
+    )
 
 
 def reference_operands(operands, metric="all"):
@@ -63,6 +79,12 @@ def reference_operands(operands, metric="all"):
             raise UserError(f"metric {first!r} given twice, differently (--metric {metric})")
         name = operands[3] if len(operands) == 4 else None
         return first.lower(), operands[1], operands[2], name
+    # scorer.pl's form with a metric it does not know: 4 operands, or 3 whose first is no file but the next is
+    if not os.path.exists(first) and (len(operands) == 4 or (len(operands) == 3 and os.path.exists(operands[1]))):
+        raise UserError(
+            f"unknown metric {first!r}; scorer.pl's metrics: {' '.join(SCORER_PL_METRICS)} "
+            "(this command also takes lea and mela)"
+        )
     raise UserError(
         f"expected KEY RESPONSE, or scorer.pl's METRIC KEY RESPONSE [NAME] (METRIC one of "
         f"{', '.join(METRIC_CHOICES)}); got {len(operands)} operand(s): {' '.join(operands)}"
@@ -97,7 +119,14 @@ def entity_listings(key, response, doc_keys):
 
 
 def run(args):
-    from coreflab.metrics.coref_file import LooseCellWarning, mismatched_headers, read_coref_path
+    from coreflab.errors import UserError
+    from coreflab.metrics.coref_file import (
+        ByteOrderMarkWarning,
+        LooseCellWarning,
+        SkippedFilesWarning,
+        pairing_warnings,
+        read_coref_path,
+    )
     from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
 
     args.metric, args.key, args.response, name = reference_operands(args.operands, args.metric)
@@ -110,29 +139,21 @@ def run(args):
     metrics = list(SCORER_PL_ALL) if scorer_pl_form and args.metric == "all" else args.metric
 
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", RepeatedMentionWarning)
-        warnings.simplefilter("always", LooseCellWarning)
+        for category in (RepeatedMentionWarning, LooseCellWarning, ByteOrderMarkWarning, SkippedFilesWarning):
+            warnings.simplefilter("always", category)
         key = read_coref_path(args.key)
+        if not key.docs:
+            raise UserError(
+                f"{args.key}: the key holds no documents; expected '#begin document (id); part N' ... '#end document'"
+            )
         response = read_coref_path(args.response)
         scores = score_files(key, response, metrics=metrics)
     if name is not None and name != "none":
         scores = one_document(scores, key, name)
     for w in caught:
         print(f"coreflab score: warning: {w.message}", file=sys.stderr)
-    differ = mismatched_headers(key, response)
-    if differ:
-        print(
-            f"coreflab score: warning: {len(differ)} document(s) matched on (id, part) whose '#begin document' lines "
-            f"differ (first: key {differ[0][0]!r}, response {differ[0][1]!r}); the official scorer v8.01 matches "
-            "these lines as written and would score such a response as empty",
-            file=sys.stderr,
-        )
-    missing = len(set(key.docs) - set(response.docs))
-    if missing:
-        print(
-            f"coreflab score: warning: {missing} key document(s) missing from the response, scored as empty",
-            file=sys.stderr,
-        )
+    for message in pairing_warnings(key, response):
+        print(f"coreflab score: warning: {message}", file=sys.stderr)
     if args.format == "json":
         import json
 

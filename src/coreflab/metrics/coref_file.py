@@ -8,7 +8,8 @@ CoNLL-2012 column because corpus import uses them; scoring needs none of that. T
 checks exactly what scoring needs, each failure an `InputFormatError` (`FILE:LINE: what
 was expected`, exit status 2 from the CLI):
 
-- UTF-8 text;
+- UTF-8 text (a leading byte-order mark is stripped, with a `ByteOrderMarkWarning`: v8.01
+  keeps it and so misses a `#begin document` on the first line);
 - every token line inside `#begin document` ... `#end document`, the two paired, no
   document (doc id, part) twice in a file; a line holding only blanks is an empty line, as
   for v8.01 (`s/^\\s+$//`), not a token;
@@ -54,6 +55,14 @@ class LooseCellWarning(UserWarning):
     """A token line's last column is not a coreference cell; read by v8.01's pattern scan."""
 
 
+class ByteOrderMarkWarning(UserWarning):
+    """A file starts with a UTF-8 byte-order mark: stripped (v8.01 keeps it)."""
+
+
+class SkippedFilesWarning(UserWarning):
+    """A folder's .txt files skipped: they hold no '#begin document' line (notes, not CoNLL)."""
+
+
 @dataclass
 class CorefFile:
     """The documents of one file (or folder) and their mentions as flat arrays.
@@ -74,6 +83,10 @@ class CorefFile:
     _clusters: dict = field(default_factory=dict, repr=False)
     # per document, its name as v8.01 matches documents: the '#begin document ' line's rest, as written
     headers: list = field(default_factory=list, repr=False)
+    # per document, its number of tokens (v8.01's token positions: every non-empty line inside it)
+    n_tokens: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
+    # per document, the line of its '#begin document' in its file (counted from 1)
+    begin_lines: list = field(default_factory=list, repr=False)
 
     def clusters(self, d):
         """Clusters of document d as lists of (start, end), in v8.01's entity and mention order."""
@@ -126,25 +139,70 @@ def group_ids(doc, label):
     return ids, d[new]
 
 
-def read_coref_path(path):
-    """Read a CoNLL file, or every CoNLL file below a directory (sorted), for scoring."""
-    path = Path(path)
-    if path.is_dir():
-        from coreflab.corpus.readers.conll import looks_like_conll  # the full reader's file filter
+CONLL_NAMES = ("conll", ".txt")  # a folder's files read: names ending so (.conll, _gold_conll, .v4_auto_conll, ...)
+_HAS_BEGIN = re.compile(rb"(?m)^(?:\xef\xbb\xbf)?#\s*begin document")
+_BOM = b"\xef\xbb\xbf"
 
-        files = sorted(p for p in path.rglob("*") if p.is_file() and looks_like_conll(p, None))
-        if not files:
-            raise UserError(f"{path}: directory holds no CoNLL files")
-        parts, seen = [], {}
-        for f in files:
-            part = read_coref_file(f)
-            for key in part.docs:
-                if key in seen:
-                    raise UserError(f"{f}: duplicate document {_name(key)!r} (also in {seen[key]})")
-                seen[key] = f
-            parts.append(part)
-        return concatenate(parts, str(path))
-    return read_coref_file(path)
+
+def read_coref_path(path):
+    """Read a CoNLL file, or the CoNLL files below a directory (sorted), for scoring.
+
+    A directory's files are those whose names end in `conll` (`.conll`, `_gold_conll`,
+    `.v4_auto_conll`, ...) or `.txt`, hidden files and folders (`.name`) left out; a `.txt`
+    file holding no `#begin document` line (notes.txt) is skipped with one
+    `SkippedFilesWarning` per directory. The files are read as one corpus: a (document, part)
+    twice is an error naming both `#begin document` lines.
+    """
+    path = Path(path)
+    if not path.is_dir():
+        return read_coref_file(path)
+    from coreflab.corpus.readers.conll import read_file_bytes
+
+    candidates = sorted(
+        p
+        for p in path.rglob("*")
+        if p.name.endswith(CONLL_NAMES)
+        and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        and p.is_file()
+    )
+    parts, seen, skipped = [], {}, []
+    for f in candidates:
+        data = read_file_bytes(f)
+        if not f.name.endswith("conll") and not _HAS_BEGIN.search(data):
+            skipped.append(f.relative_to(path).as_posix())
+            continue
+        part = parse_coref_bytes(data, str(f))
+        for key, line, header in zip(part.docs, part.begin_lines, part.headers):
+            if key in seen:
+                raise InputFormatError(f, line, _duplicate_message(header, f, seen[key]))
+            seen[key] = (f, line)
+        parts.append(part)
+    if skipped:
+        warnings.warn(
+            f"{path}: skipped {len(skipped)} .txt file(s) holding no '#begin document' line, not CoNLL: "
+            + ", ".join(skipped[:3])
+            + (", ..." if len(skipped) > 3 else ""),
+            SkippedFilesWarning,
+            stacklevel=2,
+        )
+    if not parts:
+        raise UserError(
+            f"{path}: directory holds no CoNLL files (files named *conll, or *.txt with a '#begin document' line)"
+        )
+    return concatenate(parts, str(path))
+
+
+def _duplicate_message(header, f, first):
+    """Why a folder holds a (document, part) twice, with a hint for a CoNLL-2012 release folder."""
+    other, line = first
+    message = f"duplicate document {header!r} (also at {other}:{line}); a folder is read as one corpus, each (document, part) once"
+    kinds = {name.endswith("_gold_conll") - name.endswith("_auto_conll") for name in (f.name, other.name)}
+    if kinds == {1, -1}:
+        message += (
+            "; a CoNLL-2012 release folder holds both *_gold_conll and *_auto_conll files: point at a file or a "
+            "folder holding one kind only (e.g. copy the *_gold_conll files into a folder of their own)"
+        )
+    return message
 
 
 def read_coref_file(path):
@@ -167,8 +225,15 @@ def concatenate(files, source):
         np.concatenate([getattr(f, a) + (b if a == "m_doc" else 0) for f, b in zip(files, bases)])
         for a in ("m_doc", "m_start", "m_end", "m_label")
     ]
-    headers = [h for f in files for h in f.headers]
-    return CorefFile(source, docs, *arrays, _cells=lambda d: origin[d][0].clusters(origin[d][1]), headers=headers)
+    return CorefFile(
+        source,
+        docs,
+        *arrays,
+        _cells=lambda d: origin[d][0].clusters(origin[d][1]),
+        headers=[h for f in files for h in f.headers],
+        n_tokens=np.concatenate([f.n_tokens for f in files]),
+        begin_lines=[line for f in files for line in f.begin_lines],
+    )
 
 
 def _name(key):
@@ -185,6 +250,15 @@ def parse_coref_bytes(data, source="<bytes>"):
             raise InputFormatError(
                 source, line, f"not UTF-8 (byte 0x{data[err.start]:02x}); expected UTF-8 text"
             ) from None
+    if data.startswith(_BOM):
+        # offsets below count from after the mark; it holds no newline, so line numbers stay right
+        data = data[len(_BOM) :]
+        warnings.warn(
+            f"{source}: starts with a UTF-8 byte-order mark, ignored; the official scorer v8.01 keeps it, so "
+            "it would not see a '#begin document' on the first line and would skip that document",
+            ByteOrderMarkWarning,
+            stacklevel=2,
+        )
     n = len(data)
     empty = np.zeros(0, dtype=np.int64)
     if n == 0:
@@ -225,6 +299,7 @@ def parse_coref_bytes(data, source="<bytes>"):
     token = inside & filled  # a line of blanks only is an empty line (v8.01: `s/^\s+$//; next if ''`)
     count = np.cumsum(token)
     begin_arr = np.asarray(begin_lines, dtype=np.int64)
+    n_tokens = count[np.asarray(end_lines, dtype=np.int64)] - count[begin_arr]
     # a '#' line inside a document counts as a token (v8.01) but has no coreference cell
     cell_line = token & ~hash_first
     last = buf[e - 1]
@@ -254,7 +329,18 @@ def parse_coref_bytes(data, source="<bytes>"):
 
     bounds = np.searchsorted(line_doc, np.arange(len(docs) + 1))
     cells = _Cells(data, source, cs, ce, tok, lines, bounds, end_lines)
-    result = CorefFile(source, docs, m_doc, m_start, m_end, m_label, _cells=cells, headers=headers)
+    result = CorefFile(
+        source,
+        docs,
+        m_doc,
+        m_start,
+        m_end,
+        m_label,
+        _cells=cells,
+        headers=headers,
+        n_tokens=n_tokens,
+        begin_lines=[b + 1 for b in begin_lines],
+    )
     extra = [[], [], [], []]
     for d in np.flatnonzero(slow).tolist():
         for c, cluster in enumerate(result.clusters(d)):
@@ -289,6 +375,64 @@ def mismatched_headers(key, response):
     v8.01 would find no response for them and score them as empty."""
     names = dict(zip(response.docs, response.headers))
     return [(k, names[d]) for d, k in zip(key.docs, key.headers) if d in names and names[d] != k]
+
+
+def _shown(names, limit=3):
+    return ", ".join(repr(n) for n in names[:limit]) + (", ..." if len(names) > limit else "")
+
+
+def pairing_warnings(key, response, limit=5):
+    """One-line messages on how the documents of `key` and `response` pair up, for stderr.
+
+    The official scorer v8.01 checks none of this and its numbers are kept: a response with
+    no documents, key documents it lacks (scored as empty), documents of its own the key
+    lacks (ignored), '#begin document' lines v8.01 would not match, and documents whose token
+    counts differ (mentions are matched by token position): one message per such document,
+    the first `limit` of them, then one counting the rest.
+    """
+    names = dict(zip(response.docs, response.headers)) | dict(zip(key.docs, key.headers))
+    out = []
+    in_response = {d: j for j, d in enumerate(response.docs)}
+    in_key = set(key.docs)
+    missing = [names.get(d, _name(d)) for d in key.docs if d not in in_response]
+    if key.docs and not response.docs:
+        out.append(
+            f"{response.source} holds no documents: all {len(key.docs)} key document(s) are missing from the "
+            "response, scored as empty"
+        )
+    elif missing:
+        out.append(
+            f"{len(missing)} key document(s) missing from the response, scored as empty (first: {_shown(missing)})"
+        )
+    extra = [names.get(d, _name(d)) for d in response.docs if d not in in_key]
+    if extra:
+        out.append(
+            f"{len(extra)} response document(s) not in the key, ignored as the official scorer v8.01 ignores them "
+            f"(first: {_shown(extra)})"
+        )
+    differ = mismatched_headers(key, response)
+    if differ:
+        out.append(
+            f"{len(differ)} document(s) matched on (id, part) whose '#begin document' lines differ (first: key "
+            f"{differ[0][0]!r}, response {differ[0][1]!r}); the official scorer v8.01 matches these lines as written "
+            "and would score such a response as empty"
+        )
+    if len(key.n_tokens) == len(key.docs) and len(response.n_tokens) == len(response.docs):
+        counts = [
+            (names.get(d, _name(d)), int(key.n_tokens[i]), int(response.n_tokens[in_response[d]]))
+            for i, d in enumerate(key.docs)
+            if d in in_response and key.n_tokens[i] != response.n_tokens[in_response[d]]
+        ]
+        for name, nk, nr in counts[:limit]:
+            out.append(
+                f"document {name!r} has {nk} tokens in the key and {nr} in the response: mentions are matched by "
+                "token position, so scores may be wrong"
+            )
+        if len(counts) > limit:
+            out.append(
+                f"... and {len(counts) - limit} more document(s) whose token counts differ between key and response"
+            )
+    return out
 
 
 def _structure(data, source, hash_lines, starts, e, plain):
