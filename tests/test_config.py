@@ -53,11 +53,17 @@ def test_errors_name_the_key(patch, message):
 
 
 def test_a_number_given_as_text_says_where_text_comes_from():
-    """`--config 'bk2014={iterations: 25}'` reaches the config as {'iterations': '25'}: the error
-    says to use --configfile; a string that is no number gets no such hint."""
+    """`--config 'bk2014={iterations: 25}'` reaches the config as {'iterations': '25'}, and so does a quoted
+    `iterations: '25'` in a --configfile: the hint names both causes, not only --config; a string that is
+    no number gets no such hint."""
     cfg = overlay(_cfg(), {"bk2014": {"iterations": "25"}})
-    with pytest.raises(UserError, match=r"bk2014.iterations: '25' is not of type 'integer' \(values inside a mapping"):
+    with pytest.raises(
+        UserError,
+        match=r"bk2014.iterations: '25' is not of type 'integer' \(a quoted number in YAML, or a value inside",
+    ):
         check_config(cfg, SCHEMA)
+    with pytest.raises(UserError, match=r"features.bits: '22' .*a quoted number in YAML.*--configfile"):
+        check_config(overlay(_cfg(), {"features": {"bits": "22"}}), SCHEMA)
     cfg = overlay(_cfg(), {"bk2014": {"iterations": "many"}})
     with pytest.raises(UserError) as err:
         check_config(cfg, SCHEMA)
@@ -93,6 +99,90 @@ def test_a_misspelled_system_is_a_one_line_error_naming_it():
     msg = str(err.value)
     assert "'bk_delayd_laso'" in msg and "bk_delayed_laso" in msg and "string_match" in msg
     assert "\n" not in msg
+
+
+def _error(patch):
+    """The one-line error check_config gives for the default config overlaid with patch."""
+    with pytest.raises(UserError) as err:
+        check_config(overlay(_cfg(), patch), SCHEMA)
+    msg = str(err.value)
+    assert "\n" not in msg
+    return msg
+
+
+def test_a_misspelled_learner_parameter_is_an_error_naming_the_key():
+    msg = _error({"learners": {"bk_baseline": {"learner": "bk_baseline", "params": {"beem": 5}}}})
+    assert msg.startswith("config key learners.bk_baseline.params: 'beem' is not a parameter of learner bk_baseline")
+    assert "did you mean 'beam'" in msg and "n_iter" in msg
+    msg = _error({"l3m2014": {"learner_params": {"corr_clustering": {"max_item": 20}}}})
+    assert msg.startswith("config key l3m2014.learner_params.corr_clustering: 'max_item'") and "'max_items'" in msg
+
+
+def test_a_learner_parameter_of_the_wrong_type_or_value_is_an_error_naming_the_key():
+    msg = _error({"learners": {"bk_baseline": {"learner": "bk_baseline", "params": {"n_iter": "10"}}}})
+    assert msg.startswith("config key learners.bk_baseline.params.n_iter:") and "must be an integer" in msg
+    assert "a quoted number in YAML" in msg
+    msg = _error({"learners": {"bk_baseline": {"learner": "bk_baseline", "params": {"update": "pas"}}}})
+    assert msg.startswith("config key learners.bk_baseline.params:") and "'pas'" in msg
+
+
+def test_params_the_workflow_adds_are_not_required_and_shipped_params_pass():
+    """seed and root_loss come from the workflow, not the config: a learner without them is fine."""
+    cfg = check_config(overlay(_cfg(), {"learners": {"mine": {"learner": "bk_delayed_laso"}}}), SCHEMA)
+    assert cfg["learners"]["mine"]["params"] == {}
+
+
+def test_an_unknown_learner_is_an_error_naming_the_key_and_the_learners():
+    msg = _error({"learners": {"mine": {"learner": "nosuch"}}, "systems": ["mine"]})
+    assert msg.startswith("config key learners.mine.learner: unknown learner 'nosuch'")
+    assert "bk_delayed_laso" in msg and "cc_base" in msg
+    assert "did you mean 'cc_base'" in _error({"learners": {"mine": {"learner": "cc_bas"}}})
+    msg = _error({"l3m2014": {"learner_params": {"corr_clusterin": {"max_items": 20}}}})
+    assert msg.startswith("config key l3m2014.learner_params: unknown learner 'corr_clusterin'")
+    assert "did you mean 'corr_clustering'" in msg
+
+
+@pytest.mark.parametrize("key", ["features.featureset", "selection.start", "selection.candidates"])
+def test_an_unknown_feature_set_is_an_error_naming_the_key_and_the_sets(key):
+    section, name = key.split(".")
+    msg = _error({section: {name: "nosuch"}})
+    assert msg.startswith(f"config key {key}: 'nosuch' is neither a feature set under config/featuresets/")
+    assert "local, local_fine, nonlocal, small" in msg
+    assert ("selected" in msg) == (key == "features.featureset")  # selection cannot start from its own output
+    assert "did you mean 'local'" in _error({section: {name: "locl"}})
+    assert _error({section: {name: ""}}).startswith(f"config key {key}: '' is empty; expected one of")
+    assert "'missing.yaml' is neither" in _error({section: {name: "missing.yaml"}})
+
+
+def test_a_feature_set_file_is_checked_as_the_features_job_reads_it(tmp_path):
+    good, bad = tmp_path / "good.yaml", tmp_path / "bad.yaml"
+    good.write_text("- bias\n- ana_type+head_match\n- cluster_size\n")
+    bad.write_text("- bias\n- ana_type+head_mach\n")
+    check_config(overlay(_cfg(), {"features": {"featureset": str(good)}}), SCHEMA)
+    msg = _error({"features": {"featureset": str(bad)}})
+    assert msg.startswith(f"config key features.featureset: {bad}:2: unknown feature template 'head_mach'")
+    assert f"{bad}:2" in _error({"selection": {"start": str(bad)}})
+
+
+@pytest.mark.parametrize("key", ["bk2014.nonlocal_templates", "selection.nonlocal_candidates"])
+def test_an_unknown_nonlocal_template_is_an_error_naming_the_key_and_the_templates(key):
+    section, name = key.split(".")
+    msg = _error({section: {name: ["cluster_size", "nosuch"]}})
+    assert msg.startswith(f"config key {key}: 'nosuch' is not a non-local template; expected one of cluster_size,")
+    assert "cluster_name_head_pair" in msg
+    assert ("or selected instead of a list" in msg) == (key == "bk2014.nonlocal_templates")
+    assert "did you mean 'cluster_shape'" in _error({section: {name: ["cluster_shap"]}})
+    check_config(overlay(_cfg(), {section: {name: ["cluster_size", "cluster_head_match"]}}), SCHEMA)
+
+
+def test_snakemake_stops_on_a_misspelled_learner_parameter_before_any_job(tmp_path):
+    overlay_file = tmp_path / "typo.yaml"
+    overlay_file.write_text("learners: {bk_baseline: {learner: bk_baseline, params: {beem: 5}}}\n")
+    proc = _dry_run("--configfile", str(overlay_file))
+    assert proc.returncode != 0
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("coreflab: error: config key learners.bk_baseline.params: 'beem'"), proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
 
 
 def test_a_users_conll2012_plans_every_learner_and_paper_experiment(tmp_path):

@@ -9,6 +9,7 @@ lazily so `coreflab score` does not pay for numba.
 
 import argparse
 import importlib
+import os
 import sys
 import warnings
 
@@ -96,14 +97,38 @@ def main(argv=None):
     shown = warnings.formatwarning
     warnings.formatwarning = one_line_warnings(label)
     try:
-        return int(importlib.import_module(args._module).run(args) or 0)
+        verb = importlib.import_module(args._module)
+        if not getattr(verb, "OUT_IS_FOLDER", False):
+            check_out_is_a_file(args)
+        return int(verb.run(args) or 0)
     except UserError as err:
         print(f"coreflab {label}: error: {err}", file=sys.stderr)
         return err.exit_code
     except BrokenPipeError:
         return 0
+    except OSError as err:  # a file that is not there, not readable, not writable: the user's to fix
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"coreflab {label}: error: {where}{err.strerror or err}", file=sys.stderr)
+        return 2
+    except Exception as err:
+        if os.environ.get("COREFLAB_TRACEBACK"):
+            raise
+        print(
+            f"coreflab {label}: error: {type(err).__name__}: {err} (an input of the wrong kind? "
+            "COREFLAB_TRACEBACK=1 shows where, for a bug report)",
+            file=sys.stderr,
+        )
+        return 1
     finally:
         warnings.formatwarning = shown
+
+
+def check_out_is_a_file(args):
+    """`--out` naming an existing folder is a one-line error before any work (and before a temp file is
+    written beside it); verbs whose `--out` is a folder say so (`OUT_IS_FOLDER`)."""
+    out = getattr(args, "out", None)
+    if isinstance(out, str) and os.path.isdir(out):
+        raise UserError(f"--out {out}: is a directory; give the file to write")
 
 
 if __name__ == "__main__":

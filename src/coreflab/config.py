@@ -5,12 +5,13 @@ Snakemake's own `validate` prints the whole config on failure; a user who typed
 rules can read every key with plain dict access.
 """
 
+import difflib
 from pathlib import Path
 
 import jsonschema
 import yaml
 
-from coreflab.errors import UserError
+from coreflab.errors import InputFormatError, UserError
 
 
 def _with_defaults(validator_class):
@@ -40,19 +41,26 @@ def _describe(error):
 
 
 def _text_hint(error):
-    """Why a number arrived as text: Snakemake reads a mapping given to --config with YAML's
-    BaseLoader, which keeps every value inside it a string (`--config 'bk2014={iterations: 25}'`)."""
-    if error.validator != "type" or not isinstance(error.instance, str):
+    if error.validator != "type":
+        return ""
+    return text_hint(error.instance)
+
+
+def text_hint(value):
+    """Why a number arrived as text. The config cannot tell where a value came from: a quoted number
+    in a YAML file (`bits: '22'`) is text, and so is every value inside a mapping given to --config,
+    which Snakemake reads with YAML's BaseLoader (`--config 'bk2014={iterations: 25}'`)."""
+    if not isinstance(value, str):
         return ""
     try:
-        parsed = yaml.safe_load(error.instance)
+        parsed = yaml.safe_load(value)
     except yaml.YAMLError:
         return ""
     if isinstance(parsed, str) or parsed is None:
         return ""
     return (
-        " (values inside a mapping given to --config arrive as text; "
-        "set this key in a YAML file passed with --configfile instead)"
+        " (a quoted number in YAML, or a value inside a mapping given to --config, is text; "
+        "write it unquoted in a YAML file passed with --configfile)"
     )
 
 
@@ -78,6 +86,9 @@ def check_config(config, schema_path):
     for _ in cls(schema).iter_errors(config):
         pass
     check_systems(config)
+    check_learners(config)
+    check_featuresets(config)
+    check_nonlocal_templates(config)
     return config
 
 
@@ -91,6 +102,111 @@ def check_systems(config):
                 f"config key systems: {name!r} is neither string_match nor a configured learner; "
                 f"expected one of {', '.join(valid)}"
             )
+
+
+def _closest(value, valid):
+    """` (did you mean 'x'?)` when a valid choice is close to a misspelled value, else ''."""
+    close = difflib.get_close_matches(str(value), [str(v) for v in valid], n=2)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def check_learners(config):
+    """Each `learners.<system>` and `l3m2014.learner_params.<learner>` names a registered learner and
+    only parameters it takes, of its defaults' types: `coreflab train` would stop on them only after the
+    features and template selection ran. Only the keys the config gives are judged (the workflow adds
+    others, e.g. seed and root_loss). The registry is already imported by the workflow (crf_slt)."""
+    from coreflab.learn import registry
+
+    def learner(key, name):
+        try:
+            return registry.get_learner(name)
+        except UserError as err:
+            raise UserError(f"config key {key}: {err}{_closest(name, registry.available_learners())}") from None
+
+    for system, entry in config.get("learners", {}).items():
+        cls = learner(f"learners.{system}.learner", entry["learner"])
+        _check_learner_params(f"learners.{system}.params", cls, entry.get("params") or {})
+    for name, params in (config.get("l3m2014", {}).get("learner_params") or {}).items():
+        cls = learner("l3m2014.learner_params", name)
+        if not isinstance(params, dict):
+            raise UserError(
+                f"config key l3m2014.learner_params.{name}: expected a mapping of parameters, got {params!r}"
+            )
+        _check_learner_params(f"l3m2014.learner_params.{name}", cls, params)
+
+
+def _check_learner_params(key, cls, params):
+    from coreflab.learn.base import check_param_types
+
+    known = cls._param_names()
+    for name in params:
+        if name not in known:
+            raise UserError(
+                f"config key {key}: {name!r} is not a parameter of learner {cls.name}{_closest(name, known)}; "
+                f"expected one of {', '.join(known)}"
+            )
+    for name, value in params.items():
+        try:
+            check_param_types(cls, {name: value})
+        except UserError as err:
+            raise UserError(f"config key {key}.{name}: {err}{text_hint(value)}") from None
+    validate = getattr(cls, "_validate", None)  # the checks a learner makes of its parameters before fitting
+    if validate is not None:
+        try:
+            validate(cls(**check_param_types(cls, params)))
+        except UserError as err:
+            raise UserError(f"config key {key}: {err}") from None
+        except (TypeError, ValueError) as err:
+            raise UserError(f"config key {key}: learner {cls.name} rejects these parameters ({err})") from None
+
+
+def check_featuresets(config):
+    """`features.featureset`, `selection.start` and `selection.candidates` resolve as the jobs resolve them
+    (`load_featureset`: a name under config/featuresets/, else a path) to a file of known templates;
+    `features.featureset` may also be `selected`, the output of template selection."""
+    from coreflab.features.featureset import FEATURESET_DIRS, load_featureset
+
+    names = sorted({p.stem for folder in FEATURESET_DIRS if folder.is_dir() for p in folder.glob("*.yaml")})
+    for key, value, selected in (
+        ("features.featureset", config.get("features", {}).get("featureset"), True),
+        ("selection.start", config.get("selection", {}).get("start"), False),
+        ("selection.candidates", config.get("selection", {}).get("candidates"), False),
+    ):
+        if value is None or (selected and value == "selected"):
+            continue
+        valid = (["selected"] if selected else []) + names
+        expected = f"expected one of {', '.join(valid)} (config/featuresets/), or the path of a YAML list of templates"
+        if not value.strip():
+            raise UserError(f"config key {key}: {value!r} is empty; {expected}")
+        try:
+            load_featureset(value)
+        except InputFormatError as err:  # the file is there: its error names the line and the template
+            raise UserError(f"config key {key}: {err}") from None
+        except UserError:
+            raise UserError(
+                f"config key {key}: {value!r} is neither a feature set under config/featuresets/ nor an existing file"
+                f"{_closest(value, valid)}; {expected}"
+            ) from None
+
+
+def check_nonlocal_templates(config):
+    """`bk2014.nonlocal_templates` (a list, or `selected`) and `selection.nonlocal_candidates` name only
+    known non-local templates (coreflab.features.nonlocal_templates.NONLOCAL_TEMPLATES)."""
+    from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
+
+    for key, names, selected in (
+        ("bk2014.nonlocal_templates", config.get("bk2014", {}).get("nonlocal_templates"), True),
+        ("selection.nonlocal_candidates", config.get("selection", {}).get("nonlocal_candidates"), False),
+    ):
+        if not isinstance(names, list):
+            continue  # `selected`, or absent
+        for name in names:
+            if name not in NONLOCAL_TEMPLATES:
+                raise UserError(
+                    f"config key {key}: {name!r} is not a non-local template{_closest(name, NONLOCAL_TEMPLATES)}; "
+                    f"expected one of {', '.join(NONLOCAL_TEMPLATES)}"
+                    + ("; or selected instead of a list (those template selection chose)" if selected else "")
+                )
 
 
 def check_corpus_folders(config):

@@ -32,7 +32,8 @@ wildcard_constraints:
 def mem_mb_from_inputs(factor, floor_mb):
     """mem_mb of a job whose peak grows with its input files: factor times their size, at least floor_mb
     (H&M's feature ranking peaks at about 3.1 times its inputs: 6.2 GB at CoNLL-2012 size with `local_fine`,
-    2.0 GB of inputs; a larger corpus would pass a fixed 8000 MB request, which SLURM enforces)."""
+    2.0 GB of inputs; a larger corpus would pass a fixed 8000 MB request, which SLURM enforces).
+    """
     return lambda wildcards, input: max(floor_mb, int(factor * input.size_mb) + 1)
 
 
@@ -398,8 +399,10 @@ def docs_inputs(wildcards):
         with open(os.path.join(REPO_DIR, template), encoding="utf-8") as fh:
             text = fh.read()
         out += [f"results/{r}" for r in references(text) if not r.startswith("bench/")]
-    if not doccluster_enabled() and any(r.endswith("/paper/l3m2014/table2_vi.csv") for r in out):
-        # no rule makes the table then: say why before Snakemake's MissingInputException would
+    if not doccluster_enabled() and any(
+        r.endswith("paper/l3m2014/table2_vi.csv") for r in out
+    ):
+        # nothing makes the table then: say why, before a MissingInputException would
         why = "doccluster.enabled is false or its local_dir is missing"
         how = "give it 20 Newsgroups (config/README.md, `doccluster`)"
         for what, why_skipped, how_enable in optional_data.skipped_experiments(config):

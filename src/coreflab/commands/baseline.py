@@ -11,7 +11,7 @@ annotates none (CoNLL-2012 style) and keeps them when it does (LitBank, GUM).
 from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.corpus.readers.conll import read_conll_path, write_conll
 from coreflab.errors import UserError
-from coreflab.learn.output import key_has_singletons
+from coreflab.learn.output import check_same_tokens, key_has_singletons
 from coreflab.learn.trees.string_match import antecedents_to_clusters, string_match_antecedents
 
 
@@ -39,6 +39,7 @@ def response_documents(corpus, key_docs, clusters_per_doc, singletons="auto"):
             raise UserError(
                 f"{doc.source or 'key'}: document {doc.name!r} is not in the compiled split {corpus.name}/{corpus.split}"
             )
+        check_same_tokens(doc, corpus, d, doc.source or "key")
         clusters = [c for c in clusters_per_doc[d] if keep or len(c) > 1]
         out.append(doc.with_clusters(clusters))
     return out

@@ -7,6 +7,7 @@ Options come from `--configfile` (its `corpora.<name>` mapping) and `--option ke
 (which wins); values are read as YAML scalars (`fold=3` is an integer).
 """
 
+import difflib
 import json
 from pathlib import Path
 
@@ -90,6 +91,15 @@ def run(args):
             raise UserError("--options-json: expected a JSON object")
         base.update(extra)
     options = parse_options(args.option, base)
+    typed = parse_options(args.option)
+    unknown = sorted(set(typed) - set(source.options))
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], source.options, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise UserError(
+            f"--option {unknown[0]}: {args.corpus} has no option {unknown[0]!r}{hint}; its options: "
+            + ", ".join(sorted(source.options))
+        )
     docs = source.load_split(args.split, options, args.resources)
     write_conll(docs, args.out)
     n_docs, n_tokens, n_mentions, n_clusters = summary(docs)

@@ -12,6 +12,8 @@ from coreflab.corpus.readers.conll import write_conll
 from coreflab.corpus.synthetic.generator import DEFAULT_KNOBS, SIZES, SPLITS, generate_corpus
 from coreflab.errors import UserError
 
+OUT_IS_FOLDER = True  # --out is the folder of train/dev/test.conll
+
 
 def add_arguments(parser):
     parser.add_argument("--size", default="default", choices=tuple(SIZES), help="corpus size (default: default)")

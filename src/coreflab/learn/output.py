@@ -36,6 +36,18 @@ def key_has_singletons(docs):
     return annotates_singletons(sum(1 for n in sizes if n == 1), len(sizes))
 
 
+def check_same_tokens(doc, corpus, d, source="key"):
+    """A user error unless key document `doc` has as many tokens as compiled document d: predicted spans are
+    token positions, and on another file they would land on other tokens without a word of warning."""
+    tok = corpus.arrays["doc_token_offsets"]
+    n = int(tok[d + 1] - tok[d])
+    if len(doc.words) != n:
+        raise UserError(
+            f"{source}: document {doc.doc_id!r} part {doc.part} has {len(doc.words)} tokens, the compiled split {n}: "
+            "the mentions would land on other tokens (is this the file the split was compiled from?)"
+        )
+
+
 def response_documents(key_docs, corpus, antecedents, keep_singletons=None, source="key"):
     """The key documents with their clusters replaced by the predicted ones (key order).
 
@@ -60,5 +72,7 @@ def response_documents(key_docs, corpus, antecedents, keep_singletons=None, sour
     out = []
     for doc in key_docs:
         d = index.get(doc.key)
+        if d is not None:
+            check_same_tokens(doc, corpus, d, source)
         out.append(doc.with_clusters(clusters[d] if d is not None else []))
     return out

@@ -1,0 +1,81 @@
+"""What a user's slip costs: one line naming what is wrong, no traceback, nothing written beside it."""
+
+import numpy as np
+import pytest
+
+from coreflab.cli import main
+from coreflab.corpus.compile import compile_documents
+from coreflab.corpus.readers.conll import parse_conll
+from coreflab.errors import UserError
+from coreflab.learn.output import response_documents
+
+ROWS = [("John", "(1)"), ("saw", "-"), ("the", "(2"), ("dog", "2)"), (".", "-"), None,
+        ("It", "(2)"), ("barked", "-"), ("at", "-"), ("him", "(1)"), (".", "-"), None,
+        ("Mary", "-"), ("left", "-"), (".", "-")]  # fmt: skip
+
+
+def conll_text(rows=ROWS, doc_id="a"):
+    """One document in the official 12-column layout (no parse, no names)."""
+    lines, i = [f"#begin document ({doc_id}); part 000"], 0
+    for r in rows:
+        if r is None:
+            lines.append("")
+            i = 0
+            continue
+        lines.append(f"{doc_id}\t0\t{i}\t{r[0]}\tXX\t-\t-\t-\t-\tA\t*\t{r[1]}")
+        i += 1
+    return "\n".join(lines + ["", "#end document", ""])
+
+
+def test_out_naming_a_folder_is_one_line_and_leaves_no_temp_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "key.conll").write_text(conll_text())
+    (tmp_path / "out").mkdir()
+    rc = main(["prepare", "--conll", "key.conll", "--corpus", "x", "--split", "dev", "--out", "out"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.strip() == "coreflab prepare: error: --out out: is a directory; give the file to write"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["key.conll", "out"] and not any((tmp_path / "out").iterdir())
+
+
+def test_synth_writes_into_its_out_folder(tmp_path):
+    (tmp_path / "s").mkdir()
+    assert main(["synth", "--size", "tiny", "--out", str(tmp_path / "s")]) == 0
+    assert (tmp_path / "s" / "dev.conll").is_file()
+
+
+def test_a_missing_input_file_is_one_line_naming_it(tmp_path, capsys):
+    rc = main(["leaderboard", "--scores", str(tmp_path / "nosuch.csv"), "--out-prefix", str(tmp_path / "lb")])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and "\n" not in err and err.startswith("coreflab leaderboard: error:") and "nosuch.csv" in err
+
+
+def test_an_unexpected_error_is_one_line_unless_a_traceback_is_asked_for(tmp_path, capsys, monkeypatch):
+    # a key file where the leaderboard expects its score table: no `corpus` column
+    (tmp_path / "scores.csv").write_text("a,b\n1,2\n")
+    args = ["leaderboard", "--scores", str(tmp_path / "scores.csv"), "--out-prefix", str(tmp_path / "lb")]
+    monkeypatch.delenv("COREFLAB_TRACEBACK", raising=False)
+    rc = main(args)
+    err = capsys.readouterr().err.strip()
+    assert rc == 1 and "\n" not in err and "COREFLAB_TRACEBACK=1" in err and "Traceback" not in err
+    monkeypatch.setenv("COREFLAB_TRACEBACK", "1")
+    with pytest.raises(KeyError):
+        main(args)
+
+
+def test_a_key_with_other_tokens_than_the_compiled_split_is_refused():
+    """Predicted spans are token positions: on a key with a token less they would land elsewhere."""
+    docs = parse_conll(conll_text(), "key.conll")
+    corpus = compile_documents(docs, "x", "dev", "gold")
+    ante = np.full(int(corpus.arrays["doc_mention_offsets"][-1]), -1, dtype=np.int64)
+    assert len(response_documents(docs, corpus, ante, source="key.conll")) == 1
+    shorter = parse_conll(conll_text(rows=ROWS[:13] + ROWS[14:]), "short.conll")  # without "left"
+    with pytest.raises(UserError, match=r"short.conll: document .* has 12 tokens, the compiled split 13"):
+        response_documents(shorter, corpus, ante, source="short.conll")
+
+
+def test_a_misspelled_import_option_is_refused_with_the_close_one(tmp_path, capsys):
+    rc = main(["import", "--corpus", "conll2012", "--split", "dev", "--option", f"local_dir={tmp_path}",
+               "--option", "langauge=chinese", "--out", str(tmp_path / "dev.conll")])  # fmt: skip
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and "'langauge'" in err and "did you mean 'language'?" in err and "annotation" in err
+    assert not (tmp_path / "dev.conll").exists()
