@@ -59,10 +59,10 @@ def test_a_number_given_as_text_says_where_text_comes_from():
     cfg = overlay(_cfg(), {"bk2014": {"iterations": "25"}})
     with pytest.raises(
         UserError,
-        match=r"bk2014.iterations: '25' is not of type 'integer' \(a quoted number in YAML, or a value inside",
+        match=r"bk2014.iterations: '25' is not of type 'integer' \(a quoted number or true/false in YAML, or a value inside",
     ):
         check_config(cfg, SCHEMA)
-    with pytest.raises(UserError, match=r"features.bits: '22' .*a quoted number in YAML.*--configfile"):
+    with pytest.raises(UserError, match=r"features.bits: '22' .*a quoted number or true/false in YAML.*--configfile"):
         check_config(overlay(_cfg(), {"features": {"bits": "22"}}), SCHEMA)
     cfg = overlay(_cfg(), {"bk2014": {"iterations": "many"}})
     with pytest.raises(UserError) as err:
@@ -121,7 +121,7 @@ def test_a_misspelled_learner_parameter_is_an_error_naming_the_key():
 def test_a_learner_parameter_of_the_wrong_type_or_value_is_an_error_naming_the_key():
     msg = _error({"learners": {"bk_baseline": {"learner": "bk_baseline", "params": {"n_iter": "10"}}}})
     assert msg.startswith("config key learners.bk_baseline.params.n_iter:") and "must be an integer" in msg
-    assert "a quoted number in YAML" in msg
+    assert "a quoted number or true/false in YAML" in msg
     msg = _error({"learners": {"bk_baseline": {"learner": "bk_baseline", "params": {"update": "pas"}}}})
     assert msg.startswith("config key learners.bk_baseline.params:") and "'pas'" in msg
 
@@ -239,3 +239,14 @@ def test_snakemake_docs_without_20_newsgroups_says_why_in_one_line(tmp_path):
     last = proc.stderr.strip().splitlines()[-1]
     assert last.startswith("coreflab: error: `snakemake docs`") and "20 Newsgroups" in last and "none" in last
     assert "Traceback" not in proc.stderr and "MissingInputException" not in proc.stderr
+
+
+def test_crossdoc_enabled_false_leaves_singh2011_out_of_the_run():
+    assert "singh2011" in check_config(_cfg(), SCHEMA)["run"]["papers"]
+    cfg = check_config(overlay(_cfg(), {"crossdoc": {"enabled": False}}), SCHEMA)
+    assert "singh2011" not in cfg["run"]["papers"] and "bk2014" in cfg["run"]["papers"]
+
+
+def test_a_switch_given_as_text_says_where_text_comes_from():
+    msg = _error({"crossdoc": {"enabled": "false"}})
+    assert "crossdoc.enabled: 'false'" in msg and "true/false in YAML" in msg

@@ -41,7 +41,7 @@ def _describe(error):
 
 
 def _text_hint(error):
-    if error.validator != "type":
+    if error.validator not in ("type", "enum"):
         return ""
     return text_hint(error.instance)
 
@@ -59,7 +59,7 @@ def text_hint(value):
     if isinstance(parsed, str) or parsed is None:
         return ""
     return (
-        " (a quoted number in YAML, or a value inside a mapping given to --config, is text; "
+        " (a quoted number or true/false in YAML, or a value inside a mapping given to --config, is text; "
         "write it unquoted in a YAML file passed with --configfile)"
     )
 
@@ -89,6 +89,9 @@ def check_config(config, schema_path):
     check_learners(config)
     check_featuresets(config)
     check_nonlocal_templates(config)
+    if config.get("crossdoc", {}).get("enabled") is False and "run" in config:
+        # the switch says what run.papers would: leave Singh et al. out of `snakemake` and `snakemake papers`
+        config["run"]["papers"] = [p for p in config["run"]["papers"] if p != "singh2011"]
     return config
 
 
