@@ -250,3 +250,27 @@ def test_crossdoc_enabled_false_leaves_singh2011_out_of_the_run():
 def test_a_switch_given_as_text_says_where_text_comes_from():
     msg = _error({"crossdoc": {"enabled": "false"}})
     assert "crossdoc.enabled: 'false'" in msg and "true/false in YAML" in msg
+
+
+def test_a_learner_lacking_what_the_workflow_passes_is_refused_at_start():
+    """Every train job passes `seed`, and a bk_ learner without its own root_loss the tuned one."""
+    from coreflab.learn.base import Learner
+    from coreflab.learn.registry import LEARNERS, register
+
+    @register("test_config_no_seed")
+    class NoSeed(Learner):
+        def __init__(self, n_iter=1):
+            self.n_iter = n_iter
+
+    @register("bk_test_config_no_root_loss")
+    class NoRootLoss(Learner):
+        def __init__(self, seed=0):
+            self.seed = seed
+
+    try:
+        msg = _error({"learners": {"mine": {"learner": "test_config_no_seed"}}})
+        assert msg.startswith("config key learners.mine.learner:") and "takes no seed parameter" in msg
+        msg = _error({"learners": {"mine": {"learner": "bk_test_config_no_root_loss"}}})
+        assert "takes no root_loss parameter" in msg
+    finally:
+        del LEARNERS["test_config_no_seed"], LEARNERS["bk_test_config_no_root_loss"]

@@ -1,8 +1,10 @@
 """User-facing errors: one line, no traceback, exit status 2.
 
 Every mistake a user can make (a malformed file, a config typo, a missing corpus)
-raises `UserError`; the CLI prints its message and exits 2. Programming errors
-keep their tracebacks. Warnings, too, are one line (`one_line_warnings`).
+raises `UserError`; the CLI prints its message and exits 2. A missing or unreadable file
+(`OSError`) is one line too; any other error prints its type and message on one line, exit 1,
+and COREFLAB_TRACEBACK=1 shows its traceback (for a bug report). Warnings, too, are one line
+(`one_line_warnings`).
 """
 
 

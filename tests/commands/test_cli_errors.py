@@ -79,3 +79,23 @@ def test_a_misspelled_import_option_is_refused_with_the_close_one(tmp_path, caps
     err = capsys.readouterr().err.strip()
     assert rc == 2 and "'langauge'" in err and "did you mean 'language'?" in err and "annotation" in err
     assert not (tmp_path / "dev.conll").exists()
+
+
+def test_a_count_below_its_minimum_is_refused_with_the_option(capsys):
+    from coreflab.arg_types import at_least
+
+    assert at_least(0)("0") == 0 and at_least(1)("7") == 7
+    with pytest.raises(SystemExit) as stop:
+        main(["l3m2014", "robustness", "--compiled", "c.npz", "--arcs", "a.npz", "--runs", "-1", "--out", "r.csv"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "argument --runs: must be at least 1, got -1" in err
+    with pytest.raises(SystemExit):
+        main(["select", "--jobs", "two"])
+    assert "argument --jobs: expected an integer, got 'two'" in capsys.readouterr().err
+
+
+def test_a_score_file_without_scores_is_refused(tmp_path, capsys):
+    (tmp_path / "e.json").write_text("{}")
+    rc = main(["scores-table", "--corpus", "x", "--split", "dev", "--score", f"sys={tmp_path / 'e.json'}",
+               "--out", str(tmp_path / "t.csv")])  # fmt: skip
+    assert rc == 2 and "e.json: no scores in it" in capsys.readouterr().err and not (tmp_path / "t.csv").exists()

@@ -1,4 +1,4 @@
-"""A tiny example learner, registered from outside the package (README "Adding a learner").
+"""A tiny example learner, registered from outside the package (docs/adding-a-learner.md).
 
 Scores an arc by how often its features fire on gold-consistent arcs minus how often they
 fire on other arcs in training (one counting pass, no iterations), then decodes best-first.

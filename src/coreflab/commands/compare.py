@@ -10,6 +10,7 @@ the p-value. Deterministic for a seed.
 import sys
 import warnings
 
+from coreflab.arg_types import at_least
 from coreflab.errors import UserError
 from coreflab.metrics.significance import TESTS
 
@@ -22,7 +23,7 @@ def add_arguments(parser):
     parser.add_argument("system_b", help="second system's CoNLL-2012 file or directory")
     parser.add_argument("--metric", default="mela", choices=METRICS, help="metric compared (F1; default: mela)")
     parser.add_argument("--test", default="bootstrap", choices=TESTS, help="resampling test (default: bootstrap)")
-    parser.add_argument("--samples", type=int, default=10000, help="number of replicates (default: 10000)")
+    parser.add_argument("--samples", type=at_least(1), default=10000, help="number of replicates (default: 10000)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
 
 

@@ -1,6 +1,6 @@
 """`coreflab docs`: render documentation pages whose numbers come from result files.
 
-    coreflab docs --template docs/templates/reproducing.md --out docs/reproducing.md \
+    coreflab docs --template docs/templates/results-gum.md --out docs/results-gum.md \
         [--results results] [--bench bench/results] [--snapshot docs/numbers] [--no-collect]
 
 Without --no-collect the cited result files are first copied into the snapshot folder; with

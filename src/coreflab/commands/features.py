@@ -10,6 +10,7 @@ Prints arcs, feature entries, bytes, time and the templates the corpus cannot su
 import time
 from pathlib import Path
 
+from coreflab.arg_types import at_least
 from coreflab.errors import UserError
 
 
@@ -17,10 +18,10 @@ def add_arguments(p):
     p.add_argument("--compiled", help="compiled split (.npz from `coreflab prepare`)")
     p.add_argument("--featureset", help="feature-set name (config/featuresets/NAME.yaml) or path to a YAML file")
     p.add_argument("--out", help="arc store to write (.npz)")
-    p.add_argument("--bits", type=int, default=22, help="hash into 2**BITS weights (default 22)")
+    p.add_argument("--bits", type=at_least(1), default=22, help="hash into 2**BITS weights (default 22)")
     p.add_argument(
         "--window",
-        type=int,
+        type=at_least(0),
         default=None,
         help="at most N candidate antecedents per mention (default: all earlier mentions)",
     )

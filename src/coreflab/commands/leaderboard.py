@@ -2,6 +2,7 @@
 
 import pandas as pd
 
+from coreflab.arg_types import at_least
 from coreflab.named_values import named_values
 from coreflab.report.io import write_table
 from coreflab.report.leaderboard import add_costs, add_significance, leaderboard_frame
@@ -27,7 +28,7 @@ def add_arguments(p):
     )
     p.add_argument("--reference", default=None, help="test every system against this one instead of the best")
     p.add_argument("--caption", default=None, help="caption of the table (default: the leaderboard's)")
-    p.add_argument("--samples", type=int, default=10000)
+    p.add_argument("--samples", type=at_least(1), default=10000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out-prefix", required=True, help="writes PREFIX.csv, PREFIX.md, PREFIX.tex")
 

@@ -5,6 +5,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from coreflab.arg_types import at_least
 from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.features.featureset import load_featureset
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
@@ -24,16 +25,16 @@ def add_arguments(p):
         default=",".join(NONLOCAL_TEMPLATES),
         help="comma-separated non-local candidates ('' = none)",
     )
-    p.add_argument("--iterations", type=int, default=3, help="training iterations per evaluation")
+    p.add_argument("--iterations", type=at_least(1), default=3, help="training iterations per evaluation")
     p.add_argument(
         "--nonlocal-iterations",
-        type=int,
+        type=at_least(1),
         default=None,
         help="training iterations of the non-local (delayed LaSO) evaluations (default: --iterations)",
     )
-    p.add_argument("--beam", type=int, default=5, help="beam of the non-local evaluations")
-    p.add_argument("--bits", type=int, default=22, help="hash bits of the arc stores (as in training)")
-    p.add_argument("--window", type=int, default=None, help="candidate window (as in training; default: all)")
+    p.add_argument("--beam", type=at_least(1), default=5, help="beam of the non-local evaluations")
+    p.add_argument("--bits", type=at_least(1), default=22, help="hash bits of the arc stores (as in training)")
+    p.add_argument("--window", type=at_least(0), default=None, help="candidate window (as in training; default: all)")
     p.add_argument(
         "--no-reach",
         dest="reach",
@@ -41,15 +42,15 @@ def add_arguments(p):
         help="no string-matched candidates beyond the window (as in training)",
     )
     p.add_argument("--tuned", help="JSON with the root loss tuned on dev (`coreflab tune-root-loss`); default 1.5")
-    p.add_argument("--max-steps", type=int, default=6)
+    p.add_argument("--max-steps", type=at_least(0), default=6)
     p.add_argument(
         "--nonlocal-max-steps",
-        type=int,
+        type=at_least(0),
         default=None,
         help="forward steps of the non-local phase (default: what the local phase left of 2 x --max-steps)",
     )
     p.add_argument("--min-gain", type=float, default=0.05)
-    p.add_argument("--jobs", type=int, default=1, help="candidate evaluations in parallel")
+    p.add_argument("--jobs", type=at_least(1), default=1, help="candidate evaluations in parallel")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--log-out", required=True, help="CSV: every evaluated step")
     p.add_argument("--out", required=True, help="selected feature set (YAML list)")

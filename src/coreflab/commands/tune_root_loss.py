@@ -9,6 +9,7 @@ Writes {"root_loss": x, "reason": ..., "runs": [per iteration: dev MELA, share a
 
 import json
 
+from coreflab.arg_types import at_least
 from coreflab.errors import UserError
 
 
@@ -19,7 +20,7 @@ def add_arguments(p):
     p.add_argument("--dev-arcs", required=True)
     p.add_argument("--dev-conll", required=True, help="dev key (CoNLL-2012)")
     p.add_argument("--grid", default="0.5,1.0,1.5", help="root losses to try (comma-separated)")
-    p.add_argument("--iterations", type=int, default=3, help="bk_baseline iterations per value")
+    p.add_argument("--iterations", type=at_least(1), default=3, help="bk_baseline iterations per value")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True, help="JSON with the chosen root_loss and the dev numbers")
 

@@ -5,13 +5,14 @@ A template (docs/templates/*.md) is Markdown with placeholders:
     {{ include synth/paper/bk2014/table1.md }}                  a whole result table
     {{ synth/paper/bk2014/table1.csv | features=non-local | dev MELA | .2f }}
                                                                 one cell: file | row filters | column | format
-    {{ bench/results/l3m.json | ratio_to_baseline | .1f }}      one value of a JSON file (dotted key path)
+    {{ bench/l3m.json | l3m_pass.cpu_s | .2f }}                 one value of a JSON file (dotted key path)
 
-Paths are relative to the results directory, or start with `bench/` (benchmark JSONs). `render`
-first copies every referenced file into a snapshot folder committed beside the docs
-(docs/numbers/), then fills the template from the snapshot only; so the committed page can be
-re-rendered and compared byte for byte without any results (a test does), and a hand edit of a
-number shows up as a difference. `snakemake docs` re-collects from fresh results.
+Paths are relative to the results directory, or start with `bench/`, which stands for the
+benchmark JSON directory (`--bench`, default bench/results). `render` first copies every
+referenced file into a snapshot folder committed beside the docs (docs/numbers/), then fills
+the template from the snapshot only; so the committed page can be re-rendered and compared
+byte for byte without any results (a test does), and a hand edit of a number shows up as a
+difference. `snakemake docs` re-collects from fresh results.
 """
 
 import csv

@@ -42,7 +42,13 @@ def tidy_table(entries):
     """entries: iterable of (corpus, split, system, json_path) → tidy DataFrame, stably sorted."""
     rows = []
     for corpus, split, system, path in entries:
-        rows += tidy_rows(read_score_json(path), corpus, split, system)
+        scores = read_score_json(path)
+        found = tidy_rows(scores, corpus, split, system) if isinstance(scores, dict) else []
+        if not found:
+            raise UserError(
+                f"{path}: no scores in it; expected `coreflab score --format json` output ({', '.join(METRIC_ORDER)})"
+            )
+        rows += found
     df = pd.DataFrame(rows, columns=COLUMNS)
     order = {m: i for i, m in enumerate(METRIC_ORDER)}
     df["_m"] = df["metric"].map(order)

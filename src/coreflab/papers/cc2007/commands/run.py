@@ -14,6 +14,7 @@ import time
 
 import pandas as pd
 
+from coreflab.arg_types import at_least
 from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.errors import UserError
 from coreflab.learn.io import load_split
@@ -34,7 +35,7 @@ def add_arguments(p):
     )
     p.add_argument("--bias", default="none", choices=["none", "p1", "pa"])
     p.add_argument("--bias-weight", type=float, default=1.0)
-    p.add_argument("--em-iterations", type=int, default=5)
+    p.add_argument("--em-iterations", type=at_least(1), default=5)
     p.add_argument(
         "--max-iter",
         type=int,

@@ -14,14 +14,15 @@ file `--conll` when given, else the compiled split's gold clusters.
 
 import sys
 
+from coreflab.arg_types import at_least
 from coreflab.errors import UserError
 
 
 def add_arguments(p):
     p.add_argument("--compiled", required=True, help="compiled training split (.npz)")
     p.add_argument("--arcs", required=True, help="arc store of the split (.npz)")
-    p.add_argument("--per-sample", type=int, default=100, help="documents per sample S1, S2 (default 100)")
-    p.add_argument("--n-iter", type=int, default=50, help="LSP_F epochs per document at most (default 50)")
+    p.add_argument("--per-sample", type=at_least(1), default=100, help="documents per sample S1, S2 (default 100)")
+    p.add_argument("--n-iter", type=at_least(1), default=50, help="LSP_F epochs per document at most (default 50)")
     p.add_argument("--C", type=float, default=1.0, help="loss weight C of LSP_F (default 1)")
     p.add_argument("--r", type=float, default=1.0, help="root-loss factor r of Δ_F (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed of the document samples")

@@ -10,6 +10,8 @@ Writes JSON {"best": {"params": {...}, "mela", "epoch"}, "grid": [...]}. `--sing
 import itertools
 import sys
 
+from coreflab.arg_types import at_least
+
 
 def add_arguments(p):
     p.add_argument("--learner", required=True, choices=("lsp_f", "lsp_yj", "lsp_rho"))
@@ -18,8 +20,8 @@ def add_arguments(p):
         p.add_argument(f"--{split}-compiled", required=True)
         p.add_argument(f"--{split}-arcs", required=True)
     p.add_argument("--dev-conll", required=True)
-    p.add_argument("--sample-docs", type=int, default=100)
-    p.add_argument("--n-iter", type=int, default=5)
+    p.add_argument("--sample-docs", type=at_least(1), default=100)
+    p.add_argument("--n-iter", type=at_least(1), default=5)
     p.add_argument("--C-grid", default="1,100,1000,2000", help="comma-separated C values")
     p.add_argument("--r-grid", default="", help="comma-separated r values (lsp_f, lsp_yj)")
     p.add_argument(

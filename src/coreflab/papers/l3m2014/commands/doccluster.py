@@ -8,6 +8,7 @@ import sys
 
 from tqdm import tqdm
 
+from coreflab.arg_types import at_least
 from coreflab.errors import UserError
 from coreflab.papers.l3m2014.doccluster import TECHNIQUES, cross_validate
 from coreflab.papers.l3m2014.newsgroups import item_sets, load_posts
@@ -21,10 +22,10 @@ def add_arguments(p):
     )
     p.add_argument("--resources", default="resources")
     p.add_argument("--key", choices=["author", "thread"], required=True)
-    p.add_argument("--set-size", type=int, default=348)
-    p.add_argument("--max-sets", type=int, default=0, help="use the first N item sets (0 = all)")
-    p.add_argument("--folds", type=int, default=10)
-    p.add_argument("--passes", type=int, default=5)
+    p.add_argument("--set-size", type=at_least(1), default=348)
+    p.add_argument("--max-sets", type=at_least(0), default=0, help="use the first N item sets (0 = all)")
+    p.add_argument("--folds", type=at_least(2), default=10)
+    p.add_argument("--passes", type=at_least(1), default=5)
     p.add_argument("--gammas", default="0,0.2,0.4,0.6,0.8,1.0")
     p.add_argument("--eta0", type=float, default=0.1)
     p.add_argument("--lam", type=float, default=1e-4)

@@ -15,6 +15,7 @@ studies (one verb each; the studies themselves are coreflab.papers.l3m2014.exper
 
 import argparse
 
+from coreflab.arg_types import at_least
 from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.learn.base import as_training_data
 from coreflab.learn.io import load_split
@@ -40,9 +41,9 @@ def add_arguments(p):
         p.add_argument(f"--{split}-compiled", required=True)
         p.add_argument(f"--{split}-arcs", required=True)
         p.add_argument(f"--{split}-conll", required=True)
-    p.add_argument("--runs", type=int, default=30, help="robustness: random initialisations")
-    p.add_argument("--docs", type=int, default=20, help="cccp_vs_sgd: training documents in the subset")
-    p.add_argument("--passes", type=int, default=5)
+    p.add_argument("--runs", type=at_least(1), default=30, help="robustness: random initialisations")
+    p.add_argument("--docs", type=at_least(1), default=20, help="cccp_vs_sgd: training documents in the subset")
+    p.add_argument("--passes", type=at_least(1), default=5)
     p.add_argument("--gamma", type=float, default=1.0)
     p.add_argument("--lam", type=float, default=1e-4)
     p.add_argument("--eta0", type=float, default=0.1)

@@ -14,6 +14,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from coreflab.arg_types import at_least
 from coreflab.errors import UserError
 from coreflab.papers.singh2011.b3 import b3_scores
 from coreflab.papers.singh2011.baselines import label_propagation_labels, string_match_labels
@@ -29,7 +30,7 @@ def add_arguments(p):
     p.add_argument("--string-weight", type=float, default=0.8)
     p.add_argument("--prior-from", default=None, help="singh2011 calibrate JSON (overrides --bias/--string-weight)")
     p.add_argument("--prior-within-from", default=None, help="singh2011 calibrate JSON for the within-topic setting")
-    p.add_argument("--neighbours", type=int, default=10)
+    p.add_argument("--neighbours", type=at_least(1), default=10)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True, help="CSV: corpus, system, B3 P/R/F1, entities, seconds, log p")
 

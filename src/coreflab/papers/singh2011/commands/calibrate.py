@@ -10,6 +10,7 @@ schedule it is used with.
 
 import numpy as np
 
+from coreflab.arg_types import at_least
 from coreflab.errors import UserError
 from coreflab.papers.singh2011.arguments import add_model_arguments, model_params
 from coreflab.papers.singh2011.data import CrossdocCorpus
@@ -28,17 +29,17 @@ def add_arguments(p):
         help="candidate string weights w (Person-X: 0, every string is X)",
     )
     p.add_argument("--heldout-frac", type=float, default=0.05, help="share of the gold entities held out")
-    p.add_argument("--sweeps", type=int, default=1, help="coordinate sweeps (b, then w)")
+    p.add_argument("--sweeps", type=at_least(1), default=1, help="coordinate sweeps (b, then w)")
     p.add_argument("--init", choices=["singletons", "string"], default="singletons")
     p.add_argument("--within-topic", action="store_true", help="tune for the within-topic setting (ECB+)")
-    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--rounds", type=at_least(1), default=3)
     p.add_argument(
         "--eval-samples-per-round",
         type=int,
         default=100_000,
         help="proposals per worker per round of the evaluated run",
     )
-    p.add_argument("--eval-workers", type=int, default=2, help="workers of the evaluated run")
+    p.add_argument("--eval-workers", type=at_least(1), default=2, help="workers of the evaluated run")
     p.add_argument("--t-start", type=float, default=0.05)
     p.add_argument("--t-stop", type=float, default=0.0005)
     p.add_argument("--seed", type=int, default=1)

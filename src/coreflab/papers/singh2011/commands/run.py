@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from coreflab.arg_types import at_least
 from coreflab.errors import UserError
 from coreflab.papers.singh2011.arguments import add_model_arguments, model_params
 from coreflab.papers.singh2011.data import CrossdocCorpus
@@ -49,9 +50,9 @@ def add_arguments(p):
         "their topic (scored over the whole corpus); default: whole corpus",
     )
     p.add_argument("--scheduler", default="local", help="'local' (LocalCluster), 'serial' (no Dask) or an address")
-    p.add_argument("--workers", type=int, default=2, help="K: shards per round (and LocalCluster workers)")
-    p.add_argument("--rounds", type=int, default=10)
-    p.add_argument("--samples-per-round", type=int, default=100_000, help="proposals per worker per round")
+    p.add_argument("--workers", type=at_least(1), default=2, help="K: shards per round (and LocalCluster workers)")
+    p.add_argument("--rounds", type=at_least(1), default=10)
+    p.add_argument("--samples-per-round", type=at_least(1), default=100_000, help="proposals per worker per round")
     p.add_argument("--t-start", type=float, default=0.05)
     p.add_argument("--t-stop", type=float, default=0.0005)
     p.add_argument("--seed", type=int, default=1)
