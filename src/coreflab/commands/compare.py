@@ -8,7 +8,6 @@ the p-value. Deterministic for a seed.
 """
 
 import sys
-import warnings
 
 from coreflab.arg_types import at_least
 from coreflab.errors import UserError
@@ -30,24 +29,12 @@ def add_arguments(parser):
 def run(args):
     if args.samples < 1:
         raise UserError(f"--samples must be at least 1, got {args.samples}")
-    from coreflab.metrics.coref_file import (
-        ByteOrderMarkWarning,
-        LooseCellWarning,
-        SkippedFilesWarning,
-        pairing_warnings,
-        read_coref_path,
-    )
-    from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
+    from coreflab.metrics.coref_file import pairing_warnings, read_coref_path
+    from coreflab.metrics.scorer import read_key, reading_warnings, score_files
     from coreflab.metrics.significance import paired_test
 
-    with warnings.catch_warnings(record=True) as caught:
-        for category in (RepeatedMentionWarning, LooseCellWarning, ByteOrderMarkWarning, SkippedFilesWarning):
-            warnings.simplefilter("always", category)
-        key = read_coref_path(args.key)
-        if not key.docs:
-            raise UserError(
-                f"{args.key}: the key holds no documents; expected '#begin document (id); part N' ... '#end document'"
-            )
+    with reading_warnings() as caught:
+        key = read_key(args.key)
         system_a, system_b = read_coref_path(args.system_a), read_coref_path(args.system_b)
         a = score_files(key, system_a)
         b = score_files(key, system_b)

@@ -30,7 +30,6 @@ reader): the command is a short process and start-up is most of its time.
 """
 
 import sys
-import warnings
 
 from coreflab.metrics.scorer import METRIC_CHOICES
 from coreflab.metrics.text import SCORER_PL_ALL
@@ -119,15 +118,8 @@ def entity_listings(key, response, doc_keys):
 
 
 def run(args):
-    from coreflab.errors import UserError
-    from coreflab.metrics.coref_file import (
-        ByteOrderMarkWarning,
-        LooseCellWarning,
-        SkippedFilesWarning,
-        pairing_warnings,
-        read_coref_path,
-    )
-    from coreflab.metrics.scorer import RepeatedMentionWarning, score_files
+    from coreflab.metrics.coref_file import pairing_warnings, read_coref_path
+    from coreflab.metrics.scorer import read_key, reading_warnings, score_files
 
     args.metric, args.key, args.response, name = reference_operands(args.operands, args.metric)
     scorer_pl_form = len(args.operands) != 2
@@ -138,14 +130,8 @@ def run(args):
     scorer_pl_text_form = scorer_pl_form and args.metric != "mela"
     metrics = list(SCORER_PL_ALL) if scorer_pl_form and args.metric == "all" else args.metric
 
-    with warnings.catch_warnings(record=True) as caught:
-        for category in (RepeatedMentionWarning, LooseCellWarning, ByteOrderMarkWarning, SkippedFilesWarning):
-            warnings.simplefilter("always", category)
-        key = read_coref_path(args.key)
-        if not key.docs:
-            raise UserError(
-                f"{args.key}: the key holds no documents; expected '#begin document (id); part N' ... '#end document'"
-            )
+    with reading_warnings() as caught:
+        key = read_key(args.key)
         response = read_coref_path(args.response)
         scores = score_files(key, response, metrics=metrics)
     if name is not None and name != "none":

@@ -13,13 +13,21 @@ vectorised contingency-table path (`coreflab.metrics.counts`).
 """
 
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain
 
 import numpy as np
 
+from coreflab.errors import UserError
 from coreflab.metrics import reference
-from coreflab.metrics.coref_file import group_ids
+from coreflab.metrics.coref_file import (
+    ByteOrderMarkWarning,
+    LooseCellWarning,
+    SkippedFilesWarning,
+    group_ids,
+    read_coref_path,
+)
 from coreflab.metrics.counts import ALL_METRICS, document_counts
 
 MELA_METRICS = ("muc", "bcub", "ceafe")
@@ -31,6 +39,26 @@ V801_REPEAT_LIMIT = 10  # CorScorer.pm v8.01 exits ("Found too many repeated men
 
 class RepeatedMentionWarning(UserWarning):
     """A span occurs more than once on one side of a document (scored the v8.01 way)."""
+
+
+@contextmanager
+def reading_warnings():
+    """Record every warning reading and scoring files gives, each time it is given (a list the command
+    prints after its output, one line each)."""
+    with warnings.catch_warnings(record=True) as caught:
+        for category in (RepeatedMentionWarning, LooseCellWarning, ByteOrderMarkWarning, SkippedFilesWarning):
+            warnings.simplefilter("always", category)
+        yield caught
+
+
+def read_key(path):
+    """The key's documents; a key without any is a user error (every score would be 0/0)."""
+    key = read_coref_path(path)
+    if not key.docs:
+        raise UserError(
+            f"{path}: the key holds no documents; expected '#begin document (id); part N' ... '#end document'"
+        )
+    return key
 
 
 def expand_metrics(metrics):
