@@ -274,3 +274,23 @@ def test_a_learner_lacking_what_the_workflow_passes_is_refused_at_start():
         assert "takes no root_loss parameter" in msg
     finally:
         del LEARNERS["test_config_no_seed"], LEARNERS["bk_test_config_no_root_loss"]
+
+
+def test_a_local_dir_that_is_a_file_says_so(tmp_path):
+    from coreflab.config import check_corpus_folders
+
+    (tmp_path / "key.conll").write_text("")
+    lit = check_config(overlay(_cfg(), _cfg("config/litbank.yaml")), SCHEMA)
+    lit["corpora"]["litbank"]["local_dir"] = str(tmp_path / "key.conll")
+    with pytest.raises(UserError, match=r"key.conll: a file, not a directory; point it at"):
+        check_corpus_folders(lit)
+
+
+def test_a_featureset_file_that_is_not_yaml_is_one_line(tmp_path):
+    from coreflab.features.featureset import parse_featureset
+
+    with pytest.raises(UserError) as err:
+        parse_featureset("- bias\n- [ana_type\n", "bad.yaml")
+    assert (
+        str(err.value).startswith("bad.yaml:") and "not valid YAML (" in str(err.value) and "\n" not in str(err.value)
+    )

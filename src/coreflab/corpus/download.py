@@ -96,7 +96,8 @@ def local_copy(name, local, target=None):
     if not path.is_dir():
         target = target or Path(DEFAULT_RESOURCES) / key
         raise UserError(
-            f"corpora.{name}.local_dir = {local}: no such directory; point it at an existing copy of {key} "
+            f"corpora.{name}.local_dir = {local}: {'a file, not a directory' if path.exists() else 'no such directory'}; "
+            f"point it at an existing copy of {key} "
             f"(e.g. ../shared/data/{key}) or remove it to download the pinned archive into {target}/"
         )
     return path

@@ -76,7 +76,8 @@ def parse_featureset(text, path="<featureset>", name=None):
         data = yaml.safe_load(text)
     except yaml.YAMLError as err:
         line = getattr(getattr(err, "problem_mark", None), "line", None)
-        raise InputFormatError(path, None if line is None else line + 1, f"not valid YAML: {err}") from None
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]  # YAML's own text spans several lines
+        raise InputFormatError(path, None if line is None else line + 1, f"not valid YAML ({problem})") from None
     if isinstance(data, dict) and "templates" in data:
         data = data["templates"]
     if not isinstance(data, list) or not data:

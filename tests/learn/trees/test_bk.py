@@ -256,6 +256,13 @@ def test_pa_cap_must_be_positive():
         make_learner("bk_baseline", dict(pa_cap=0)).fit(_data())
 
 
+def test_a_bad_beam_or_n_iter_is_named_alone():
+    with pytest.raises(UserError, match=r"^bk_delayed_laso: beam must be >= 1, not -3$"):
+        make_learner("bk_delayed_laso", dict(beam=-3)).fit(_data())
+    with pytest.raises(UserError, match=r"^bk_baseline: n_iter must be >= 0, not -1$"):
+        make_learner("bk_baseline", dict(n_iter=-1)).fit(_data())
+
+
 def test_selected_nonlocal_templates_come_from_the_arc_store():
     from coreflab.learn.base import check_param_types
     from coreflab.learn.registry import get_learner

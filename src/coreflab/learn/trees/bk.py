@@ -58,8 +58,10 @@ class BKLearner(Learner):
             raise UserError(f"{self.name}: update must be 'pa' or 'perceptron', not {self.update!r}")
         if self.pa_cap is not None and not float(self.pa_cap) > 0:
             raise UserError(f"{self.name}: pa_cap must be a positive number (or null: no cap), not {self.pa_cap!r}")
-        if int(self.n_iter) < 0 or int(self.beam) < 1:
-            raise UserError(f"{self.name}: n_iter must be >= 0 and beam >= 1")
+        if int(self.n_iter) < 0:
+            raise UserError(f"{self.name}: n_iter must be >= 0, not {self.n_iter!r}")
+        if int(self.beam) < 1:
+            raise UserError(f"{self.name}: beam must be >= 1, not {self.beam!r}")
         if isinstance(self.nonlocal_templates, str):
             if self.nonlocal_templates != "selected":
                 raise UserError(
