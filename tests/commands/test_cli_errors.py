@@ -99,3 +99,28 @@ def test_a_score_file_without_scores_is_refused(tmp_path, capsys):
     rc = main(["scores-table", "--corpus", "x", "--split", "dev", "--score", f"sys={tmp_path / 'e.json'}",
                "--out", str(tmp_path / "t.csv")])  # fmt: skip
     assert rc == 2 and "e.json: no scores in it" in capsys.readouterr().err and not (tmp_path / "t.csv").exists()
+
+
+def test_comment_lines_between_sentences_survive_into_the_response(tmp_path):
+    """A key with `# sent_id` lines: scorer.pl counts them as token positions, so a response written from
+    it keeps them where they were, and the two stay aligned."""
+    from coreflab.corpus.readers.conll import format_conll
+    from coreflab.metrics.coref_file import parse_coref_bytes
+
+    lines = conll_text().splitlines()
+    lines.insert(1, "# sent_id = 1")
+    lines.insert(lines.index("") + 1, "# sent_id = 2")  # after the first sentence's blank line
+    lines.insert(len(lines) - 1, "# end of text")  # after the last sentence, before '#end document'
+    key_text = "\n".join(lines) + "\n"
+    docs = parse_conll(key_text, "key.conll")
+    assert docs[0].comments == [(0, "# sent_id = 1"), (5, "# sent_id = 2"), (13, "# end of text")]
+    corpus = compile_documents(docs, "x", "dev", "gold")
+    ante = np.full(int(corpus.arrays["doc_mention_offsets"][-1]), -1, dtype=np.int64)
+    response = format_conll(response_documents(docs, corpus, ante, keep_singletons=True))
+    assert [x for x in response.splitlines() if x.startswith("# ")] == [
+        "# sent_id = 1",
+        "# sent_id = 2",
+        "# end of text",
+    ]
+    key, resp = parse_coref_bytes(key_text.encode(), "key"), parse_coref_bytes(response.encode(), "resp")
+    assert key.n_tokens.tolist() == resp.n_tokens.tolist() == [16]  # 13 tokens and 3 comment lines

@@ -222,6 +222,7 @@ def _reference_parse(text, source):
                     depth=0,
                     open={},
                     spans={},
+                    comments=[],
                 )
                 continue
             if re.match(r"^#\s*end document", line):
@@ -257,6 +258,7 @@ def _reference_parse(text, source):
                     list(doc["spans"].values()),
                     list(doc["spans"]),
                     source,
+                    doc["comments"],
                 )
                 if d.key in seen:
                     raise InputFormatError(
@@ -267,6 +269,8 @@ def _reference_parse(text, source):
                 doc = None
                 continue
             if doc is None or doc["first"] is None:
+                if doc is not None:  # a comment between sentences is kept, before the next token
+                    doc["comments"].append((len(doc["words"]), line))
                 continue
         if not line.strip():
             if doc is not None:

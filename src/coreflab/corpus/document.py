@@ -34,6 +34,9 @@ class Document:
     clusters: list = field(default_factory=list)
     cluster_labels: list = field(default_factory=list)
     source: str = ""
+    # '#' lines between sentences (`# sent_id = 2`), as (index of the next token, the line): written back
+    # where they were, so a response keeps the key's lines and scorer.pl, which counts them, stays aligned
+    comments: list = field(default_factory=list)
 
     @property
     def key(self):
@@ -68,4 +71,5 @@ class Document:
             clusters=[list(c) for c in clusters],
             cluster_labels=list(labels) if labels is not None else [str(i) for i in range(len(clusters))],
             source=self.source,
+            comments=self.comments,
         )

@@ -133,6 +133,8 @@ def _parse_conll(text, source, layout):
                 builder = None
                 continue
             if builder is None or not builder.has_tokens_in_sentence():
+                if builder is not None:  # kept, to be written back in place (Document.comments)
+                    builder.comments.append((len(builder.words), line))
                 continue  # comment line; inside a sentence a '#' line is a token (below)
         if not line.strip():
             if builder is not None:
@@ -174,6 +176,7 @@ class _DocBuilder:
         self.open = {}  # label -> stack of (token, line)
         self.spans = {}  # label -> list of (start, end)
         self.label_order = []
+        self.comments = []  # (next token, line) of the '#' lines between sentences
 
     @property
     def name(self):
@@ -344,6 +347,7 @@ class _DocBuilder:
             clusters=clusters,
             cluster_labels=list(self.label_order),
             source=self.source,
+            comments=self.comments,
         )
 
 
@@ -410,8 +414,13 @@ def format_conll(docs):
         out.append(f"#begin document ({doc.doc_id}); part {doc.part:03d}\n")
         coref = coref_column(doc)
         cols = [doc.columns.get(name) for name in OPTIONAL_COLUMNS]
+        comments = iter(doc.comments)
+        comment = next(comments, None)
         start = 0
         for end in doc.sentence_ends:
+            while comment is not None and comment[0] <= start:
+                out.append(comment[1] + "\n")
+                comment = next(comments, None)
             for t in range(start, end):
                 row = [doc.doc_id, str(doc.part), str(t - start), doc.words[t]]
                 row += [c[t] if c is not None else "_" for c in cols]
@@ -420,6 +429,9 @@ def format_conll(docs):
                 out.append("\t".join(row) + "\n")
             out.append("\n")
             start = end
+        while comment is not None:
+            out.append(comment[1] + "\n")
+            comment = next(comments, None)
         out.append("#end document\n")
     return "".join(out)
 
