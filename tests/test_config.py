@@ -182,6 +182,7 @@ def test_snakemake_stops_on_a_misspelled_learner_parameter_before_any_job(tmp_pa
     assert proc.returncode != 0
     last = proc.stderr.strip().splitlines()[-1]
     assert last.startswith("coreflab: error: config key learners.bk_baseline.params: 'beem'"), proc.stderr[-2000:]
+    assert last.endswith(f"(set at {overlay_file}:1)")  # which of the config files to edit
     assert "Traceback" not in proc.stderr
 
 
@@ -294,3 +295,19 @@ def test_a_featureset_file_that_is_not_yaml_is_one_line(tmp_path):
     assert (
         str(err.value).startswith("bad.yaml:") and "not valid YAML (" in str(err.value) and "\n" not in str(err.value)
     )
+
+
+def test_an_error_says_which_file_and_line_set_the_key(tmp_path):
+    from coreflab.config import key_origin
+
+    base, mine = tmp_path / "config.yaml", tmp_path / "mine.yaml"
+    base.write_text("features:\n  bits: 22\n  featureset: selected\n")
+    mine.write_text("# my run\nfeatures:\n  featurs: local\n  featureset: nosuch\n")
+    message = "config key features.featureset: 'nosuch' is neither ..."
+    assert key_origin(message, [base, mine]) == f" (set at {mine}:4)"
+    assert key_origin("config key features.'featurs' is unknown; expected ...", [base, mine]) == f" (set at {mine}:3)"
+    assert key_origin("config key features.bits: 'x' is not ...", [base, mine]) == f" (set at {base}:2)"
+    assert key_origin(message, [base, mine], {"features": {"featureset": "nosuch"}}) == " (set by --config)"
+    assert key_origin(message, [base, mine], {"features": {"window": 5}}) == f" (set at {mine}:4)"
+    assert key_origin("config key seed: 'x' ...", [base, mine]) == ""  # a default: no file sets it
+    assert key_origin("unknown learner 'x'", [base, mine]) == ""

@@ -6,6 +6,7 @@ rules can read every key with plain dict access.
 """
 
 import difflib
+import re
 from pathlib import Path
 
 import jsonschema
@@ -221,6 +222,58 @@ def check_nonlocal_templates(config):
                     f"expected one of {', '.join(NONLOCAL_TEMPLATES)}"
                     + ("; or selected instead of a list (those template selection chose)" if selected else "")
                 )
+
+
+_KEY_IN_MESSAGE = re.compile(r"^config key (\S+?)(?::| is unknown)")
+
+
+def key_origin(message, configfiles=(), overrides=None):
+    """` (set at FILE:LINE)` or ` (set by --config)` for the config key a check's message names, so a user
+    with several config files sees which one to edit; '' when it cannot tell (the key's default, say).
+    configfiles: in the order Snakemake applies them (a later one wins); overrides: the --config mapping."""
+    m = _KEY_IN_MESSAGE.match(str(message))
+    if not m:
+        return ""
+    path = [part.strip("'\"") for part in m.group(1).split(".") if part]
+    if _lookup(overrides or {}, path):
+        return " (set by --config)"
+    for name in reversed(list(configfiles)):
+        try:
+            node = yaml.compose(Path(name).read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            continue
+        line = _line_of(node, path)
+        if line is not None:
+            return f" (set at {name}:{line})"
+    return ""
+
+
+def _lookup(mapping, path):
+    """Whether a nested mapping sets path (or a prefix of it whose value is not a mapping: a list, say)."""
+    node = mapping
+    for part in path:
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+        if not isinstance(node, dict):
+            return True
+    return True
+
+
+def _line_of(node, path):
+    """Line (from 1) where a composed YAML mapping node sets path (or a prefix of it whose value is not a
+    mapping: a list, say), or None when it does not."""
+    line = None
+    for part in path:
+        if not isinstance(node, yaml.MappingNode):
+            return line
+        for key, value in node.value:
+            if key.value == part:
+                line, node = key.start_mark.line + 1, value
+                break
+        else:
+            return None
+    return line
 
 
 def check_corpus_folders(config):

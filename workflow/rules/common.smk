@@ -7,7 +7,7 @@ import os
 import sys
 
 from coreflab import optional_data
-from coreflab.config import check_config, check_corpus_folders
+from coreflab.config import check_config, check_corpus_folders, key_origin
 from coreflab.errors import UserError
 from coreflab.learn.pairwise.crf_slt import first_fit_donor
 
@@ -15,7 +15,10 @@ try:
     config = check_config(config, workflow.source_path("../schemas/config.schema.yaml"))
     check_corpus_folders(config)
 except UserError as err:
-    sys.exit(f"coreflab: error: {err}")
+    # the Snakefile's config/config.yaml first, then --configfile's files, each over the one before
+    files = ["config/config.yaml", *workflow.overwrite_configfiles]
+    where = key_origin(err, files, workflow.config_settings.config)
+    sys.exit(f"coreflab: error: {err}{where}")
 
 # the repository root: workflow/Snakefile sits one level below it
 REPO_DIR = os.path.dirname(workflow.basedir)
