@@ -106,6 +106,9 @@ def main(argv=None):
         return err.exit_code
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: outputs are written atomically, so nothing half-written remains
+        print(f"coreflab {label}: interrupted", file=sys.stderr)
+        return 130
     except OSError as err:  # a file that is not there, not readable, not writable: the user's to fix
         where = f"{err.filename}: " if err.filename else ""
         print(f"coreflab {label}: error: {where}{err.strerror or err}", file=sys.stderr)

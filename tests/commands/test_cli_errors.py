@@ -124,3 +124,14 @@ def test_comment_lines_between_sentences_survive_into_the_response(tmp_path):
     ]
     key, resp = parse_coref_bytes(key_text.encode(), "key"), parse_coref_bytes(response.encode(), "resp")
     assert key.n_tokens.tolist() == resp.n_tokens.tolist() == [16]  # 13 tokens and 3 comment lines
+
+
+def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
+    import coreflab.commands.scores_table as verb
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(verb, "run", interrupted)
+    assert main(["scores-table", "--corpus", "x", "--split", "dev", "--score", "a=b.json", "--out", "t.csv"]) == 130
+    assert capsys.readouterr().err.strip() == "coreflab scores-table: interrupted"
