@@ -135,3 +135,11 @@ def test_ctrl_c_is_one_line_and_exit_130(monkeypatch, capsys):
     monkeypatch.setattr(verb, "run", interrupted)
     assert main(["scores-table", "--corpus", "x", "--split", "dev", "--score", "a=b.json", "--out", "t.csv"]) == 130
     assert capsys.readouterr().err.strip() == "coreflab scores-table: interrupted"
+
+
+def test_a_byte_order_mark_does_not_hide_the_first_document(tmp_path):
+    from coreflab.corpus.readers.conll import read_conll
+
+    (tmp_path / "bom.conll").write_bytes(b"\xef\xbb\xbf" + conll_text().encode())
+    (doc,) = read_conll(tmp_path / "bom.conll")
+    assert doc.doc_id == "a" and len(doc.words) == 13

@@ -52,7 +52,8 @@ def read_conll(path, layout="auto"):
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         raise InputFormatError(path, line, f"not UTF-8 (byte 0x{data[err.start]:02x}); expected UTF-8 text") from None
-    return parse_conll(text, str(path), layout)
+    # a UTF-8 byte-order mark (editors on Windows write one) would hide the first '#begin document'
+    return parse_conll(text.removeprefix("\ufeff"), str(path), layout)
 
 
 def parse_conll(text, source="<string>", layout="auto"):
