@@ -69,3 +69,12 @@ def test_the_committed_docs_are_their_templates_rendered_from_the_committed_numb
     page = ROOT / "docs" / template.name
     assert page.is_file(), f"{page} not rendered (snakemake docs)"
     assert render(template.read_text(), ROOT / "docs" / "numbers", name=template.name) == page.read_text()
+
+
+def test_every_snapshot_file_is_cited_by_a_template():
+    """A file no template cites any more is a stale copy of an old result (and a reader comparing runs against
+    the snapshot would take it for a current one)."""
+    cited = {r for t in (ROOT / "docs" / "templates").glob("*.md") for r in references(t.read_text())}
+    numbers = ROOT / "docs" / "numbers"
+    stale = sorted(p.relative_to(numbers).as_posix() for p in numbers.rglob("*") if p.is_file())
+    assert [f for f in stale if f not in cited] == []
