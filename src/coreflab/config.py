@@ -139,7 +139,7 @@ def check_learners(config):
             raise UserError(
                 f"config key learners.{system}.learner: learner {entry['learner']!r} takes no "
                 f"{' or '.join(lacking)} parameter, which the workflow passes to every "
-                + ("learner (and root_loss to a bk_ learner); see docs/adding-a-learner.md")
+                "learner (and root_loss to a bk_ learner); see docs/adding-a-learner.md"
             )
     for name, params in (config.get("l3m2014", {}).get("learner_params") or {}).items():
         cls = learner("l3m2014.learner_params", name)

@@ -24,28 +24,30 @@ def ecbplus_available(config):
     return (bool(folder) and os.path.isdir(folder)) or bool(config["crossdoc"].get("ecbplus_download", False))
 
 
+def newsgroups_missing(config):
+    """(why 20 Newsgroups is not used, how to enable it), for a config where `doccluster_enabled` is false."""
+    local = config["doccluster"]["local_dir"]
+    why = (
+        "doccluster.enabled is false"
+        if config["doccluster"]["enabled"] is False
+        else f"no 20 Newsgroups copy at doccluster.local_dir ({local})"
+        if local
+        else "doccluster.local_dir is not set"
+    )
+    how = (
+        "set doccluster.local_dir to a folder holding 20news-bydate-train/ and 20news-bydate-test/ "
+        "(or 20news-bydate.tar.xz); or set doccluster.enabled: true with local_dir: null to let "
+        "scikit-learn download it into its data home (needs the network)"
+    )
+    return why, how
+
+
 def skipped_experiments(config):
     """[(experiment, why, how to enable)] for the configured papers whose optional data is missing."""
     papers = config["run"]["papers"]
     out = []
     if "l3m2014" in papers and not doccluster_enabled(config):
-        local = config["doccluster"]["local_dir"]
-        why = (
-            "doccluster.enabled is false"
-            if config["doccluster"]["enabled"] is False
-            else f"no 20 Newsgroups copy at doccluster.local_dir ({local})"
-            if local
-            else "doccluster.local_dir is not set"
-        )
-        out.append(
-            (
-                NEWSGROUPS,
-                why,
-                "set doccluster.local_dir to a folder holding 20news-bydate-train/ and 20news-bydate-test/ "
-                "(or 20news-bydate.tar.xz); or set doccluster.enabled: true with local_dir: null to let "
-                "scikit-learn download it into its data home (needs the network)",
-            )
-        )
+        out.append((NEWSGROUPS, *newsgroups_missing(config)))
     if "singh2011" in papers and not ecbplus_available(config):
         folder = config["crossdoc"]["ecbplus_dir"]
         why = f"no ECB+ folder at crossdoc.ecbplus_dir ({folder})" if folder else "crossdoc.ecbplus_dir is not set"

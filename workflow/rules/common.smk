@@ -406,11 +406,7 @@ def docs_inputs(wildcards):
         r.endswith("paper/l3m2014/table2_vi.csv") for r in out
     ):
         # nothing makes the table then: say why, before a MissingInputException would
-        why = "doccluster.enabled is false or its local_dir is missing"
-        how = "give it 20 Newsgroups (config/README.md, `doccluster`)"
-        for what, why_skipped, how_enable in optional_data.skipped_experiments(config):
-            if what == optional_data.NEWSGROUPS:
-                why, how = why_skipped, how_enable
+        why, how = optional_data.newsgroups_missing(config)
         sys.exit(
             f"coreflab: error: `snakemake docs` re-renders pages that cite {optional_data.NEWSGROUPS}, "
             f"which this config skips ({why}): {how}"

@@ -10,7 +10,6 @@ the p-value. Deterministic for a seed.
 import sys
 
 from coreflab.arg_types import at_least
-from coreflab.errors import UserError
 from coreflab.metrics.significance import TESTS
 
 METRICS = ("mela", "muc", "bcub", "ceafm", "ceafe", "blanc", "lea", "mentions")
@@ -27,8 +26,6 @@ def add_arguments(parser):
 
 
 def run(args):
-    if args.samples < 1:
-        raise UserError(f"--samples must be at least 1, got {args.samples}")
     from coreflab.metrics.coref_file import pairing_warnings, read_coref_path
     from coreflab.metrics.scorer import read_key, reading_warnings, score_files
     from coreflab.metrics.significance import paired_test

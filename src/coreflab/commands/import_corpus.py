@@ -90,8 +90,8 @@ def run(args):
         if not isinstance(extra, dict):
             raise UserError("--options-json: expected a JSON object")
         base.update(extra)
-    options = parse_options(args.option, base)
     typed = parse_options(args.option)
+    options = {**base, **typed}  # --option wins
     unknown = sorted(set(typed) - set(source.options))
     if unknown:
         close = difflib.get_close_matches(unknown[0], source.options, n=1)

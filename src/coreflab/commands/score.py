@@ -34,7 +34,7 @@ import sys
 from coreflab.metrics.scorer import METRIC_CHOICES
 from coreflab.metrics.text import SCORER_PL_ALL
 
-SCORER_PL_METRICS = ("muc", "bcub", "ceafm", "ceafe", "blanc", "all")  # CorScorer.pm v8.01's, in its order
+SCORER_PL_METRICS = (*SCORER_PL_ALL, "all")  # CorScorer.pm v8.01's, in its order
 
 
 def add_arguments(parser):

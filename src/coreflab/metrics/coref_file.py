@@ -139,7 +139,6 @@ def group_ids(doc, label):
     return ids, d[new]
 
 
-CONLL_NAMES = ("conll", ".txt")  # a folder's files read: names ending so (.conll, _gold_conll, .v4_auto_conll, ...)
 _HAS_BEGIN = re.compile(rb"(?m)^(?:\xef\xbb\xbf)?#\s*begin document")
 _BOM = b"\xef\xbb\xbf"
 
@@ -156,7 +155,7 @@ def read_coref_path(path):
     path = Path(path)
     if not path.is_dir():
         return read_coref_file(path)
-    from coreflab.corpus.readers.conll import read_file_bytes
+    from coreflab.corpus.readers.conll import CONLL_NAMES, read_file_bytes  # the full reader's file names
 
     candidates = sorted(
         p

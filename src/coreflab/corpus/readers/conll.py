@@ -372,13 +372,12 @@ def read_conll_path(path, layout="auto", pattern=None):
     return read_conll(path, layout)
 
 
+CONLL_NAMES = ("conll", ".txt")  # a folder's files read: names ending so (.conll, _gold_conll, .v4_auto_conll, ...)
+
+
 def looks_like_conll(path, pattern):
-    if pattern:
-        return True
-    name = path.name
-    return name.endswith(("conll", ".conll", "_conll", ".txt", ".v4_gold_conll", ".v4_auto_conll")) or name.endswith(
-        "conll"
-    )
+    """Whether a folder's file is read: any file a --pattern matched, else a name in CONLL_NAMES."""
+    return bool(pattern) or path.name.endswith(CONLL_NAMES)
 
 
 def coref_column(doc):

@@ -84,7 +84,7 @@ def rank_features(corpus, store, seed=0, alpha=1e-5):
     """(ranked pair feature ids, root-only feature ids, |weights| in ranked order)."""
     X, y, ids, root_only = pair_design(corpus, store)
     ranked, weight = rank_by_weight(X, y, ids, seed=seed, alpha=alpha)
-    return ranked, root_only.astype(np.int64), weight
+    return ranked, root_only, weight  # flatnonzero's ids are int64 already
 
 
 def _ranges(starts, counts):
