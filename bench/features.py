@@ -7,8 +7,10 @@ Writes bench/results/features.json. Run: python bench/features.py [--docs N]
 
 On a real compiled split (`--compiled results/gum/compiled/train.npz --window 50`): the
 arc store's bytes per arc (goal ≤ 160 with the local pool, issue 14) and, per template,
-the share of non-root arcs it puts a feature on (what each template costs in memory);
-written to bench/results/features_<corpus>_<split>.json.
+the share of non-root arcs it puts a feature on (what each template costs in memory), and
+what the store would hold if the kernels conjoined the fine types on the fly (cort's way:
+every `X+ana_fine_type+ante_fine_type` template computed at scoring time from X's id and
+the pair's fine types instead of stored); written to bench/results/features_<corpus>_<split>.json.
 """
 
 import argparse
@@ -23,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from coreflab.features import extract_arc_store, load_featureset
+from coreflab.features.extract import extract_tagged_arc_store
 from coreflab.features.random_corpus import random_compiled_corpus
 
 TARGET_BYTES_PER_ARC = 160
@@ -67,6 +70,26 @@ def template_shares(corpus, store):
     return {name: round(float(c) / max(n_nonroot, 1), 4) for name, c in zip(res.names, counts)}
 
 
+FINE_PAIR = "+ana_fine_type+ante_fine_type"
+
+
+def fine_pair_on_the_fly(store, tags):
+    """Features and bytes per arc left in the store if every `X+ana_fine_type+ante_fine_type`
+    template were computed by the kernels from X's id and the arc's fine-type pair (one more
+    byte per arc holds the pair)."""
+    per_template = np.bincount(tags, minlength=len(store.templates)) / max(store.n_arcs, 1)
+    derived = [k for k, name in enumerate(store.templates) if name.endswith(FINE_PAIR)]
+    stored = float(per_template.sum() - per_template[derived].sum())
+    fixed = (store.nbytes - 4 * store.n_entries) / max(store.n_arcs, 1)
+    return {
+        "templates_derived": len(derived),
+        "features_per_arc_derived": float(per_template[derived].sum()),
+        "features_per_arc_stored": stored,
+        "bytes_per_arc": fixed + 1 + 4 * stored,
+        "bytes_per_arc_22_bit_ids": fixed + 1 + store.n_bits / 8 * stored,
+    }
+
+
 def real_split(args):
     """Bytes per arc and per-template shares on a compiled split (one extraction)."""
     from coreflab.corpus.compiled import CompiledCorpus
@@ -83,9 +106,10 @@ def real_split(args):
     for reach in (False, True):
         r = measure(corpus, fs, window=args.window, repeats=1, reach=reach)
         result["window_reach" if reach else "window_only"] = r
-    store = extract_arc_store(corpus, fs, n_bits=22, window=args.window)
+    store, tags = extract_tagged_arc_store(corpus, fs, n_bits=22, window=args.window)
     result["unavailable"] = store.unavailable
     result["template_share_of_nonroot_arcs"] = template_shares(corpus, store)
+    result["fine_pair_on_the_fly"] = fine_pair_on_the_fly(store, tags)
     out = Path(args.out or Path(__file__).parent / "results" / f"features_{corpus.name}_{corpus.split}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")

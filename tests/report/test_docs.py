@@ -42,6 +42,15 @@ def test_render_fills_tables_cells_and_json_values_from_the_snapshot(results):
     assert "Speed: 1.2 s." in out
 
 
+def test_integer_and_grouped_formats(results):
+    text = (
+        "{{ bench/b.json | count | d }} / {{ bench/b.json | count | ,.0f }} / {{ bench/b.json | epoch.seconds | s }}\n"
+    )
+    (results / "bench" / "b.json").write_text(json.dumps({"count": 12345, "epoch": {"seconds": 1.25}}))
+    snapshot(text, results / "results", results / "bench", results / "snap")
+    assert render(text, results / "snap") == "12345 / 12,345 / 1.25\n"
+
+
 def test_a_missing_result_file_is_one_error_naming_it(results):
     with pytest.raises(UserError, match=r"missing, e.g. .*nope.csv"):
         snapshot("{{ synth/nope.csv | a=b | c | .1f }}", results / "results", results / "bench", results / "snap")

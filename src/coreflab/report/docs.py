@@ -99,7 +99,7 @@ def _format(value, fmt, where):
     if fmt in ("", "s"):
         return str(value)
     try:
-        return format(float(value), fmt)
+        return format(int(value) if fmt.endswith("d") else float(value), fmt)
     except ValueError:
         raise UserError(f"{where}: {value!r} is not a number (format {fmt!r})") from None
 
