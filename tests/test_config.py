@@ -270,9 +270,11 @@ def test_a_learner_lacking_what_the_workflow_passes_is_refused_at_start():
 
     try:
         msg = _error({"learners": {"mine": {"learner": "test_config_no_seed"}}})
-        assert msg.startswith("config key learners.mine.learner:") and "takes no seed parameter" in msg
+        assert msg.startswith("config key learners.mine.learner:")
+        assert "takes no seed parameter, which every train job passes;" in msg
         msg = _error({"learners": {"mine": {"learner": "bk_test_config_no_root_loss"}}})
-        assert "takes no root_loss parameter" in msg
+        assert "takes no root_loss parameter, which the train job of a bk_ learner passes" in msg
+        assert "seed" not in msg
     finally:
         del LEARNERS["test_config_no_seed"], LEARNERS["bk_test_config_no_root_loss"]
 

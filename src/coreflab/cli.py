@@ -117,13 +117,33 @@ def main(argv=None):
         if os.environ.get("COREFLAB_TRACEBACK"):
             raise
         print(
-            f"coreflab {label}: error: {type(err).__name__}: {err} (an input of the wrong kind? "
-            "COREFLAB_TRACEBACK=1 shows where, for a bug report)",
+            f"coreflab {label}: error: {type(err).__name__}: {err} (raised at {raised_at(err)}: an input of the "
+            "wrong kind, or a bug there; COREFLAB_TRACEBACK=1 shows the traceback, for a bug report)",
             file=sys.stderr,
         )
         return 1
     finally:
         warnings.formatwarning = shown
+
+
+def raised_at(err):
+    """file:line of the innermost frame of err's traceback in coreflab or in the user's own code (a
+    learner added from outside the package), not in numpy, pandas or the standard library: the line a
+    user (or a bug report) should look at. Files in coreflab are named from the package."""
+    import sysconfig
+    import traceback
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent
+    libraries = {Path(sysconfig.get_path(k)).resolve() for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    frames = traceback.extract_tb(err.__traceback__)
+    for frame in reversed(frames):
+        path = Path(frame.filename).resolve()
+        if path.is_relative_to(package):
+            return f"{Path(package.name, path.relative_to(package))}:{frame.lineno}"
+        if not any(path.is_relative_to(lib) for lib in libraries) and path.is_file():
+            return f"{frame.filename}:{frame.lineno}"
+    return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "unknown place"
 
 
 def check_out_is_a_file(args):

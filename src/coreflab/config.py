@@ -134,12 +134,12 @@ def check_learners(config):
         # what the workflow adds to the params: every train job passes --seed; a bk_ learner without a
         # root_loss of its own gets the one tuned on dev (`uses_tuned_root_loss` in common.smk)
         added = ["seed"] + (["root_loss"] if entry["learner"].startswith("bk_") and "root_loss" not in params else [])
-        lacking = [name for name in added if name not in cls._param_names()]
+        why = {"seed": "every train job passes", "root_loss": "the train job of a bk_ learner passes (tuned on dev)"}
+        lacking = [f"{name} parameter, which {why[name]}" for name in added if name not in cls._param_names()]
         if lacking:
             raise UserError(
                 f"config key learners.{system}.learner: learner {entry['learner']!r} takes no "
-                f"{' or '.join(lacking)} parameter, which the workflow passes to every "
-                "learner (and root_loss to a bk_ learner); see docs/adding-a-learner.md"
+                f"{'; nor a '.join(lacking)}; see docs/adding-a-learner.md"
             )
     for name, params in (config.get("l3m2014", {}).get("learner_params") or {}).items():
         cls = learner("l3m2014.learner_params", name)

@@ -1,5 +1,7 @@
 """What a user's slip costs: one line naming what is wrong, no traceback, nothing written beside it."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -57,6 +59,7 @@ def test_an_unexpected_error_is_one_line_unless_a_traceback_is_asked_for(tmp_pat
     rc = main(args)
     err = capsys.readouterr().err.strip()
     assert rc == 1 and "\n" not in err and "COREFLAB_TRACEBACK=1" in err and "Traceback" not in err
+    assert re.search(r"raised at coreflab/[\w/]+\.py:\d+", err)  # the package's line, not pandas'
     monkeypatch.setenv("COREFLAB_TRACEBACK", "1")
     with pytest.raises(KeyError):
         main(args)

@@ -171,7 +171,7 @@ def test_baseline_unknown_document_is_an_error(tmp_path, capsys):
     npz = tmp_path / "test.npz"
     assert main(["prepare", "--conll", str(src), "--corpus", "toy", "--split", "test", "--out", str(npz)]) == 0
     assert main(["baseline", "--compiled", str(npz), "--conll", str(other), "--out", str(tmp_path / "p.conll")]) == 2
-    assert "not in the compiled split" in capsys.readouterr().err
+    assert "compiled document(s) not in the key" in capsys.readouterr().err
     assert not (tmp_path / "p.conll").exists()
     assert (
         main(

@@ -192,6 +192,7 @@ def _reference_parse(text, source):
                 )
             doc["ends"].append(len(doc["words"]))
             doc["first"] = None
+            doc["widths"] = None
 
     for lineno, line in enumerate(text.split("\n"), start=1):
         line = line.rstrip("\r")
@@ -220,6 +221,7 @@ def _reference_parse(text, source):
                     ends=[],
                     first=None,
                     depth=0,
+                    widths=None,
                     open={},
                     spans={},
                     comments=[],
@@ -290,6 +292,17 @@ def _reference_parse(text, source):
                     lineno,
                     f"found {len(fields)} columns; expected at least 12 (CoNLL-2012: doc part word# word pos parse lemma frameset sense speaker ne [args] coref)",
                 )
+            # every line of a sentence has its columns; a line ending in a tab has an empty last cell
+            widths = {len(fields), len(fields) + line.endswith("\t")}
+            if doc["widths"] is not None and not widths & doc["widths"]:
+                raise InputFormatError(
+                    source,
+                    lineno,
+                    f"found {len(fields)} columns; the sentence's line {doc['first'] or lineno} has "
+                    f"{min(doc['widths'])} (every line of a sentence has the same columns: a missing or "
+                    "extra cell shifts the speaker, NE and coreference cells)",
+                )
+            doc["widths"] = doc["widths"] or widths
             for k in range(7):
                 doc["cols"][k].append(fields[4 + k])
             doc["args"].append(tuple(fields[11:-1]))
@@ -461,3 +474,27 @@ def test_non_integer_cluster_labels_are_written_as_integers_the_official_scorer_
     (back,) = parse_conll(text)
     assert sorted(map(sorted, back.clusters)) == sorted(map(sorted, doc.clusters))
     parse_coref_bytes(text.encode(), "key.conll")  # the scoring path accepts it (it rejects `(x1)`)
+
+
+@pytest.mark.parametrize("bad_line", [1, 3])
+def test_a_line_with_a_column_less_than_its_sentence_names_the_line(bad_line):
+    """A sentence with one predicate (13 columns) where one line lost its lemma: its speaker would read
+    '*)' and the NE bracket never close. Both reading paths (a sentence at a time, a line at a time) stop."""
+    rows = [
+        f"d\t0\t{t}\tw{t}\tNN\t*\tw\t-\t-\tA\t*\t{'(V*)' if t == 1 else '*'}\t{'(0)' if t in (0, 2) else '-'}"
+        for t in range(4)
+    ]
+    fields = rows[bad_line].split("\t")
+    rows[bad_line] = "\t".join(fields[:6] + fields[7:])  # drop the lemma
+    text = "#begin document (d); part 000\n" + "\n".join(rows) + "\n\n#end document\n"
+    with pytest.raises(InputFormatError, match=r"found 12 columns; the sentence's line \d has 13") as err:
+        parse_conll(text, "x.conll")
+    assert f"x.conll:{bad_line + 2}:" in str(err.value)
+
+
+def test_sentences_may_have_different_predicate_columns():
+    one = [f"d\t0\t{t}\tw\tNN\t*\t-\t-\t-\tA\t*\t{'(V*)' if t == 0 else '*'}\t-" for t in range(2)]
+    none = [f"d\t0\t{t}\tw\tNN\t*\t-\t-\t-\tA\t*\t-" for t in range(2)]
+    text = "#begin document (d); part 000\n" + "\n".join(one) + "\n\n" + "\n".join(none) + "\n\n#end document\n"
+    (doc,) = parse_conll(text, "x.conll")
+    assert doc.sentence_ends == [2, 4] and doc.args == [("(V*)",), ("*",), (), ()]

@@ -1,6 +1,8 @@
 """The learner contract (DESIGN.md, scikit-learn conventions), checked for every registered learner:
-parameters round-trip, nothing learned before `fit`, `fit` returns self, the same seed gives the
-same weights, save + load predict the same, and `predict(corpus, store)` is one signature for all."""
+parameters round-trip, a `seed` parameter, nothing learned before `fit`, `fit` returns self and calls
+`callback(epoch, model)` once per epoch, the same seed gives the same weights, `predict` gives every
+mention -1 or an earlier mention of its document, save + load predict the same, and `predict(corpus,
+store)` is one signature for all."""
 
 import inspect
 
@@ -11,6 +13,8 @@ from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.features.extract import extract_arc_store
 from coreflab.learn.base import Learner
+from coreflab.learn.curve import expected_epochs
+from coreflab.learn.output import check_antecedents
 from coreflab.learn.registry import available_learners, make_learner
 
 FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
@@ -84,6 +88,12 @@ def test_parameters_round_trip(name):
     assert repr(model).startswith(type(model).__name__ + "(")
 
 
+@pytest.mark.parametrize("name", sorted(set(available_learners()) - {"string_match"}))
+def test_takes_the_seed_every_train_job_passes(name):
+    # string_match is the one registered learner no train job runs: the workflow calls `coreflab baseline`
+    assert "seed" in make_learner(name)._param_names()
+
+
 @pytest.mark.parametrize("name", available_learners())
 def test_nothing_learned_before_fit(name):
     model = make_learner(name)
@@ -103,10 +113,13 @@ def test_fit_is_deterministic_and_saved_models_predict_the_same(name, tiny, tmp_
     corpus, store, regressor = tiny
     params = _params(name, regressor)
     first = make_learner(name, params)
-    assert first.fit((corpus, store)) is first
+    epochs = []
+    assert first.fit((corpus, store), callback=lambda epoch, model: epochs.append(epoch)) is first
+    assert epochs and epochs == list(range(1, len(epochs) + 1))
+    assert expected_epochs(first) in (None, len(epochs))
     second = make_learner(name, params).fit((corpus, store))
     assert np.array_equal(first.coef_, second.coef_)
-    predicted = np.asarray(first.predict(corpus, store))
+    predicted = check_antecedents(corpus, first.predict(corpus, store), name)
     assert len(predicted) == len(corpus.m_start)
     loaded = Learner.load(first.save(tmp_path / f"{name}.npz"))
     assert type(loaded) is type(first) and loaded.get_params() == first.get_params()

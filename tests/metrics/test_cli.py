@@ -210,3 +210,26 @@ def test_scorer_pl_argument_mistakes_are_one_line_errors(files, capsys, argv, me
     assert main(["score", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_bare_id_scores_every_part_of_it_and_the_per_doc_name_works_as_name(tmp_path, capsys):
+    """A document in two parts: its bare id scores both together (said on stderr), and the name --per-doc
+    prints ('x; part 001') scores that part alone, as its '#begin document' rest does."""
+
+    def part(p, cells):
+        rows = "".join(f"x\t{p}\t{t}\tw\tNN\t*\t-\t-\t-\t-\t*\t{c}\n" for t, c in enumerate(cells))
+        return f"#begin document (x); part {p:03d}\n{rows}\n#end document\n"
+
+    key, response = tmp_path / "k.conll", tmp_path / "r.conll"
+    key.write_text(part(0, ["(1)", "-", "(1)"]) + part(1, ["(2)", "(2)", "(2)"]))
+    response.write_text(part(0, ["(1)", "-", "(1)"]) + part(1, ["(2)", "(2)", "-"]))
+
+    def muc(name):
+        assert main(["score", "muc", str(key), str(response), name, "--format", "json"]) == 0
+        out = capsys.readouterr()
+        m = json.loads(out.out)["muc"]
+        return (m["recall_num"], m["recall_den"]), out.err
+
+    assert muc("x") == ((2, 3), "coreflab score: 'x' names 2 parts; scoring them together\n")
+    assert muc("x; part 001")[0] == muc("(x); part 001")[0] == (1, 2)
+    assert muc("(x); part 000")[0] == (1, 1)

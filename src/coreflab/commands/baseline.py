@@ -11,8 +11,10 @@ annotates none (CoNLL-2012 style) and keeps them when it does (LitBank, GUM).
 from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.corpus.readers.conll import read_conll_path, write_conll
 from coreflab.errors import UserError
-from coreflab.learn.output import check_same_tokens, key_has_singletons
-from coreflab.learn.trees.string_match import antecedents_to_clusters, string_match_antecedents
+from coreflab.learn.output import response_documents
+from coreflab.learn.trees.string_match import StringMatch
+
+KEEP_SINGLETONS = {"auto": None, "keep": True, "drop": False}
 
 
 def add_arguments(parser):
@@ -28,23 +30,6 @@ def add_arguments(parser):
     parser.add_argument("--window", type=int, default=3, help="pronoun antecedent window in sentences (default 3)")
 
 
-def response_documents(corpus, key_docs, clusters_per_doc, singletons="auto"):
-    """Key documents carrying the predicted clusters (matched on (doc_id, part))."""
-    keep = singletons == "keep" or (singletons == "auto" and key_has_singletons(key_docs))
-    index = {(doc_id, int(part)): d for d, (doc_id, part) in enumerate(zip(corpus.doc_ids, corpus.doc_parts))}
-    out = []
-    for doc in key_docs:
-        d = index.get(doc.key)
-        if d is None:
-            raise UserError(
-                f"{doc.source or 'key'}: document {doc.name!r} is not in the compiled split {corpus.name}/{corpus.split}"
-            )
-        check_same_tokens(doc, corpus, d, doc.source or "key")
-        clusters = [c for c in clusters_per_doc[d] if keep or len(c) > 1]
-        out.append(doc.with_clusters(clusters))
-    return out
-
-
 def run(args):
     if args.window < 0:
         raise UserError(f"--window must be >= 0, got {args.window}")
@@ -53,7 +38,7 @@ def run(args):
     except (FileNotFoundError, OSError, ValueError, KeyError) as err:
         raise UserError(f"{args.compiled}: cannot read compiled split ({err})") from None
     key = read_conll_path(args.conll)
-    antecedents = string_match_antecedents(corpus, args.window)
-    clusters = antecedents_to_clusters(corpus, antecedents)
-    write_conll(response_documents(corpus, key, clusters, args.singletons), args.out)
+    ante = StringMatch(window=args.window).predict(corpus)
+    keep = KEEP_SINGLETONS[args.singletons]
+    write_conll(response_documents(key, corpus, ante, keep, source=args.conll, who="string_match"), args.out)
     return 0

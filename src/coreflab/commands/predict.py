@@ -39,7 +39,9 @@ def run(args):
     model = Learner.load(args.model)
     data = as_training_data(load_split(args.compiled, args.arcs))
     compile_notice(sys.stderr, source_dir=Path(sys.modules[type(model).__module__].__file__).parent)
+    model.check_hashing(data.store)
     ante = model.predict(data.corpus, data.store)
     key = read_conll_path(args.conll)
-    write_conll(response_documents(key, data.corpus, ante, args.singletons, source=args.conll), args.out)
+    response = response_documents(key, data.corpus, ante, args.singletons, source=args.conll, who=model.name)
+    write_conll(response, args.out)
     return 0

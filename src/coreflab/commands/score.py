@@ -3,8 +3,9 @@
 It also takes the reference scorer's own arguments, `coreflab score METRIC KEY RESPONSE [NAME]`
 (`scorer.pl <metric> <keys_file> <response_file> [name]`), so that a script written for
 scorer.pl runs unchanged: NAME `none` prints the totals only, a document's name (the rest of
-its `#begin document ` line, as scorer.pl matches it, or its bare id) scores that document
-alone, and no NAME adds the per-document breakdown, as scorer.pl prints every document then.
+its `#begin document ` line, as scorer.pl matches it, or `id; part 001` as `--per-doc` prints it)
+scores that document alone; its bare id, which scorer.pl matches to nothing, scores all its parts
+together (said on stderr); and no NAME adds the per-document breakdown, as scorer.pl prints every document then.
 The text is scorer.pl's (`coreflab.metrics.text.scorer_pl_text`): its `version:` line, a
 `METRIC name:` header only for `all`, which is its five metrics (no LEA), no MELA line, and per
 metric each document's block (the key's and the response's entities with their token spans, as
@@ -47,7 +48,7 @@ def add_arguments(parser):
         nargs="+",
         metavar="KEY RESPONSE",
         help="gold and system CoNLL-2012 files or directories; or, as scorer.pl takes them, METRIC KEY RESPONSE "
-        "[NAME]: NAME 'none' prints the totals only, a document's name scores it alone, no NAME adds every document",
+        "[NAME]: NAME 'none' prints the totals only, a document's name scores it alone (its bare id: all its parts), no NAME adds every document",
     )
     parser.add_argument("--metric", default="all", choices=METRIC_CHOICES, help="metric to report (default: all)")
     parser.add_argument("--format", default="text", choices=("text", "json"), help="output format (default: text)")
@@ -91,20 +92,29 @@ def reference_operands(operands, metric="all"):
 
 
 def one_document(scores, key, name):
-    """The scores of the key document scorer.pl would pick for NAME (its '#begin document' rest, or its id)."""
+    """The scores of the key document scorer.pl would pick for NAME (its '#begin document' rest), of the part
+    'id; part N' names, or of every part of the document a bare id names."""
+    import re
+    import sys
     from dataclasses import replace
 
     from coreflab.errors import UserError
 
     hits = [i for i, h in enumerate(key.headers) if h == name]
+    part = re.fullmatch(r"\(?(.+?)\)?;\s*part\s+(\d+)", name.strip())
+    if not hits and part:  # the name --per-doc prints: 'id; part 001'
+        hits = [i for i, k in enumerate(key.docs) if k == (part[1], int(part[2]))]
     if not hits:
         bare = name.strip().removeprefix("(").removesuffix(";").removesuffix(")")
         hits = [i for i, (doc_id, _) in enumerate(key.docs) if doc_id == bare]
+        if len(hits) > 1:
+            print(f"coreflab score: {name!r} names {len(hits)} parts; scoring them together", file=sys.stderr)
     if not hits:
         shown = ", ".join(repr(h) for h in key.headers[:3]) + (", ..." if len(key.headers) > 3 else "")
         raise UserError(f"{key.source}: no document named {name!r} (its documents: {shown})")
-    i = hits[0]
-    return replace(scores, per_doc={m: a[i : i + 1] for m, a in scores.per_doc.items()}, doc_keys=[scores.doc_keys[i]])
+    return replace(
+        scores, per_doc={m: a[hits] for m, a in scores.per_doc.items()}, doc_keys=[scores.doc_keys[i] for i in hits]
+    )
 
 
 def entity_listings(key, response, doc_keys):

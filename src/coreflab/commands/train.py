@@ -95,6 +95,13 @@ def run(args):
         model.fit(train, callback=callback, **fit_options)
     finally:
         secs = callback.close()
+    if callback.epochs == 0:
+        raise UserError(
+            f"{args.learner}: fit returned without calling callback(epoch, model); the dev curve, the progress "
+            "and --out-epoch need one call per epoch (docs/adding-a-learner.md); nothing written"
+        )
+    if getattr(model, "n_bits_", None) is None:  # predict checks it against the store it is given
+        model.n_bits_ = int(train.store.n_bits)
     if snapshot is None:
         model.save(args.out)
     elif not callback.saved:

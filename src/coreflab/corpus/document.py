@@ -60,7 +60,12 @@ class Document:
         return [0] + list(self.sentence_ends[:-1])
 
     def with_clusters(self, clusters, labels=None):
-        """A copy of this document carrying other clusters (a system response)."""
+        """A copy of this document carrying other clusters (a system response), each cluster cut where
+        CoNLL-2012 brackets cannot write it (`writable_clusters`), so that the response scored in memory
+        is the response its file holds. Labels are given only with clusters that need no cut."""
+        writable = writable_clusters(clusters)
+        if labels is not None and len(writable) != len(clusters):
+            raise ValueError("labels given for clusters that CoNLL-2012 brackets cannot write")
         return Document(
             doc_id=self.doc_id,
             part=self.part,
@@ -68,8 +73,49 @@ class Document:
             sentence_ends=self.sentence_ends,
             columns=self.columns,
             args=self.args,
-            clusters=[list(c) for c in clusters],
-            cluster_labels=list(labels) if labels is not None else [str(i) for i in range(len(clusters))],
+            clusters=writable,
+            cluster_labels=list(labels) if labels is not None else [str(i) for i in range(len(writable))],
             source=self.source,
             comments=self.comments,
         )
+
+
+def _crosses(a, b):
+    """Do spans a and b overlap without one containing the other?"""
+    return a[0] < b[0] <= a[1] < b[1] or b[0] < a[0] <= b[1] < a[1]
+
+
+def writable_clusters(clusters):
+    """The clusters, each cut into as few parts as a greedy pass needs so that no part holds two crossing
+    spans ((0, 2) and (1, 3)). Why: a CoNLL-2012 file marks a mention by an opening and a closing bracket
+    with its cluster's id, and every reader (scorer.pl v8.01 and ours) pairs them last-opened-first, so two
+    crossing mentions of one cluster come back as other spans ((1, 2) and (0, 3)). A key read from a file
+    never holds such a pair; a system can predict one. Cutting keeps every predicted mention exact and
+    loses the links no key can hold. Clusters without a crossing pair come back as they were."""
+    out = []
+    for cluster in clusters:
+        cluster = list(cluster)
+        if len(cluster) < 2 or not _has_crossing(cluster):
+            out.append(cluster)
+            continue
+        parts = []
+        for span in cluster:
+            home = next((p for p in parts if not any(_crosses(span, other) for other in p)), None)
+            if home is None:
+                parts.append([span])
+            else:
+                home.append(span)
+        out.extend(parts)
+    return out
+
+
+def _has_crossing(cluster):
+    """Laminar check: sorted by (start, -end), nested and disjoint spans keep a stack of open ends."""
+    stack = []
+    for start, end in sorted(cluster, key=lambda s: (s[0], -s[1])):
+        while stack and stack[-1] < start:
+            stack.pop()
+        if stack and end > stack[-1]:
+            return True
+        stack.append(end)
+    return False

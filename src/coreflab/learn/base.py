@@ -168,12 +168,17 @@ class Learner:
         if not hasattr(self, "coef_"):
             raise UserError(f"{self.name}: predict before fit/load")
         data = as_training_data((corpus, store))
-        n_bits = getattr(self, "n_bits_", None)
-        if n_bits is not None and int(data.store.n_bits) != int(n_bits):
-            raise UserError(
-                f"{self.name}: model has 2**{n_bits} weights but the arc store was hashed into 2**{data.store.n_bits}"
-            )
+        self.check_hashing(data.store)
         return data
+
+    def check_hashing(self, store):
+        """UserError unless the model was trained on a store hashed like this one: `n_bits_`, which
+        `coreflab train` records for every learner; ids hashed into another size are other features."""
+        n_bits = getattr(self, "n_bits_", None)
+        if n_bits is not None and int(store.n_bits) != int(n_bits):
+            raise UserError(
+                f"{self.name}: model has 2**{n_bits} weights but the arc store was hashed into 2**{store.n_bits}"
+            )
 
     def save(self, path):
         """Write coef_ + JSON (learner, params, learned metadata) to one .npz, atomically."""
@@ -181,7 +186,8 @@ class Learner:
             raise UserError(f"{self.name}: cannot save an unfitted model")
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        meta = {k: getattr(self, k) for k in self._meta_fields if hasattr(self, k)}
+        fields = dict.fromkeys((*self._meta_fields, "n_bits_"))  # n_bits_: what `check_hashing` reads
+        meta = {k: getattr(self, k) for k in fields if hasattr(self, k)}
         tmp = path.with_name(f".{path.name}.tmp.npz")
         np.savez(
             tmp,

@@ -7,6 +7,8 @@ when the key annotates singletons (LitBank, GUM), dropped when it does not (CoNL
 every paper table on a corpus scores responses the way its leaderboard does.
 """
 
+import warnings
+
 import numpy as np
 
 from coreflab.decode.arcs import antecedents_to_clusters
@@ -14,14 +16,40 @@ from coreflab.errors import UserError
 from coreflab.mela.mode import annotates_singletons
 
 
-def clusters_per_document(corpus, antecedents, keep_singletons=False):
+def check_antecedents(corpus, antecedents, who="the model"):
+    """The predicted antecedents as int32, after checking the contract every learner's `predict` keeps:
+    one per mention of the split, each -1 (new cluster) or the document-local index of an earlier
+    mention. A learner that breaks it would otherwise be scored on clusters read from the wrong
+    mentions (or from memory past the array), and ranked without a word."""
+    ante = np.asarray(antecedents)
+    offs = np.asarray(corpus.arrays["doc_mention_offsets"], dtype=np.int64)
+    n = int(offs[-1])
+    if ante.ndim != 1 or ante.shape[0] != n:
+        raise UserError(f"{who}: predict returned {ante.shape[0] if ante.ndim else 0} antecedents for {n} mentions")
+    if n and not np.issubdtype(ante.dtype, np.integer):
+        raise UserError(f"{who}: predict returned {ante.dtype} antecedents; they are integer mention indices")
+    local = np.arange(n, dtype=np.int64) - np.repeat(offs[:-1], np.diff(offs))
+    bad = np.flatnonzero((ante < -1) | (ante >= local))
+    if bad.size:
+        j = int(bad[0])
+        d = int(np.searchsorted(offs, j, side="right") - 1)
+        raise UserError(
+            f"{who}: predict gave mention {int(local[j])} of document {corpus.doc_ids[d]!r} the antecedent "
+            f"{int(ante[j])} ({bad.size} such mention(s)); an antecedent is -1 (new cluster) or the "
+            "document-local index of an earlier mention"
+        )
+    return ante.astype(np.int32, copy=False)
+
+
+def clusters_per_document(corpus, antecedents, keep_singletons=False, who="the model"):
     """Per compiled document: clusters as lists of inclusive (start, end) token spans."""
+    antecedents = check_antecedents(corpus, antecedents, who)
     out = []
     offs = corpus.arrays["doc_mention_offsets"]
     starts, ends = corpus.arrays["m_start"], corpus.arrays["m_end"]
     for d in range(len(offs) - 1):
         lo, hi = int(offs[d]), int(offs[d + 1])
-        cl = antecedents_to_clusters(np.asarray(antecedents[lo:hi], dtype=np.int32))
+        cl = antecedents_to_clusters(antecedents[lo:hi])
         groups = {}
         for i, c in enumerate(cl):
             groups.setdefault(int(c), []).append((int(starts[lo + i]), int(ends[lo + i])))
@@ -48,13 +76,14 @@ def check_same_tokens(doc, corpus, d, source="key"):
         )
 
 
-def response_documents(key_docs, corpus, antecedents, keep_singletons=None, source="key"):
+def response_documents(key_docs, corpus, antecedents, keep_singletons=None, source="key", who="the model"):
     """The key documents with their clusters replaced by the predicted ones (key order).
 
     keep_singletons: None follows the key (`key_has_singletons`); True/False force it.
+    who: the learner, named in the error if its antecedents break the contract (`check_antecedents`).
 
-    Compiled documents are matched to key documents on (doc_id, part); a compiled
-    document absent from the key is a user error (wrong key file for this split).
+    Compiled documents are matched to key documents on (doc_id, part); a document in one and not
+    the other is a user error (the wrong key file for this split).
     """
     parts = corpus.arrays.get("doc_parts")
     index = {}
@@ -62,17 +91,28 @@ def response_documents(key_docs, corpus, antecedents, keep_singletons=None, sour
         index[(doc_id, int(parts[d]) if parts is not None else 0)] = d
     if keep_singletons is None:
         keep_singletons = key_has_singletons(key_docs)
-    clusters = clusters_per_document(corpus, antecedents, keep_singletons)
+    clusters = clusters_per_document(corpus, antecedents, keep_singletons, who)
     keys = {doc.key for doc in key_docs}
     missing = [k for k in index if k not in keys]
     if missing:
         raise UserError(
             f"{source}: {len(missing)} compiled document(s) not in the key, e.g. {missing[0][0]!r} part {missing[0][1]}"
         )
-    out = []
+    out, cut = [], 0
     for doc in key_docs:
         d = index.get(doc.key)
-        if d is not None:
-            check_same_tokens(doc, corpus, d, source)
-        out.append(doc.with_clusters(clusters[d] if d is not None else []))
+        if d is None:
+            raise UserError(
+                f"{doc.source or source}: document {doc.name!r} is not in the compiled split "
+                f"{corpus.name}/{corpus.split}"
+            )
+        check_same_tokens(doc, corpus, d, source)
+        out.append(doc.with_clusters(clusters[d]))
+        cut += len(out[-1].clusters) - len(clusters[d])
+    if cut:
+        warnings.warn(
+            f"{who}: {cut} predicted cluster(s) cut where two of their mentions cross: CoNLL-2012 brackets "
+            "cannot write such a pair (a reader pairs them into other spans) and no key read from a file holds one",
+            stacklevel=2,
+        )
     return out

@@ -44,7 +44,7 @@ def _discover():
         try:
             importlib.import_module(module)
         except Exception as err:  # one broken module must not hide the other learners
-            _import_errors[module.removeprefix("coreflab.learn.")] = f"{type(err).__name__}: {err}"
+            _import_errors[module] = f"{type(err).__name__}: {err}"
     _discovered = True
 
 
@@ -58,7 +58,7 @@ def get_learner(name):
     if name not in LEARNERS:
         _discover()
     if name not in LEARNERS:
-        broken = "".join(f"; coreflab.learn.{m} failed to import ({e})" for m, e in sorted(_import_errors.items()))
+        broken = "".join(f"; {m} failed to import ({e})" for m, e in sorted(_import_errors.items()))
         raise UserError(f"unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}{broken}")
     return LEARNERS[name]
 

@@ -1,6 +1,7 @@
 from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.document import Document
-from coreflab.learn.trees.string_match import StringMatch, antecedents_to_clusters, string_match_antecedents
+from coreflab.learn.output import clusters_per_document
+from coreflab.learn.trees.string_match import StringMatch, string_match_antecedents
 
 NO_COLUMNS = {k: None for k in ("pos", "parse", "lemma", "frameset", "sense", "speaker", "ne")}
 
@@ -42,7 +43,7 @@ def test_small_document_exact_clusters():
     # rows in text order: 0 John Smith, 1 Mary, 2 He, 3 her, 4 a book, 5 Smith, 6 the book, 7 The red book
     # He skips Mary (female by the name list); Smith: head match; the book / The red book: head 'book'
     assert ante == [-1, -1, 0, 1, -1, 0, 4, 6]
-    assert spans_text(doc, antecedents_to_clusters(c, ante)[0]) == [
+    assert spans_text(doc, clusters_per_document(c, ante, keep_singletons=True)[0]) == [
         ["John Smith", "He", "Smith"],
         ["Mary", "her"],
         ["a book", "the book", "The red book"],
@@ -92,5 +93,26 @@ def test_antecedents_are_earlier_rows_of_the_same_document():
         (c.m_start[j] <= c.m_start[i]) & (c.m_end[i] <= c.m_end[j])
     )
     assert not nested.any()
-    clusters = antecedents_to_clusters(c, ante)
+    clusters = clusters_per_document(c, StringMatch().predict(c), keep_singletons=True)
     assert sum(len(m) for doc in clusters for m in doc) == c.n_mentions
+
+
+def test_predict_gives_document_local_antecedents_as_every_learner():
+    """Rows in string_match_antecedents, document-local indices in predict (what `check_antecedents` asks)."""
+    import numpy as np
+
+    from coreflab.learn.output import check_antecedents
+
+    text = "John Smith met Mary . He gave her a book . Smith liked the book ."
+    phrases = [("John Smith", 0), ("Mary", 0), ("He", 0), ("her", 0), ("Smith", 1)]
+    docs = [doc_from(text, phrases)[0] for _ in range(3)]
+    docs = [
+        Document(f"d{k}", 0, d.words, d.sentence_ends, columns=d.columns, clusters=d.clusters)
+        for k, d in enumerate(docs)
+    ]
+    c = compile_documents(docs, "toy", "test")
+    rows = string_match_antecedents(c)
+    local = StringMatch().predict(c)
+    assert local.tolist() == [-1, -1, 0, 1, 0] * 3
+    assert rows.tolist()[5:10] == [-1, -1, 5, 6, 5]
+    assert np.array_equal(check_antecedents(c, local), local)

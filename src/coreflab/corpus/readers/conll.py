@@ -18,9 +18,10 @@ import gc
 import os
 import re
 import tempfile
+import warnings
 from pathlib import Path
 
-from coreflab.corpus.document import OPTIONAL_COLUMNS, Document
+from coreflab.corpus.document import OPTIONAL_COLUMNS, Document, writable_clusters
 from coreflab.errors import InputFormatError, UserError
 
 _BEGIN = re.compile(r"^#\s*begin document\s*(?:\((.*)\)|(.*?))\s*;?\s*(?:part\s+(\d+))?\s*$")
@@ -173,6 +174,7 @@ class _DocBuilder:
         self.one_tuples = {}  # args value -> (value,)
         self.sentence_ends = []
         self.sentence_first_line = None
+        self.sentence_width = None  # column counts the sentence's lines may have: its predicate columns are its own
         self.parse_depth = 0
         self.open = {}  # label -> stack of (token, line)
         self.spans = {}  # label -> list of (start, end)
@@ -200,8 +202,9 @@ class _DocBuilder:
         if split_runs:
             flat = chunk.replace("\n", " \0 ").split() if n > 1 else chunk.split()
             w = flat.index("\0") if n > 1 else len(flat)
-            if len(flat) == n * (w + 1) - 1 and (n == 1 or flat[w :: w + 1].count("\0") == n - 1):
-                width = w  # every line has exactly w fields
+            same = len(flat) == n * (w + 1) - 1 and (n == 1 or flat[w :: w + 1].count("\0") == n - 1)
+            if same and (self.sentence_width is None or w in self.sentence_width):
+                width = w  # every line has exactly w fields, as the sentence's earlier lines
         layout = self.layout
         if layout == "auto":
             layout = "index_word_coref" if width == 3 else "conll2012"
@@ -228,6 +231,7 @@ class _DocBuilder:
         self.layout = layout
         if self.sentence_first_line is None:
             self.sentence_first_line = first_lineno
+        self.sentence_width = self.sentence_width or {width}
         tok0 = len(self.words)
         self.words.extend(words)
         for k, cell in enumerate(coref):
@@ -247,6 +251,16 @@ class _DocBuilder:
                     lineno,
                     f"found {n} columns; expected at least 12 (CoNLL-2012: doc part word# word pos parse lemma frameset sense speaker ne [args] coref)",
                 )
+            # an empty last cell (LitBank: 'ne<TAB>' and no coreference) is a field split() does not see
+            widths = {n, n + line.endswith("\t")}
+            if self.sentence_width is not None and not widths & self.sentence_width:
+                raise InputFormatError(
+                    self.source,
+                    lineno,
+                    f"found {n} columns; the sentence's line {self.sentence_first_line} has "
+                    f"{min(self.sentence_width)} (every line of a sentence has the same columns: a missing or "
+                    "extra cell shifts the speaker, NE and coreference cells)",
+                )
             word, coref = fields[3], fields[-1]
             for k in range(7):
                 self.cols[k].append(fields[4 + k])
@@ -260,6 +274,8 @@ class _DocBuilder:
             raise UserError(f"unknown CoNLL layout {self.layout!r}")
         if self.sentence_first_line is None:
             self.sentence_first_line = lineno
+        if self.sentence_width is None and self.layout == "conll2012":
+            self.sentence_width = {n, n + line.endswith("\t")}
         tok = len(self.words)
         self.words.append(word)
         if coref not in _EMPTY_CELL:
@@ -318,6 +334,7 @@ class _DocBuilder:
             )
         self.sentence_ends.append(len(self.words))
         self.sentence_first_line = None
+        self.sentence_width = None
 
     def finish(self, end_line):
         self.end_sentence()
@@ -387,10 +404,21 @@ def coref_column(doc):
     closes = [[] for _ in range(n)]
     singles = [[] for _ in range(n)]
     labels = [str(label) for label in doc.cluster_labels]
-    if not all(label.isdigit() for label in labels) or len(set(labels)) != len(labels):
+    clusters = writable_clusters(doc.clusters)
+    if len(clusters) != len(doc.clusters):
+        warnings.warn(
+            f"{doc.name}: {len(clusters) - len(doc.clusters)} cluster(s) cut where two of their mentions cross, "
+            "which CoNLL-2012 brackets cannot write (a reader would pair the brackets into other spans)",
+            stacklevel=2,
+        )
+    if (
+        len(clusters) != len(doc.clusters)
+        or not all(label.isdigit() for label in labels)
+        or len(set(labels)) != len(labels)
+    ):
         # CoNLL-2012 ids are integers (the official scorer dies on others): renumber the clusters
-        labels = [str(k) for k in range(len(doc.clusters))]
-    for label, cluster in zip(labels, doc.clusters):
+        labels = [str(k) for k in range(len(clusters))]
+    for label, cluster in zip(labels, clusters):
         for s, e in cluster:
             if s == e:
                 singles[s].append(f"({label})")

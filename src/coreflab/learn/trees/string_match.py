@@ -12,8 +12,8 @@ first sieves of Lee et al. 2013), run in numba over the compiled arrays:
   * a first/second-person pronoun links to the closest preceding pronoun of the same person
     (and agreeing number) within the window;
   * a mention never links to a mention that contains it or that it contains.
-Antecedent -1 starts a new cluster. `antecedents_to_clusters` turns antecedents into
-clusters of spans per document (singletons included; the caller decides whether to keep them).
+Antecedent -1 starts a new cluster. `coreflab baseline` writes the clusters through the same
+`learn.output.response_documents` as every learner's predictions.
 """
 
 import numpy as np
@@ -107,26 +107,6 @@ def string_match_antecedents(corpus, window=3):
     )
 
 
-def antecedents_to_clusters(corpus, antecedents):
-    """Per document the clusters (lists of (start, end) spans in mention order) that the
-    antecedent links form; every mention is in exactly one cluster."""
-    out = []
-    for d in range(corpus.n_docs):
-        lo, hi = corpus.doc_rows(d)
-        cid = {}
-        clusters = []
-        for j in range(lo, hi):
-            a = int(antecedents[j])
-            if a < 0:
-                cid[j] = len(clusters)
-                clusters.append([])
-            else:
-                cid[j] = cid[a]
-            clusters[cid[j]].append((int(corpus.m_start[j]), int(corpus.m_end[j])))
-        out.append(clusters)
-    return out
-
-
 @register("string_match")
 class StringMatch(Learner):
     """The baseline as a registered learner (nothing to learn): `fit` records an empty weight
@@ -143,4 +123,7 @@ class StringMatch(Learner):
         return self
 
     def predict(self, corpus, store=None):
-        return string_match_antecedents(corpus, self.window)
+        """Document-local antecedents, as every learner's predict (`string_match_antecedents` gives rows)."""
+        ante = string_match_antecedents(corpus, self.window)
+        doc_start = np.repeat(corpus.doc_mention_offsets[:-1], np.diff(corpus.doc_mention_offsets))
+        return np.where(ante >= 0, ante - doc_start, -1)
