@@ -298,9 +298,9 @@ def _reference_parse(text, source):
                 raise InputFormatError(
                     source,
                     lineno,
-                    f"found {len(fields)} columns; the sentence's line {doc['first'] or lineno} has "
-                    f"{min(doc['widths'])} (every line of a sentence has the same columns: a missing or "
-                    "extra cell shifts the speaker, NE and coreference cells)",
+                    f"found {len(fields)} columns where the sentence's line {doc['first'] or lineno} has "
+                    f"{min(doc['widths'])}: every line of a sentence has the same columns, so one of the two "
+                    "lacks a cell or has one too many (it shifts the speaker, NE and coreference cells)",
                 )
             doc["widths"] = doc["widths"] or widths
             for k in range(7):
@@ -487,7 +487,7 @@ def test_a_line_with_a_column_less_than_its_sentence_names_the_line(bad_line):
     fields = rows[bad_line].split("\t")
     rows[bad_line] = "\t".join(fields[:6] + fields[7:])  # drop the lemma
     text = "#begin document (d); part 000\n" + "\n".join(rows) + "\n\n#end document\n"
-    with pytest.raises(InputFormatError, match=r"found 12 columns; the sentence's line \d has 13") as err:
+    with pytest.raises(InputFormatError, match=r"found 12 columns where the sentence's line \d has 13") as err:
         parse_conll(text, "x.conll")
     assert f"x.conll:{bad_line + 2}:" in str(err.value)
 

@@ -44,7 +44,7 @@ def test_writing_a_document_that_holds_a_crossing_pair_warns_and_cuts():
         warnings.simplefilter("always")
         back = parse_conll(format_conll([doc]), "k.conll")[0]
     assert _as_sets(back.clusters) == {frozenset({(0, 2)}), frozenset({(1, 3)})}
-    assert any("cut where two of their mentions cross" in str(w.message) for w in caught)
+    assert any("cut apart where two of their mentions cross" in str(w.message) for w in caught)
 
 
 spans = st.tuples(st.integers(0, 11), st.integers(0, 4)).map(lambda p: (p[0], min(11, p[0] + p[1])))
@@ -68,3 +68,29 @@ def test_a_response_reads_back_as_written(assigned):
 def test_clusters_without_a_crossing_pair_are_left_alone():
     nested = [[(0, 5), (1, 2), (1, 1), (4, 5)], [(6, 9), (7, 7)]]
     assert writable_clusters(nested) == nested
+
+
+def test_a_cut_never_leaves_a_singleton_in_a_response_without_them():
+    """Cut first, drop one-mention clusters after: on a key without singletons, the piece a cut leaves
+    alone is dropped like any other one-mention cluster. The warning counts clusters, not pieces."""
+    import numpy as np
+
+    from coreflab.corpus.compile import compile_documents
+    from coreflab.learn.output import response_documents
+
+    # key: (0, 2) with (5, 5); (1, 3) with (8, 8); (2, 4) with (10, 10): no singletons; each two of the
+    # first three spans cross (they share token 2), so a cluster of them is cut into three pieces
+    key = _doc([[(0, 2), (5, 5)], [(1, 3), (8, 8)], [(2, 4), (10, 10)]])
+    corpus = compile_documents([key], "toy", "test")
+    spans = list(zip(corpus.m_start.tolist(), corpus.m_end.tolist()))
+    assert spans == [(0, 2), (1, 3), (2, 4), (5, 5), (8, 8), (10, 10)]
+    ante = np.array([-1, 0, 1, 2, -1, -1])  # one predicted cluster of the three crossing spans and (5, 5)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (response,) = response_documents([key], corpus, ante, keep_singletons=False, source="k.conll", who="m")
+    assert _as_sets(response.clusters) == {frozenset({(0, 2), (5, 5)})}
+    (w,) = [str(c.message) for c in caught]
+    assert w.startswith("m on k.conll: 1 predicted cluster(s) in 1 document(s) (first: 'd' part 0) cut apart")
+    (kept,) = response_documents([key], corpus, ante, keep_singletons=True, source="k.conll", who="m")
+    pieces = [[(0, 2), (5, 5)], [(1, 3)], [(2, 4)], [(8, 8)], [(10, 10)]]
+    assert _as_sets(kept.clusters) == _as_sets(pieces)

@@ -109,6 +109,11 @@ def writable_clusters(clusters):
     return out
 
 
+def crossing_clusters(clusters):
+    """How many of the clusters hold two crossing spans (what `writable_clusters` cuts)."""
+    return sum(1 for c in clusters if len(c) > 1 and _has_crossing(c))
+
+
 def _has_crossing(cluster):
     """Laminar check: sorted by (start, -end), nested and disjoint spans keep a stack of open ends."""
     stack = []

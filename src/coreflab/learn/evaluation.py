@@ -14,7 +14,9 @@ def score_model(model, corpus, store, key_docs, metrics=AVG_METRICS, keep_single
     """Scores object of model on (corpus, store) against the key documents (singletons: as the key)."""
     from coreflab.metrics.scorer import score_documents
 
-    response = response_documents(key_docs, corpus, model.predict(corpus, store), keep_singletons, who=model.name)
+    source = (key_docs[0].source if key_docs else "") or "key"
+    ante = model.predict(corpus, store)
+    response = response_documents(key_docs, corpus, ante, keep_singletons, source=source, who=model.name)
     return score_documents(key_docs, response, metrics=metrics)
 
 

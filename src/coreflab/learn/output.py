@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from coreflab.corpus.document import crossing_clusters, writable_clusters
 from coreflab.decode.arcs import antecedents_to_clusters
 from coreflab.errors import UserError
 from coreflab.mela.mode import annotates_singletons
@@ -41,8 +42,11 @@ def check_antecedents(corpus, antecedents, who="the model"):
     return ante.astype(np.int32, copy=False)
 
 
-def clusters_per_document(corpus, antecedents, keep_singletons=False, who="the model"):
-    """Per compiled document: clusters as lists of inclusive (start, end) token spans."""
+def clusters_per_document(corpus, antecedents, keep_singletons=False, who="the model", cuts=None):
+    """Per compiled document: clusters as lists of inclusive (start, end) token spans, cut where two
+    mentions of one cluster cross (`writable_clusters`: CoNLL-2012 brackets cannot write them) before
+    one-mention clusters are dropped, so that a cut never leaves a singleton in a response without them.
+    `cuts`, a list, receives (document index, clusters cut) for every document with a cut."""
     antecedents = check_antecedents(corpus, antecedents, who)
     out = []
     offs = corpus.arrays["doc_mention_offsets"]
@@ -53,7 +57,13 @@ def clusters_per_document(corpus, antecedents, keep_singletons=False, who="the m
         groups = {}
         for i, c in enumerate(cl):
             groups.setdefault(int(c), []).append((int(starts[lo + i]), int(ends[lo + i])))
-        out.append([g for g in groups.values() if keep_singletons or len(g) > 1])
+        clusters = list(groups.values())
+        n_cut = crossing_clusters(clusters)
+        if n_cut:
+            clusters = writable_clusters(clusters)
+            if cuts is not None:
+                cuts.append((d, n_cut))
+        out.append([g for g in clusters if keep_singletons or len(g) > 1])
     return out
 
 
@@ -91,14 +101,15 @@ def response_documents(key_docs, corpus, antecedents, keep_singletons=None, sour
         index[(doc_id, int(parts[d]) if parts is not None else 0)] = d
     if keep_singletons is None:
         keep_singletons = key_has_singletons(key_docs)
-    clusters = clusters_per_document(corpus, antecedents, keep_singletons, who)
+    cuts = []
+    clusters = clusters_per_document(corpus, antecedents, keep_singletons, who, cuts)
     keys = {doc.key for doc in key_docs}
     missing = [k for k in index if k not in keys]
     if missing:
         raise UserError(
             f"{source}: {len(missing)} compiled document(s) not in the key, e.g. {missing[0][0]!r} part {missing[0][1]}"
         )
-    out, cut = [], 0
+    out = []
     for doc in key_docs:
         d = index.get(doc.key)
         if d is None:
@@ -108,11 +119,13 @@ def response_documents(key_docs, corpus, antecedents, keep_singletons=None, sour
             )
         check_same_tokens(doc, corpus, d, source)
         out.append(doc.with_clusters(clusters[d]))
-        cut += len(out[-1].clusters) - len(clusters[d])
-    if cut:
+    if cuts:
+        d, _ = cuts[0]
         warnings.warn(
-            f"{who}: {cut} predicted cluster(s) cut where two of their mentions cross: CoNLL-2012 brackets "
-            "cannot write such a pair (a reader pairs them into other spans) and no key read from a file holds one",
+            f"{who} on {source}: {sum(n for _, n in cuts)} predicted cluster(s) in {len(cuts)} document(s) "
+            f"(first: {corpus.doc_ids[d]!r} part {int(parts[d]) if parts is not None else 0}) cut apart where two "
+            "of their mentions cross: CoNLL-2012 brackets cannot write such a pair (a reader pairs them into "
+            "other spans), and no key read from a file holds one",
             stacklevel=2,
         )
     return out

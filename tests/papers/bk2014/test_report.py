@@ -259,3 +259,14 @@ def test_report_command_table1_curves_feed_the_seed_columns_not_the_figures(tmp_
     assert t["MELA"].tolist() == pytest.approx([70.0, 72.0, 2.0])
     assert t["seeds"].tolist() == [2, 2, 2] and t["MELA seed mean"].iloc[2] == pytest.approx(0.5)
     assert t["non-local ahead"].iloc[2] == "1 of 2"
+
+
+def test_same_runs_tells_two_equal_table1_runs_apart_from_two_that_differ():
+    curves = _curves()
+    curves = curves.assign(recall=curves.f1, precision=curves.f1)
+    assert not bk2014.same_runs(curves, 2)  # the non-local run's MELA is 1 higher at every epoch
+    local = curves[(curves.run == "bk_delayed_laso-local-b2")]
+    copy = local.assign(run="bk_delayed_laso-nonlocal-b2", features="nonlocal")
+    equal = pd.concat([curves[curves.run != "bk_delayed_laso-nonlocal-b2"], copy], ignore_index=True)
+    assert bk2014.same_runs(equal, 2)
+    assert not bk2014.same_runs(equal, 4) and not bk2014.same_runs(equal, 7)  # 7: no runs at all

@@ -21,7 +21,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from coreflab.corpus.document import OPTIONAL_COLUMNS, Document, writable_clusters
+from coreflab.corpus.document import OPTIONAL_COLUMNS, Document, crossing_clusters, writable_clusters
 from coreflab.errors import InputFormatError, UserError
 
 _BEGIN = re.compile(r"^#\s*begin document\s*(?:\((.*)\)|(.*?))\s*;?\s*(?:part\s+(\d+))?\s*$")
@@ -257,9 +257,9 @@ class _DocBuilder:
                 raise InputFormatError(
                     self.source,
                     lineno,
-                    f"found {n} columns; the sentence's line {self.sentence_first_line} has "
-                    f"{min(self.sentence_width)} (every line of a sentence has the same columns: a missing or "
-                    "extra cell shifts the speaker, NE and coreference cells)",
+                    f"found {n} columns where the sentence's line {self.sentence_first_line} has "
+                    f"{min(self.sentence_width)}: every line of a sentence has the same columns, so one of the two "
+                    "lacks a cell or has one too many (it shifts the speaker, NE and coreference cells)",
                 )
             word, coref = fields[3], fields[-1]
             for k in range(7):
@@ -407,7 +407,7 @@ def coref_column(doc):
     clusters = writable_clusters(doc.clusters)
     if len(clusters) != len(doc.clusters):
         warnings.warn(
-            f"{doc.name}: {len(clusters) - len(doc.clusters)} cluster(s) cut where two of their mentions cross, "
+            f"{doc.name}: {crossing_clusters(doc.clusters)} cluster(s) cut apart where two of their mentions cross, "
             "which CoNLL-2012 brackets cannot write (a reader would pair the brackets into other spans)",
             stacklevel=2,
         )

@@ -109,6 +109,20 @@ def figure4(curves, beam, corpus=None):
     )
 
 
+def same_runs(curves, beam):
+    """Are Table 1's local and non-local runs (config seed) the same model at every iteration? They are
+    when the non-local run has no non-local template (selection kept none), and a reader of two equal
+    rows should be told so rather than left to guess."""
+    curves = _main_only(curves)
+    sub = curves[(curves.learner == "bk_delayed_laso") & (curves.beam == beam)]
+    cols = ["epoch", "metric", "recall", "precision", "f1"]
+    local, nonlocal_ = (
+        sub[sub.features == f][cols].sort_values(["epoch", "metric"]).reset_index(drop=True)
+        for f in ("local", "nonlocal")
+    )
+    return len(local) > 0 and local.equals(nonlocal_)
+
+
 def table1(curves, beam, dev_scores=None, samples=10000, seed=0, iteration=None):
     """Local vs non-local delayed LaSO on dev at `iteration` (None: the last), with the difference row.
 

@@ -26,7 +26,9 @@ def cc_rows(model, corpus, store, key_docs, iteration, split):
         for measure, value in pair_decision_scores(pairs.gold, pred).items():
             rows.append((iteration, split, stage, f"pairwise_{measure}", value))
     ante = labels_to_antecedents(labels, np.asarray(store.doc_mention_offsets))
-    scores = score_documents(key_docs, response_documents(key_docs, corpus, ante), metrics=("muc",))
+    scores = score_documents(
+        key_docs, response_documents(key_docs, corpus, ante, source=split, who=model.name), metrics=("muc",)
+    )
     r, p, f = scores.prf("muc")
     rows += [
         (iteration, split, "after", "muc_recall", 100 * r),

@@ -112,7 +112,9 @@ def order_control(args, train, test, key):
             np.arange(len(test.store.doc_mention_offsets) - 1), np.diff(test.store.doc_mention_offsets)
         )
         ante = labels_to_antecedents(back, test.store.doc_mention_offsets)
-        scores = score_documents(key, response_documents(key, test.corpus, ante), metrics=("muc", "bcub", "ceafe"))
+        scores = score_documents(
+            key, response_documents(key, test.corpus, ante, source="test", who=name), metrics=("muc", "bcub", "ceafe")
+        )
         rows.append({"technique": name, "order": "shuffled", **avg_row(scores)})
     return pd.DataFrame(rows)
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from coreflab.errors import UserError
-from coreflab.papers.bk2014.report import figure3, figure4, load_curves, table1
+from coreflab.papers.bk2014.report import figure3, figure4, load_curves, same_runs, table1
 from coreflab.report.io import save_figure, write_table
 
 
@@ -82,6 +82,11 @@ def run(args):
         caption += "; MELA difference: 95% interval and p of a paired bootstrap over the dev documents"
     if "seeds" in t:
         caption += "; seed columns: the same two runs retrained with each training seed (mean, sd, seeds the non-local model is ahead in)"
+    if same_runs(table_curves, beams[0]):
+        caption += (
+            "; the two runs' dev curves are the same at every iteration, as when template selection keeps no "
+            "non-local template (results/<corpus>/selection/steps.csv)"
+        )
     write_table(t, out / "table1", caption=caption)
     print(caption)
     print(t.to_string(index=False))
