@@ -141,7 +141,10 @@ def raised_at(err):
         path = Path(frame.filename).resolve()
         if path.is_relative_to(package):
             return f"{Path(package.name, path.relative_to(package))}:{frame.lineno}"
-        if not any(path.is_relative_to(lib) for lib in libraries) and path.is_file():
+        in_library = any(path.is_relative_to(lib) for lib in libraries) or {"site-packages", "dist-packages"} & set(
+            path.parts
+        )
+        if not in_library and path.is_file():
             return f"{frame.filename}:{frame.lineno}"
     return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "unknown place"
 

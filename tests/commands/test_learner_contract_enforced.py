@@ -104,3 +104,26 @@ def test_an_outside_module_that_fails_to_import_is_named_as_given(monkeypatch):
     monkeypatch.setattr(registry, "_import_errors", {})
     with pytest.raises(UserError, match=r"; my_lab\.no_such_learners failed to import \(ModuleNotFoundError"):
         registry.get_learner("my_ranker")
+
+
+def test_an_out_epoch_snapshot_carries_n_bits_too(files, capsys, tmp_path):
+    out = tmp_path / "snap.npz"
+    argv = train_argv(files, "t_fine", "{}", out)
+    assert cli.main([*argv, "--out-epoch", "1"]) == 0
+    assert Learner.load(out).n_bits_ == 16
+
+
+def test_a_key_document_the_compiled_split_lacks_is_named(files, tmp_path):
+    from coreflab.corpus.compiled import CompiledCorpus
+    from coreflab.corpus.readers.conll import read_conll_path
+    from coreflab.errors import UserError
+    from coreflab.learn.output import response_documents
+
+    compiled, _, conll = files["dev"]
+    corpus, key = CompiledCorpus.load(compiled), read_conll_path(conll)
+    extra = key[0].with_clusters([])
+    extra.doc_id = "extra/doc"
+    ante = np.full(int(corpus.doc_mention_offsets[-1]), -1)
+    assert len(response_documents(key, corpus, ante)) == len(key)
+    with pytest.raises(UserError, match=r"document 'extra/doc; part 000' is not in the compiled split synth/dev"):
+        response_documents([*key, extra], corpus, ante)

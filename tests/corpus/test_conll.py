@@ -302,7 +302,7 @@ def _reference_parse(text, source):
                     f"{min(doc['widths'])}: every line of a sentence has the same columns, so one of the two "
                     "lacks a cell or has one too many (it shifts the speaker, NE and coreference cells)",
                 )
-            doc["widths"] = doc["widths"] or widths
+            doc["widths"] = widths if doc["widths"] is None else doc["widths"] & widths
             for k in range(7):
                 doc["cols"][k].append(fields[4 + k])
             doc["args"].append(tuple(fields[11:-1]))
@@ -498,3 +498,25 @@ def test_sentences_may_have_different_predicate_columns():
     text = "#begin document (d); part 000\n" + "\n".join(one) + "\n\n" + "\n".join(none) + "\n\n#end document\n"
     (doc,) = parse_conll(text, "x.conll")
     assert doc.sentence_ends == [2, 4] and doc.args == [("(V*)",), ("*",), (), ()]
+
+
+def test_an_empty_last_cell_after_a_tab_counts_as_a_column_in_both_reading_paths():
+    """LitBank writes no coreference cell at all ('_<TAB>' ends the line): 12 fields that split() sees, 13
+    columns. A sentence may mix such lines with 13-field ones, in any order and in runs of any length; a
+    line of 12 fields without the tab after a 13-field one lacks a cell."""
+
+    def line(t, coref):
+        return f"d\t0\t{t}\tw\t_\t_\t_\t_\t_\t_\t_\t_\t{coref}"
+
+    for cells in (["", "", "(0)", "", "(0)"], ["(0)", "", "", "(0)"], ["", "(0)", "(0)"]):
+        rows = [line(t, c) for t, c in enumerate(cells)]
+        for text in (
+            "#begin document (d); part 000\n" + "\n".join(rows) + "\n\n#end document\n",
+            # a line that starts with a space splits the sentence into runs read apart
+            "#begin document (d); part 000\n" + rows[0] + "\n " + "\n".join(rows[1:]) + "\n\n#end document\n",
+        ):
+            (doc,) = parse_conll(text, "x.conll")
+            assert len(doc.words) == len(cells) and len(doc.clusters) == 1
+    bad = [line(0, "(0)"), line(1, "").removesuffix("\t"), line(2, "(0)")]
+    with pytest.raises(InputFormatError, match=r"x.conll:3: found 12 columns where the sentence's line 2 has 13"):
+        parse_conll("#begin document (d); part 000\n" + "\n".join(bad) + "\n\n#end document\n", "x.conll")

@@ -91,6 +91,8 @@ def run(args):
     fit_options = {"first_fit": read_first_fit(args.first_fit, model)} if args.first_fit else {}
     if snapshot is not None:
         callback = SaveAtEpoch(callback, snapshot, args.out)
+    if getattr(model, "n_bits_", None) is None:  # predict checks it against the store it is given; set
+        model.n_bits_ = int(train.store.n_bits)  # before fit, so an --out-epoch snapshot carries it too
     try:
         model.fit(train, callback=callback, **fit_options)
     finally:
@@ -100,8 +102,6 @@ def run(args):
             f"{args.learner}: fit returned without calling callback(epoch, model); the dev curve, the progress "
             "and --out-epoch need one call per epoch (docs/adding-a-learner.md); nothing written"
         )
-    if getattr(model, "n_bits_", None) is None:  # predict checks it against the store it is given
-        model.n_bits_ = int(train.store.n_bits)
     if snapshot is None:
         model.save(args.out)
     elif not callback.saved:

@@ -90,8 +90,9 @@ def writable_clusters(clusters):
     spans ((0, 2) and (1, 3)). Why: a CoNLL-2012 file marks a mention by an opening and a closing bracket
     with its cluster's id, and every reader (scorer.pl v8.01 and ours) pairs them last-opened-first, so two
     crossing mentions of one cluster come back as other spans ((1, 2) and (0, 3)). A key read from a file
-    never holds such a pair; a system can predict one. Cutting keeps every predicted mention exact and
-    loses the links no key can hold. Clusters without a crossing pair come back as they were."""
+    never holds such a pair in one cluster; a system can predict one. Cutting keeps every predicted mention
+    exact; each span goes to the first part it crosses nothing in. Clusters without a crossing pair come
+    back as they were."""
     out = []
     for cluster in clusters:
         cluster = list(cluster)

@@ -67,6 +67,9 @@ def clusters_per_document(corpus, antecedents, keep_singletons=False, who="the m
     return out
 
 
+_CUT_WARNED = set()
+
+
 def key_has_singletons(docs):
     """Does the key follow a scheme that annotates singleton clusters (`mela.mode.annotates_singletons`:
     more than a stray few of its clusters have one mention)?"""
@@ -117,15 +120,16 @@ def response_documents(key_docs, corpus, antecedents, keep_singletons=None, sour
                 f"{doc.source or source}: document {doc.name!r} is not in the compiled split "
                 f"{corpus.name}/{corpus.split}"
             )
-        check_same_tokens(doc, corpus, d, source)
+        check_same_tokens(doc, corpus, d, doc.source or source)
         out.append(doc.with_clusters(clusters[d]))
-    if cuts:
+    if cuts and (who, source) not in _CUT_WARNED:  # once per learner and key: dev curves score every epoch
+        _CUT_WARNED.add((who, source))
         d, _ = cuts[0]
         warnings.warn(
             f"{who} on {source}: {sum(n for _, n in cuts)} predicted cluster(s) in {len(cuts)} document(s) "
             f"(first: {corpus.doc_ids[d]!r} part {int(parts[d]) if parts is not None else 0}) cut apart where two "
             "of their mentions cross: CoNLL-2012 brackets cannot write such a pair (a reader pairs them into "
-            "other spans), and no key read from a file holds one",
+            "other spans), and no key read from a file holds such a pair in one cluster",
             stacklevel=2,
         )
     return out

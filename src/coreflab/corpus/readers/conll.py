@@ -203,7 +203,9 @@ class _DocBuilder:
             flat = chunk.replace("\n", " \0 ").split() if n > 1 else chunk.split()
             w = flat.index("\0") if n > 1 else len(flat)
             same = len(flat) == n * (w + 1) - 1 and (n == 1 or flat[w :: w + 1].count("\0") == n - 1)
-            if same and (self.sentence_width is None or w in self.sentence_width):
+            # a line ending in a tab has an empty last cell split() does not see: add_token weighs it
+            tabbed = "\t\n" in chunk or chunk.endswith("\t")
+            if same and not tabbed and (self.sentence_width is None or w in self.sentence_width):
                 width = w  # every line has exactly w fields, as the sentence's earlier lines
         layout = self.layout
         if layout == "auto":
@@ -231,7 +233,7 @@ class _DocBuilder:
         self.layout = layout
         if self.sentence_first_line is None:
             self.sentence_first_line = first_lineno
-        self.sentence_width = self.sentence_width or {width}
+        self.sentence_width = {width}
         tok0 = len(self.words)
         self.words.extend(words)
         for k, cell in enumerate(coref):
@@ -274,8 +276,9 @@ class _DocBuilder:
             raise UserError(f"unknown CoNLL layout {self.layout!r}")
         if self.sentence_first_line is None:
             self.sentence_first_line = lineno
-        if self.sentence_width is None and self.layout == "conll2012":
-            self.sentence_width = {n, n + line.endswith("\t")}
+        if self.layout == "conll2012":  # the widths every line so far allows (a plain line settles it)
+            widths = {n, n + line.endswith("\t")}
+            self.sentence_width = widths if self.sentence_width is None else self.sentence_width & widths
         tok = len(self.words)
         self.words.append(word)
         if coref not in _EMPTY_CELL:
