@@ -114,6 +114,10 @@ def _closest(value, valid):
     return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
 
 
+# the parameters the workflow adds to a learner's, and who passes them
+_PASSED_BY = {"seed": "every train job passes", "root_loss": "the train job of a bk_ learner passes (tuned on dev)"}
+
+
 def check_learners(config):
     """Each `learners.<system>` and `l3m2014.learner_params.<learner>` names a registered learner and
     only parameters it takes, of its defaults' types: `coreflab train` would stop on them only after the
@@ -134,8 +138,7 @@ def check_learners(config):
         # what the workflow adds to the params: every train job passes --seed; a bk_ learner without a
         # root_loss of its own gets the one tuned on dev (`uses_tuned_root_loss` in common.smk)
         added = ["seed"] + (["root_loss"] if entry["learner"].startswith("bk_") and "root_loss" not in params else [])
-        why = {"seed": "every train job passes", "root_loss": "the train job of a bk_ learner passes (tuned on dev)"}
-        lacking = [f"{name} parameter, which {why[name]}" for name in added if name not in cls._param_names()]
+        lacking = [f"{name} parameter, which {_PASSED_BY[name]}" for name in added if name not in cls._param_names()]
         if lacking:
             raise UserError(
                 f"config key learners.{system}.learner: learner {entry['learner']!r} takes no "

@@ -8,13 +8,13 @@ The response is the key's documents with their clusters replaced by the baseline
 annotates none (CoNLL-2012 style) and keeps them when it does (LitBank, GUM).
 """
 
+from coreflab.arg_types import at_least
 from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.corpus.readers.conll import read_conll_path, write_conll
 from coreflab.errors import UserError
 from coreflab.learn.output import response_documents
 from coreflab.learn.trees.string_match import StringMatch
-
-KEEP_SINGLETONS = {"auto": None, "keep": True, "drop": False}
+from coreflab.mela.mode import parse_mode
 
 
 def add_arguments(parser):
@@ -27,18 +27,18 @@ def add_arguments(parser):
         choices=("auto", "keep", "drop"),
         help="keep one-mention clusters (default auto: as the key does)",
     )
-    parser.add_argument("--window", type=int, default=3, help="pronoun antecedent window in sentences (default 3)")
+    parser.add_argument(
+        "--window", type=at_least(0), default=3, help="pronoun antecedent window in sentences (default 3)"
+    )
 
 
 def run(args):
-    if args.window < 0:
-        raise UserError(f"--window must be >= 0, got {args.window}")
     try:
         corpus = CompiledCorpus.load(args.compiled)
     except (FileNotFoundError, OSError, ValueError, KeyError) as err:
         raise UserError(f"{args.compiled}: cannot read compiled split ({err})") from None
     key = read_conll_path(args.conll)
     ante = StringMatch(window=args.window).predict(corpus)
-    keep = KEEP_SINGLETONS[args.singletons]
+    keep = parse_mode(args.singletons)  # auto: as the key
     write_conll(response_documents(key, corpus, ante, keep, source=args.conll, who="string_match"), args.out)
     return 0

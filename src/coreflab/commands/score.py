@@ -95,7 +95,6 @@ def one_document(scores, key, name):
     """The scores of the key document scorer.pl would pick for NAME (its '#begin document' rest), of the part
     'id; part N' names, or of every part of the document a bare id names."""
     import re
-    import sys
     from dataclasses import replace
 
     from coreflab.errors import UserError

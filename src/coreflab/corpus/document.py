@@ -60,12 +60,9 @@ class Document:
         return [0] + list(self.sentence_ends[:-1])
 
     def with_clusters(self, clusters, labels=None):
-        """A copy of this document carrying other clusters (a system response), each cluster cut where
-        CoNLL-2012 brackets cannot write it (`writable_clusters`), so that the response scored in memory
-        is the response its file holds. Labels are given only with clusters that need no cut."""
-        writable = writable_clusters(clusters)
-        if labels is not None and len(writable) != len(clusters):
-            raise ValueError("labels given for clusters that CoNLL-2012 brackets cannot write")
+        """A copy of this document carrying other clusters (a system response). Responses come from
+        `learn.output.clusters_per_document`, which has cut them where CoNLL-2012 brackets cannot write
+        them (`writable_clusters`), so the response scored in memory is the one its file holds."""
         return Document(
             doc_id=self.doc_id,
             part=self.part,
@@ -73,8 +70,8 @@ class Document:
             sentence_ends=self.sentence_ends,
             columns=self.columns,
             args=self.args,
-            clusters=writable,
-            cluster_labels=list(labels) if labels is not None else [str(i) for i in range(len(writable))],
+            clusters=[list(c) for c in clusters],
+            cluster_labels=list(labels) if labels is not None else [str(i) for i in range(len(clusters))],
             source=self.source,
             comments=self.comments,
         )

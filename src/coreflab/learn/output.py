@@ -29,7 +29,7 @@ def check_antecedents(corpus, antecedents, who="the model"):
         raise UserError(f"{who}: predict returned {ante.shape[0] if ante.ndim else 0} antecedents for {n} mentions")
     if n and not np.issubdtype(ante.dtype, np.integer):
         raise UserError(f"{who}: predict returned {ante.dtype} antecedents; they are integer mention indices")
-    local = np.arange(n, dtype=np.int64) - np.repeat(offs[:-1], np.diff(offs))
+    local = np.arange(n, dtype=np.int64) - offs[corpus.arrays["m_doc"]]
     bad = np.flatnonzero((ante < -1) | (ante >= local))
     if bad.size:
         j = int(bad[0])

@@ -263,6 +263,8 @@ class _DocBuilder:
                     f"{min(self.sentence_width)}: every line of a sentence has the same columns, so one of the two "
                     "lacks a cell or has one too many (it shifts the speaker, NE and coreference cells)",
                 )
+            # the widths every line so far allows (a line without the trailing tab settles it)
+            self.sentence_width = widths if self.sentence_width is None else self.sentence_width & widths
             word, coref = fields[3], fields[-1]
             for k in range(7):
                 self.cols[k].append(fields[4 + k])
@@ -276,9 +278,6 @@ class _DocBuilder:
             raise UserError(f"unknown CoNLL layout {self.layout!r}")
         if self.sentence_first_line is None:
             self.sentence_first_line = lineno
-        if self.layout == "conll2012":  # the widths every line so far allows (a plain line settles it)
-            widths = {n, n + line.endswith("\t")}
-            self.sentence_width = widths if self.sentence_width is None else self.sentence_width & widths
         tok = len(self.words)
         self.words.append(word)
         if coref not in _EMPTY_CELL:

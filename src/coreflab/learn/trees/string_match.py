@@ -125,5 +125,4 @@ class StringMatch(Learner):
     def predict(self, corpus, store=None):
         """Document-local antecedents, as every learner's predict (`string_match_antecedents` gives rows)."""
         ante = string_match_antecedents(corpus, self.window)
-        doc_start = np.repeat(corpus.doc_mention_offsets[:-1], np.diff(corpus.doc_mention_offsets))
-        return np.where(ante >= 0, ante - doc_start, -1)
+        return np.where(ante >= 0, ante - corpus.doc_mention_offsets[corpus.m_doc], -1)
