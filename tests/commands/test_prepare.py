@@ -5,38 +5,7 @@ import numpy as np
 from coreflab.cli import main
 from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.corpus.readers.conll import parse_conll, read_conll
-
-ROWS = [
-    ("John", "NNP", "(TOP(S(NP*)", "(PERSON)", "(1)"),
-    ("saw", "VBD", "(VP*", "*", "-"),
-    ("the", "DT", "(NP*", "*", "(2"),
-    ("dog", "NN", "*))", "*", "2)"),
-    (".", ".", "*))", "*", "-"),
-    None,
-    ("It", "PRP", "(TOP(S(NP*)", "*", "(2)"),
-    ("barked", "VBD", "(VP*", "*", "-"),
-    ("at", "IN", "(PP*", "*", "-"),
-    ("him", "PRP", "(NP*)))", "*", "(1)"),
-    (".", ".", "*))", "*", "-"),
-    None,
-    ("Mary", "NNP", "(TOP(S(NP*)", "(PERSON)", "-"),
-    ("left", "VBD", "(VP*)", "*", "-"),
-    (".", ".", "*))", "*", "-"),
-]
-
-
-def conll_text(doc_id="nw/a/00/a_0000", rows=ROWS):
-    lines = [f"#begin document ({doc_id}); part 000"]
-    i = 0
-    for r in rows:
-        if r is None:
-            lines.append("")
-            i = 0
-            continue
-        w, p, b, n, c = r
-        lines.append(f"{doc_id}\t0\t{i}\t{w}\t{p}\t{b}\t-\t-\t-\tA\t{n}\t-\t{c}")
-        i += 1
-    return "\n".join(lines + ["", "#end document", ""])
+from tests.commands.toy_conll import conll_text
 
 
 def test_prepare_gold_and_predicted(tmp_path, capsys):
@@ -61,7 +30,7 @@ def test_prepare_gold_and_predicted(tmp_path, capsys):
         )
         == 0
     )
-    line = capsys.readouterr().out.strip()
+    line = capsys.readouterr().out.splitlines()[0]
     assert line == "toy/train: 1 documents, 13 tokens, 4 gold mentions, 2 clusters, 0 singletons"
     c = CompiledCorpus.load(out)
     assert (c.name, c.split, c.n_mentions) == ("toy", "train", 4)
@@ -87,7 +56,7 @@ def test_prepare_gold_and_predicted(tmp_path, capsys):
         )
         == 0
     )
-    line = capsys.readouterr().out.strip()
+    line = capsys.readouterr().out.splitlines()[0]
     # predicted: John, the dog, It, him, Mary -> 4 of 5 in the key
     assert line.endswith("5 predicted mentions, recall 100.00%, precision 80.00%, F1 88.89%")
     c = CompiledCorpus.load(out_p)

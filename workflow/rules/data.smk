@@ -27,6 +27,8 @@ rule import_corpus:
 rule prepare:
     input:
         conll="results/{corpus}/data/{split}.conll",
+        # the training key decides, once per corpus, whether responses keep one-mention clusters
+        scheme="results/{corpus}/data/train.conll",
     output:
         compiled="results/{corpus}/compiled/{split}.npz",
         stats="results/{corpus}/compiled/{split}.stats.json",
@@ -45,6 +47,8 @@ rule prepare:
         runtime=30,
     params:
         mentions=config["mentions"],
+        singletons=config["response_singletons"],
     shell:
         "coreflab prepare --conll {input.conll} --corpus {wildcards.corpus} --split {wildcards.split} "
-        "--mentions {params.mentions} --out {output.compiled} --stats {output.stats} > {log} 2>&1"
+        "--mentions {params.mentions} --singletons {params.singletons} --scheme-key {input.scheme} "
+        "--out {output.compiled} --stats {output.stats} > {log} 2>&1"

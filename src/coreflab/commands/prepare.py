@@ -1,11 +1,18 @@
 """`coreflab prepare`: read and validate a CoNLL split, compile it, save the `.npz`.
 
     coreflab prepare --conll FILE --corpus NAME --split S [--mentions gold|predicted]
+                     [--singletons auto|keep|drop] [--scheme-key TRAIN.conll]
                      --out SPLIT.npz [--stats STATS.json]
 
 Prints the split's size (documents, tokens, gold mentions, clusters, singletons) and, with
 predicted mentions, mention recall/precision/F1 against the key (exact spans). Outputs are
 written atomically; an empty split (no documents) is an error.
+
+The compiled split records whether responses on the corpus keep one-mention clusters, which every
+later step that scores it follows: `--singletons keep|drop`, or `auto` (default): whether the key
+of `--scheme-key` (the workflow passes the training split's; default this split's own) annotates
+singletons. One decision per corpus, because splits can disagree: documents cut into parts leave
+one-mention clusters, so one split's key can pass the 5% mark and another's not.
 """
 
 import json
@@ -16,6 +23,7 @@ from coreflab.corpus.compile import MENTION_MODES, compile_documents
 from coreflab.corpus.mentions import gold_mentions
 from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
 from coreflab.errors import UserError
+from coreflab.mela.mode import CHOICES, annotates_singletons, parse_mode
 
 
 def add_arguments(parser):
@@ -24,6 +32,17 @@ def add_arguments(parser):
     parser.add_argument("--split", required=True, help="split name (train, dev, test, ...)")
     parser.add_argument(
         "--mentions", default="gold", choices=MENTION_MODES, help="gold or predicted mentions (default: gold)"
+    )
+    parser.add_argument(
+        "--singletons",
+        default="auto",
+        choices=CHOICES,
+        help="do responses keep one-mention clusters: keep, drop, or auto (default): as --scheme-key's key",
+    )
+    parser.add_argument(
+        "--scheme-key",
+        help="CoNLL key whose share of one-mention clusters decides --singletons auto (default: --conll; "
+        "the workflow passes the training split's, so that every split follows one decision)",
     )
     parser.add_argument("--out", required=True, help="compiled split (.npz)")
     parser.add_argument("--stats", help="also write the statistics as JSON here")
@@ -55,13 +74,33 @@ def split_stats(docs, corpus):
     return stats
 
 
+def response_singletons(choice, docs, scheme_key=None):
+    """(keep, why): whether responses keep one-mention clusters, and a phrase saying what decided it."""
+    mode = parse_mode(choice)
+    if mode is not None:
+        return mode, "as configured"
+    source, scheme_docs = "this split's key", docs
+    if scheme_key is not None:
+        scheme_docs = read_conll_path(scheme_key)
+        if not scheme_docs:
+            raise UserError(f"{scheme_key}: --scheme-key holds no documents")
+        source = f"the key of {scheme_key}"
+    sizes = [len(set(c)) for doc in scheme_docs for c in doc.clusters]
+    n_single = sum(1 for n in sizes if n == 1)
+    keep = annotates_singletons(n_single, len(sizes))
+    return keep, f"{source} has {n_single} one-mention clusters of {len(sizes)}"
+
+
 def run(args):
     docs = read_conll_path(args.conll)
     if not docs:
         raise UserError(f"{args.conll}: split {args.split!r} of corpus {args.corpus!r} holds no documents")
+    keep, why = response_singletons(args.singletons, docs, args.scheme_key)
     corpus = compile_documents(docs, args.corpus, args.split, mentions=args.mentions)
+    corpus.response_singletons = keep
     stats = split_stats(docs, corpus)
     stats["mention_mode"] = args.mentions
+    stats["response_singletons"] = "keep" if keep else "drop"
     if args.stats:
         atomic_write_text(args.stats, json.dumps(stats, indent=2) + "\n")
     corpus.save(args.out)
@@ -77,4 +116,5 @@ def run(args):
     if stats["missing"]:
         line += f"; missing: {', '.join(stats['missing'])}"
     print(line)
+    print(f"responses {'keep' if keep else 'drop'} one-mention clusters ({why})")
     return 0

@@ -9,6 +9,7 @@ from coreflab.arg_types import at_least
 from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.features.featureset import load_featureset
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
+from coreflab.mela.mode import CHOICES, parse_mode
 from coreflab.papers.bk2014.selection import Evaluator, greedy_selection
 from coreflab.report.io import atomic_write_text, html_table
 
@@ -52,6 +53,12 @@ def add_arguments(p):
     p.add_argument("--min-gain", type=float, default=0.05)
     p.add_argument("--jobs", type=at_least(1), default=1, help="candidate evaluations in parallel")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--singletons",
+        default="auto",
+        choices=CHOICES,
+        help="do held-out responses keep one-mention clusters: keep, drop, or auto (default): as --conll's key",
+    )
     p.add_argument("--log-out", required=True, help="CSV: every evaluated step")
     p.add_argument("--out", required=True, help="selected feature set (YAML list)")
 
@@ -81,6 +88,7 @@ def run(args):
         root_loss=root_loss,
         nonlocal_iterations=args.nonlocal_iterations,
         pool=list(dict.fromkeys(start + candidates)),
+        keep_singletons=parse_mode(args.singletons),
     )
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
     local, chosen_nonlocal, rows = greedy_selection(

@@ -75,6 +75,11 @@ class CompiledCorpus:
     vocab: list
     missing: list = field(default_factory=list)
     arrays: dict = field(default_factory=dict)
+    # Do responses on this corpus keep one-mention clusters? Decided once per corpus by `coreflab prepare`
+    # (the config's keep/drop, or auto: whether the training key annotates singletons), so that every split
+    # and every step scores by one convention. None: not recorded (older files, hand-built splits): each
+    # step decides from the key it scores against.
+    response_singletons: bool | None = None
 
     def __getattr__(self, key):
         arrays = self.__dict__.get("arrays", {})
@@ -110,6 +115,9 @@ class CompiledCorpus:
             _doc_ids=np.array(self.doc_ids, dtype=str),
             _vocab=np.array(self.vocab, dtype=str),
             _missing=np.array(self.missing, dtype=str),
+            _response_singletons=np.array(
+                -1 if self.response_singletons is None else int(self.response_singletons), dtype=np.int8
+            ),
             **{k: np.asarray(v, dtype=ARRAY_FIELDS[k]) for k, v in self.arrays.items()},
         )
         tmp.replace(path)
@@ -118,6 +126,7 @@ class CompiledCorpus:
     def load(cls, path):
         with np.load(path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files if not k.startswith("_")}
+            recorded = int(z["_response_singletons"]) if "_response_singletons" in z.files else -1
             return cls(
                 name=str(z["_name"]),
                 split=str(z["_split"]),
@@ -125,6 +134,7 @@ class CompiledCorpus:
                 vocab=[str(x) for x in z["_vocab"]],
                 missing=[str(x) for x in z["_missing"]],
                 arrays=arrays,
+                response_singletons=None if recorded < 0 else bool(recorded),
             )
 
 

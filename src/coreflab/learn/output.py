@@ -14,7 +14,7 @@ import numpy as np
 from coreflab.corpus.document import crossing_clusters, writable_clusters
 from coreflab.decode.arcs import antecedents_to_clusters
 from coreflab.errors import UserError
-from coreflab.mela.mode import annotates_singletons
+from coreflab.mela.mode import annotates_singletons, resolve_keep_singletons
 
 
 def check_antecedents(corpus, antecedents, who="the model"):
@@ -92,7 +92,8 @@ def check_same_tokens(doc, corpus, d, source="key"):
 def response_documents(key_docs, corpus, antecedents, keep_singletons=None, source="key", who="the model"):
     """The key documents with their clusters replaced by the predicted ones (key order).
 
-    keep_singletons: None follows the key (`key_has_singletons`); True/False force it.
+    keep_singletons: None follows the corpus (`mela.mode.resolve_keep_singletons`: as recorded in the
+    compiled split, else as the key); True/False force it.
     who: the learner, named in the error if its antecedents break the contract (`check_antecedents`).
 
     Compiled documents are matched to key documents on (doc_id, part); a document in one and not
@@ -103,7 +104,7 @@ def response_documents(key_docs, corpus, antecedents, keep_singletons=None, sour
     for d, doc_id in enumerate(corpus.doc_ids):
         index[(doc_id, int(parts[d]) if parts is not None else 0)] = d
     if keep_singletons is None:
-        keep_singletons = key_has_singletons(key_docs)
+        keep_singletons = resolve_keep_singletons(None, corpus, key_docs)
     cuts = []
     clusters = clusters_per_document(corpus, antecedents, keep_singletons, who, cuts)
     keys = {doc.key for doc in key_docs}

@@ -1,13 +1,14 @@
 """Which MELA the learned loss Δ_ρ approximates: response singletons kept or dropped.
 
-The project's scorer and every scored response keep singleton clusters iff the key
-annotates them (`coreflab.learn.output.key_has_singletons`: more than 5% of its clusters have
+The project's scorer and every scored response keep singleton clusters iff the corpus's
+training key annotates them (`coreflab.learn.output.key_has_singletons`: more than 5% of its clusters have
 one mention): OntoNotes-style keys (the synthetic corpora, OntoGUM) drop them, LitBank and GUM
 keep them. B3 and CEAFe differ between the
 two, so the nine regressor features, the MELA labels of the regressor data, the
 incremental inference of Alg. 3 and the regressor itself must all be in the mode of the
 MELA that is reported. This module names the mode, resolves `auto` from what a step has
-(a key, else the compiled split) and guards a regressor against use in the other mode.
+(the decision `coreflab prepare` recorded in the compiled split, one per corpus; else a key, else
+the compiled split's clusters) and guards a regressor against use in the other mode.
 """
 
 import numpy as np
@@ -65,10 +66,18 @@ def corpus_key_has_singletons(corpus):
 
 
 def resolve_keep_singletons(value, corpus=None, key_docs=None):
-    """bool: the explicit choice, else the key's (key_docs first, then the compiled corpus)."""
+    """bool: the explicit choice, else the corpus's (what `coreflab prepare` recorded in the compiled
+    split: the config's choice, or whether the training key annotates singletons), else the key's
+    (key_docs first, then the compiled corpus).
+
+    Why the corpus first: a corpus's splits may fall on both sides of SINGLETON_SCHEME_SHARE (documents
+    cut into parts leave one-mention clusters), and dev and test must be scored by one convention."""
     mode = parse_mode(value)
     if mode is not None:
         return mode
+    recorded = getattr(corpus, "response_singletons", None) if corpus is not None else None
+    if recorded is not None:
+        return bool(recorded)
     if key_docs is not None:
         from coreflab.learn.output import key_has_singletons
 

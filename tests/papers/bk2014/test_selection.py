@@ -274,3 +274,23 @@ def test_a_real_evaluator_scores_the_same_in_workers_that_reuse_it():
     ev = selection.Evaluator(docs, "synth", pool=pool, iterations=2, beam=2, n_bits=14, window=6)
     sets = [([t for t in pool if t != d],) for d in pool] * 2 + [(pool[:4], ["cluster_size"])]
     assert selection._evaluate_all(ev, sets, 2) == selection._evaluate_all(ev, sets, 1)
+
+
+def test_held_out_responses_follow_the_whole_training_key_or_the_choice():
+    """The held-out quarter is scored by the corpus's convention (the whole training key's, as `coreflab
+    prepare` records it for the training split), not by its own documents' share of one-mention
+    clusters; keep/drop overrides both."""
+    from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.learn.output import key_has_singletons
+    from coreflab.papers.bk2014 import selection
+
+    docs = generate_corpus("tiny", seed=0)["train"][:8]
+    held = split_documents(docs, 1)[1][0]  # the Evaluator's default seed
+    taken = {t for c in held.clusters for s, e in c for t in range(s, e + 1)}
+    free = next(t for t in range(len(held.words)) if t not in taken)
+    docs = [d.with_clusters(d.clusters + [[(free, free)]]) if d is held else d for d in docs]
+    ev = selection.Evaluator(docs, "synth", n_bits=12)
+    assert key_has_singletons(ev.held_docs) and not key_has_singletons(docs)  # the two disagree
+    assert ev.held.response_singletons is False
+    for choice in (True, False):
+        assert selection.Evaluator(docs, "synth", n_bits=12, keep_singletons=choice).held.response_singletons is choice

@@ -194,8 +194,9 @@ rule select_templates:
         seed=config["seed"],
         bits=config["features"]["bits"],
         window=window_option,
+        singletons=config["response_singletons"],
     shell:
-        "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} "
+        "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} --singletons {params.singletons} "
         "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
         "--iterations {params.iterations} {params.nonlocal_iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} {params.nonlocal_max_steps} --jobs {threads} --seed {params.seed} "
         "--tuned {input.tuned} --log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"

@@ -17,8 +17,8 @@ import numpy as np
 
 from coreflab.errors import UserError
 from coreflab.learn.evaluation import score_model
-from coreflab.learn.output import key_has_singletons
 from coreflab.learn.registry import make_learner
+from coreflab.mela.mode import resolve_keep_singletons
 
 PAPERS_ROOT_LOSS = 1.5
 
@@ -45,7 +45,7 @@ def tune_root_loss(train, dev, dev_key, grid, n_iter=3, seed=0, log=print):
     """{"root_loss": chosen, "reason": ..., "runs": [{root_loss, epoch, dev_mela, root_share}], "key_root_share"}."""
     dev_corpus, dev_store = dev
     out = {"grid": [float(x) for x in grid], "key_root_share": round(key_root_share(dev_corpus), 6), "runs": []}
-    if not key_has_singletons(dev_key):
+    if not resolve_keep_singletons(None, dev_corpus, dev_key):
         out.update(root_loss=PAPERS_ROOT_LOSS, reason="the key has no singletons: the papers' root loss")
         return out
     if len(grid) == 1:

@@ -25,6 +25,7 @@ from coreflab.errors import one_line_warnings
 from coreflab.features.extract import extract_arc_store
 from coreflab.features.template_subsets import TemplatePool
 from coreflab.learn.evaluation import score_model
+from coreflab.learn.output import key_has_singletons
 from coreflab.learn.registry import make_learner
 
 
@@ -55,6 +56,7 @@ class Evaluator:
         root_loss=1.5,
         nonlocal_iterations=None,
         pool=None,
+        keep_singletons=None,
     ):
         """n_bits and window: those of the training arc stores, so that a template is judged
         with the hashing collisions and candidate sets it will be trained with.
@@ -64,10 +66,13 @@ class Evaluator:
         (GUM: after 1 pass every candidate lowered held-out MELA, after 5 three raised it).
         pool: every local template a set may hold (their stores are then cut from the pool's, unless
         the pool's stores exceed POOL_BUDGET_BYTES: GUM's take 1.1 GB, a CoNLL-2012 training set
-        with `local_fine` about three times that, and each worker also holds the store it cuts)."""
+        with `local_fine` about three times that, and each worker also holds the store it cuts).
+        keep_singletons: whether held-out responses keep one-mention clusters (None: as the whole
+        training key, the decision `coreflab prepare` records for the training split)."""
         train_docs, self.held_docs = split_documents(docs, seed)
         self.train = compile_documents(train_docs, name, "select-train", mentions)
         self.held = compile_documents(self.held_docs, name, "select-held", mentions)
+        self.held.response_singletons = key_has_singletons(docs) if keep_singletons is None else bool(keep_singletons)
         self.seed, self.iterations, self.beam, self.root_loss = seed, iterations, beam, root_loss
         self.store_options = {"n_bits": n_bits, "window": window, "reach": reach}
         self.nonlocal_iterations = iterations if nonlocal_iterations is None else nonlocal_iterations

@@ -126,12 +126,13 @@ def keep_ids_for(ranking, n):
     return np.union1d(top, root_only)
 
 
-def singletons_params(name, params, choice, key_docs):
-    """(params, keep): keep = response singletons kept (choice auto|keep|drop, auto = as key_docs);
+def singletons_params(name, params, choice, key_docs, corpus=None):
+    """(params, keep): keep = response singletons kept (choice auto|keep|drop, auto = as the corpus
+    recorded in its compiled split, else as key_docs);
     for lsp_rho, params gain keep_singletons = keep unless they set it explicitly."""
     from coreflab.mela.mode import parse_mode, resolve_keep_singletons
 
-    keep = resolve_keep_singletons(choice, key_docs=key_docs)
+    keep = resolve_keep_singletons(choice, corpus=corpus, key_docs=key_docs)
     params = dict(params)
     if name == "lsp_rho" and parse_mode(params.get("keep_singletons", "auto")) is None:
         params["keep_singletons"] = keep
@@ -226,6 +227,7 @@ def subsample_docs(corpus, store, n_docs, seed=0):
         doc_ids=[corpus.doc_ids[d] for d in docs],
         vocab=corpus.vocab,
         arrays=arrays,
+        response_singletons=corpus.response_singletons,
     )
     return sub, sub_store
 

@@ -95,7 +95,7 @@ def run(args):
     evals = [
         (s, splits[s].corpus, splits[s].store, read_conll_path(getattr(args, f"{s}_conll"))) for s in ("dev", "test")
     ]
-    params, keep = singletons_params(args.learner, params, args.singletons, evals[0][3])
+    params, keep = singletons_params(args.learner, params, args.singletons, evals[0][3], evals[0][1])
     frames = []
     for seed in seed_order(args.seed, args.seeds):
         df = learning_run(args.learner, dict(params, seed=seed), splits["train"], evals, n, keep_singletons=keep)

@@ -64,7 +64,7 @@ def run(args):
     train = as_training_data(subsample_docs(train.corpus, train.store, args.sample_docs, args.seed))
     dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
     dev_key = read_conll_path(args.dev_conll)
-    base, keep = singletons_params(args.learner, base, args.singletons, dev_key)
+    base, keep = singletons_params(args.learner, base, args.singletons, dev_key, dev.corpus)
     best, rows = tune(
         args.learner, base, grid, train, ("dev", dev.corpus, dev.store, dev_key), args.n_iter, keep_singletons=keep
     )
