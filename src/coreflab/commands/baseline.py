@@ -4,8 +4,9 @@
                       [--singletons auto|keep|drop] [--window N]
 
 The response is the key's documents with their clusters replaced by the baseline's
-(`coreflab.learn.trees.string_match`). `--singletons auto` drops one-mention clusters when the key
-annotates none (CoNLL-2012 style) and keeps them when it does (LitBank, GUM).
+(`coreflab.learn.trees.string_match`). `--singletons auto` follows the decision `coreflab prepare`
+recorded for the corpus: one-mention clusters dropped when its training key annotates none
+(CoNLL-2012 style), kept when it does (LitBank, GUM).
 """
 
 from coreflab.arg_types import at_least
@@ -25,7 +26,7 @@ def add_arguments(parser):
         "--singletons",
         default="auto",
         choices=("auto", "keep", "drop"),
-        help="keep one-mention clusters (default auto: as the key does)",
+        help="keep one-mention clusters (default auto: as recorded in the compiled split)",
     )
     parser.add_argument(
         "--window", type=at_least(0), default=3, help="pronoun antecedent window in sentences (default 3)"

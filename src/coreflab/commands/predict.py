@@ -1,8 +1,9 @@
 """`coreflab predict`: apply a saved model to a compiled split and write CoNLL-2012.
 
 The response keeps every token and column of the key documents and carries the
-predicted clusters; singleton clusters are written iff the key annotates singletons, unless
-`--keep-singletons` or `--drop-singletons` says otherwise.
+predicted clusters; singleton clusters are written as the compiled split records for its corpus
+(`coreflab prepare`: iff the training key annotates singletons), unless `--keep-singletons` or
+`--drop-singletons` says otherwise.
 """
 
 import sys
@@ -22,7 +23,7 @@ def add_arguments(p):
         dest="singletons",
         action="store_const",
         const=True,
-        help="write singleton clusters (default: iff the key annotates singletons)",
+        help="write singleton clusters (default: as recorded in the compiled split)",
     )
     keep.add_argument(
         "--drop-singletons", dest="singletons", action="store_const", const=False, help="never write singleton clusters"
