@@ -38,7 +38,7 @@ VERBS = {
     "select": ("coreflab.commands.select", "greedy forward/backward feature-template selection (B&K 2014)"),
     "tune-root-loss": (
         "coreflab.commands.tune_root_loss",
-        "choose B&K's root-attachment loss on dev (keys with singletons)",
+        "choose B&K's root-attachment loss on dev (responses with singletons)",
     ),
     "skipped": (
         "coreflab.commands.skipped",

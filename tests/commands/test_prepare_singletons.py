@@ -92,6 +92,8 @@ def test_responses_follow_the_record_not_their_own_key(tmp_path, files):
         assert len(docs[0].clusters) == expected  # {John, him}, {the dog, It}, and {Mary} if kept
         assert resolve_keep_singletons("auto", corpus, key) is (expected == 3)
         assert resolve_keep_singletons("drop", corpus, key) is False
+        for choice, n in (("drop", 2), ("keep", 3), (False, 2), (True, 3)):  # a named choice is never truthy
+            assert len(response_documents(key, corpus, gold_antecedents(corpus), choice)[0].clusters) == n
 
 
 def gold_antecedents(corpus):

@@ -216,8 +216,8 @@ def selection_option(key):
 
 
 def singletons_flag(wildcards):
-    """Singletons in responses: `auto` leaves it to `coreflab predict`, which keeps them iff the
-    key annotates them (as string match does); keep/drop force it."""
+    """Singletons in responses: `auto` leaves it to `coreflab predict`, which follows the decision the
+    compiled split records for its corpus (`coreflab prepare`); keep/drop force it."""
     policy = config["response_singletons"]
     return {"keep": "--keep-singletons", "drop": "--drop-singletons"}.get(policy, "")
 

@@ -16,6 +16,7 @@ one-mention clusters, so one split's key can pass the 5% mark and another's not.
 """
 
 import json
+from pathlib import Path
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from coreflab.corpus.compile import MENTION_MODES, compile_documents
 from coreflab.corpus.mentions import gold_mentions
 from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
 from coreflab.errors import UserError
+from coreflab.learn.output import key_singleton_counts
 from coreflab.mela.mode import CHOICES, annotates_singletons, parse_mode
 
 
@@ -74,28 +76,33 @@ def split_stats(docs, corpus):
     return stats
 
 
-def response_singletons(choice, docs, scheme_key=None):
+def response_singletons(choice, docs, conll, scheme_key=None):
     """(keep, why): whether responses keep one-mention clusters, and a phrase saying what decided it."""
     mode = parse_mode(choice)
     if mode is not None:
         return mode, "as configured"
     source, scheme_docs = "this split's key", docs
-    if scheme_key is not None:
+    if scheme_key is not None and not same_file(scheme_key, conll):
         scheme_docs = read_conll_path(scheme_key)
         if not scheme_docs:
             raise UserError(f"{scheme_key}: --scheme-key holds no documents")
         source = f"the key of {scheme_key}"
-    sizes = [len(set(c)) for doc in scheme_docs for c in doc.clusters]
-    n_single = sum(1 for n in sizes if n == 1)
-    keep = annotates_singletons(n_single, len(sizes))
-    return keep, f"{source} has {n_single} one-mention clusters of {len(sizes)}"
+    n_single, n_clusters = key_singleton_counts(scheme_docs)
+    return annotates_singletons(n_single, n_clusters), f"{source} has {n_single} one-mention clusters of {n_clusters}"
+
+
+def same_file(a, b):
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
 
 
 def run(args):
     docs = read_conll_path(args.conll)
     if not docs:
         raise UserError(f"{args.conll}: split {args.split!r} of corpus {args.corpus!r} holds no documents")
-    keep, why = response_singletons(args.singletons, docs, args.scheme_key)
+    keep, why = response_singletons(args.singletons, docs, args.conll, args.scheme_key)
     corpus = compile_documents(docs, args.corpus, args.split, mentions=args.mentions)
     corpus.response_singletons = keep
     stats = split_stats(docs, corpus)

@@ -9,7 +9,7 @@ from coreflab.arg_types import at_least
 from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.features.featureset import load_featureset
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
-from coreflab.mela.mode import CHOICES, parse_mode
+from coreflab.mela.mode import CHOICES
 from coreflab.papers.bk2014.selection import Evaluator, greedy_selection
 from coreflab.report.io import atomic_write_text, html_table
 
@@ -88,7 +88,7 @@ def run(args):
         root_loss=root_loss,
         nonlocal_iterations=args.nonlocal_iterations,
         pool=list(dict.fromkeys(start + candidates)),
-        keep_singletons=parse_mode(args.singletons),
+        keep_singletons=args.singletons,
     )
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
     local, chosen_nonlocal, rows = greedy_selection(

@@ -1,4 +1,4 @@
-"""`coreflab tune-root-loss`: B&K's root-attachment loss chosen on dev (keys with singletons).
+"""`coreflab tune-root-loss`: B&K's root-attachment loss chosen on dev (responses with singletons).
 
     coreflab tune-root-loss --compiled TRAIN.npz --arcs TRAIN.arcs.npz --dev-compiled DEV.npz \
         --dev-arcs DEV.arcs.npz --dev-conll DEV.conll [--grid 0.5,1.0,1.5] [--iterations 3] --out TUNED.json

@@ -11,7 +11,7 @@ AVG_METRICS = ("muc", "bcub", "ceafe")
 
 
 def score_model(model, corpus, store, key_docs, metrics=AVG_METRICS, keep_singletons=None):
-    """Scores object of model on (corpus, store) against the key documents (singletons: as the key)."""
+    """Scores object of model on (corpus, store) against the key documents (singletons: as the compiled split records, else as the key)."""
     from coreflab.metrics.scorer import score_documents
 
     source = (key_docs[0].source if key_docs else "") or "key"

@@ -70,11 +70,16 @@ def clusters_per_document(corpus, antecedents, keep_singletons=False, who="the m
 _CUT_WARNED = set()
 
 
+def key_singleton_counts(docs):
+    """(one-mention clusters, clusters) of a key."""
+    sizes = [len(set(c)) for doc in docs for c in doc.clusters]
+    return sum(1 for n in sizes if n == 1), len(sizes)
+
+
 def key_has_singletons(docs):
     """Does the key follow a scheme that annotates singleton clusters (`mela.mode.annotates_singletons`:
     more than a stray few of its clusters have one mention)?"""
-    sizes = [len(set(c)) for doc in docs for c in doc.clusters]
-    return annotates_singletons(sum(1 for n in sizes if n == 1), len(sizes))
+    return annotates_singletons(*key_singleton_counts(docs))
 
 
 def check_same_tokens(doc, corpus, d, source="key"):
@@ -103,8 +108,7 @@ def response_documents(key_docs, corpus, antecedents, keep_singletons=None, sour
     index = {}
     for d, doc_id in enumerate(corpus.doc_ids):
         index[(doc_id, int(parts[d]) if parts is not None else 0)] = d
-    if keep_singletons is None:
-        keep_singletons = resolve_keep_singletons(None, corpus, key_docs)
+    keep_singletons = resolve_keep_singletons(keep_singletons, corpus, key_docs)  # never a truthy "drop"
     cuts = []
     clusters = clusters_per_document(corpus, antecedents, keep_singletons, who, cuts)
     keys = {doc.key for doc in key_docs}

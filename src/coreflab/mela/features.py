@@ -6,8 +6,8 @@ gold mentions, gold links). Every value is in percent, in the order `FEATURE_NAM
 
 Semantics follow what the project's scorer sees for a learner's response
 (`coreflab.learn.output`, CoNLL v8.01 with predicted mentions): a mention with gold id -1
-is not in the key. The response keeps its singleton clusters iff the key annotates them
-(`key_has_singletons`), so there are two modes, chosen by `min_size` (see
+is not in the key. The response keeps its singleton clusters iff the corpus's training key annotates them
+(`key_has_singletons`, recorded by `coreflab prepare`), so there are two modes, chosen by `min_size` (see
 `coreflab.mela.mode`): 2 = response singletons dropped (a cluster of size 1 is absent
 from the response; OntoNotes-style keys), 1 = kept (LitBank, GUM). MUC is the same in
 both (a singleton is one partition either way and has no links); B3 and CEAFe count only

@@ -1,7 +1,7 @@
 # Haponchyk & Moschitti 2017: regressor data and fit (Table 1, Fig. 2), feature ranking,
 # tuning, LSP_F / LSP_YJ / LSP_rho runs per feature-space size (Fig. 3, Tables 2-4).
 # The run grid (learners, fractions, tuning grids) comes from coreflab.papers.hm2017.runs.
-# response_singletons (auto: as the key) is the mode of the learned loss as well as of the scored
+# response_singletons (auto: as the training key) is the mode of the learned loss as well as of the scored
 # responses: the regressor data's features and MELA labels, lsp_rho's inference and every score.
 
 from coreflab.papers.hm2017 import runs as hm2017_runs

@@ -46,7 +46,7 @@ def tune_root_loss(train, dev, dev_key, grid, n_iter=3, seed=0, log=print):
     dev_corpus, dev_store = dev
     out = {"grid": [float(x) for x in grid], "key_root_share": round(key_root_share(dev_corpus), 6), "runs": []}
     if not resolve_keep_singletons(None, dev_corpus, dev_key):
-        out.update(root_loss=PAPERS_ROOT_LOSS, reason="the key has no singletons: the papers' root loss")
+        out.update(root_loss=PAPERS_ROOT_LOSS, reason="responses drop singletons: the papers' root loss")
         return out
     if len(grid) == 1:
         out.update(root_loss=float(grid[0]), reason="one value configured")

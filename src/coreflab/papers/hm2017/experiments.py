@@ -142,7 +142,7 @@ def singletons_params(name, params, choice, key_docs, corpus=None):
 def learning_run(name, params, train, evals, n_features, curve_rows=None, keep_singletons=None):
     """Fit `name`; after every epoch score each (split, corpus, store, key_docs) in evals.
 
-    keep_singletons: singletons in the scored responses (None: as the key).
+    keep_singletons: singletons in the scored responses (None: as the compiled split records, else as the key).
     Returns a DataFrame with RUN_COLUMNS (percent scores).
     """
     rows = [] if curve_rows is None else curve_rows

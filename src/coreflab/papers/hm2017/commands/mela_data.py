@@ -30,9 +30,12 @@ def add_arguments(p):
         "--keep-singletons",
         default="auto",
         choices=("auto", "keep", "drop"),
-        help="response singletons in features and labels (default auto: as the key)",
+        help="response singletons in features and labels (default auto: as recorded in the compiled split, else as --conll's key)",
     )
-    p.add_argument("--conll", help="key of the split (CoNLL-2012), for --keep-singletons auto")
+    p.add_argument(
+        "--conll",
+        help="key of the split (CoNLL-2012), for --keep-singletons auto on a compiled split that records no decision",
+    )
     p.add_argument("--out", required=True, help="CSV to write")
 
 

@@ -4,8 +4,8 @@ One job per (learner, N) gives a Fig. 3 curve and the T_best scores of Tables 2‚
 `--n-fraction` keeps the top fraction of the ranked pair features (1 = all; the root-only
 features are always kept); `--tuned` merges the parameters chosen by `hm2017 tune`.
 `--label` names the system in the output (e.g. lsp_rho_from_synth: LSP_œÅ with another corpus's regressor).
-`--singletons auto|keep|drop`: singleton clusters in the scored responses (auto: iff the dev
-key annotates them); lsp_rho's learned loss takes the same mode unless `--params` sets
+`--singletons auto|keep|drop`: singleton clusters in the scored responses (auto: as the compiled
+splits record for the corpus, iff its training key annotates them); lsp_rho's learned loss takes the same mode unless `--params` sets
 `keep_singletons`, and its regressor must have been fitted in it (or `transfer_regressor`).
 """
 
@@ -41,7 +41,7 @@ def add_arguments(p):
         "--singletons",
         default="auto",
         choices=("auto", "keep", "drop"),
-        help="singletons in scored responses and in lsp_rho's loss (default auto: as the dev key)",
+        help="singletons in scored responses and in lsp_rho's loss (default auto: as recorded in the compiled splits)",
     )
     p.add_argument("--out", required=True, help="tidy CSV of per-epoch scores")
 

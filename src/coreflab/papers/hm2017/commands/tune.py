@@ -28,7 +28,7 @@ def add_arguments(p):
         "--singletons",
         default="auto",
         choices=("auto", "keep", "drop"),
-        help="singletons in scored responses and in lsp_rho's loss (default auto: as the dev key)",
+        help="singletons in scored responses and in lsp_rho's loss (default auto: as recorded in the compiled splits)",
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True, help="JSON to write")
