@@ -40,6 +40,12 @@ def test_own_key_decides_without_a_scheme_key(tmp_path, files, capsys):
     )
 
 
+def test_the_training_split_reads_its_own_key_once(tmp_path, files, capsys):
+    corpus, _ = prepare(tmp_path, files[0], "--scheme-key", str(files[0]))
+    assert corpus.response_singletons is True
+    assert "(this split's key has 1 one-mention clusters of 3)" in capsys.readouterr().out
+
+
 def test_the_training_key_decides_for_every_split(tmp_path, files, capsys):
     corpus, stats = prepare(tmp_path, files[0], "--scheme-key", str(files[1]))
     assert corpus.response_singletons is False and stats["response_singletons"] == "drop"
