@@ -70,6 +70,25 @@ def test_cli_scores_table_and_leaderboard(tmp_path, capsys):
     assert md.index("| a ") < md.index("| b ")
     assert "\\toprule" in (tmp_path / "lb.tex").read_text()
     assert pd.read_csv(tmp_path / "lb.csv")["MELA"].round(6).tolist() == [60.0, 40.0]
+    assert "one-mention clusters" not in md  # no compiled split, nothing to say
+
+
+@pytest.mark.parametrize("recorded, note", [(True, "; responses keep"), (False, "; responses without"), (None, None)])
+def test_the_caption_says_whether_responses_keep_singletons(tmp_path, recorded, note):
+    """As the test split's compiled corpus records it (`coreflab prepare`); nothing when it records nothing."""
+    from coreflab.corpus.compiled import CompiledCorpus
+
+    a = _score(tmp_path, "a", 70, 60, 50)
+    csv = tmp_path / "scores.csv"
+    assert main(["scores-table", "--corpus", "c", "--split", "test", "--score", f"a={a}", "--out", str(csv)]) == 0
+    compiled = tmp_path / "test.npz"
+    CompiledCorpus("c", "test", [], [], response_singletons=recorded).save(compiled)
+    argv = ["leaderboard", "--scores", str(csv), "--compiled", str(compiled), "--out-prefix", str(tmp_path / "lb")]
+    assert main(argv) == 0
+    caption = (tmp_path / "lb.md").read_text().splitlines()[0]
+    assert ("one-mention clusters" in caption) is (note is not None)
+    if note:
+        assert f"MELA = CoNLL average{note} one-mention clusters;" in caption
 
 
 def test_bad_score_argument_is_a_user_error(tmp_path, capsys):

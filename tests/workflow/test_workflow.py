@@ -68,6 +68,8 @@ def test_tiny_workflow_produces_leaderboard_and_overview(two_runs):
     assert {"string_match", "bk_baseline", "l3m", "example_counts"} <= systems  # the added learner is ranked too
     for name in ("leaderboard.md", "leaderboard.tex", "overview.png", "overview.pdf", "scores/systems_test.csv"):
         assert (res / name).stat().st_size > 0
+    caption = (res / "leaderboard.md").read_text().splitlines()[0]
+    assert "responses without one-mention clusters" in caption  # the synthetic key has none
 
 
 TIMED_TABLES = {"cccp_vs_sgd"}  # carries the measured seconds its caption promises

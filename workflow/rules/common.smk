@@ -336,7 +336,10 @@ PAPERS = ["bk2014", "cc2007", "l3m2014", "hm2017", "singh2011"]
 
 def leaderboard_inputs(wildcards):
     c = wildcards.corpus
-    out = {"scores": f"results/{c}/scores/systems_test.csv"}
+    out = {
+        "scores": f"results/{c}/scores/systems_test.csv",
+        "compiled": f"results/{c}/compiled/test.npz",
+    }
     for s in systems():
         out[f"json_{s}"] = f"results/{c}/scores/{s}/test.json"
         if s in LEARNER_SYSTEMS:
@@ -350,7 +353,8 @@ def leaderboard_inputs(wildcards):
 
 
 def leaderboard_args(wildcards, input):
-    args = [f"--score-json {s}={input.get('json_%s' % s)}" for s in systems()]
+    args = [f"--compiled {input.compiled}"]
+    args += [f"--score-json {s}={input.get('json_%s' % s)}" for s in systems()]
     for s in systems():
         if s in LEARNER_SYSTEMS:
             paths = [

@@ -28,9 +28,29 @@ def add_arguments(p):
     )
     p.add_argument("--reference", default=None, help="test every system against this one instead of the best")
     p.add_argument("--caption", default=None, help="caption of the table (default: the leaderboard's)")
+    p.add_argument(
+        "--compiled",
+        default=None,
+        help="the split's compiled corpus: the default caption says whether responses keep one-mention clusters",
+    )
     p.add_argument("--samples", type=at_least(1), default=10000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out-prefix", required=True, help="writes PREFIX.csv, PREFIX.md, PREFIX.tex")
+
+
+def singletons_note(compiled):
+    """'; responses keep/drop one-mention clusters' as the compiled split records it, else ''.
+
+    Why: scores with and without response singletons differ by several points (B3, CEAFe), and
+    published CoNLL-2012 numbers are without them; a reader comparing must know which these are."""
+    if compiled is None:
+        return ""
+    from coreflab.corpus.compiled import CompiledCorpus
+
+    keep = CompiledCorpus.load(compiled).response_singletons
+    if keep is None:
+        return ""
+    return "; responses keep one-mention clusters" if keep else "; responses without one-mention clusters"
 
 
 def run(args):
@@ -42,7 +62,7 @@ def run(args):
     )
     against = "the best system" if args.reference is None else args.reference
     caption = args.caption or (
-        f"Leaderboard: {corpus}, {args.split} split (F1 in %, MELA = CoNLL average; "
+        f"Leaderboard: {corpus}, {args.split} split (F1 in %, MELA = CoNLL average{singletons_note(args.compiled)}; "
         f"† = significantly different from {against}, paired bootstrap over documents, p < 0.05)"
     )
     write_table(board, args.out_prefix, caption=caption)
