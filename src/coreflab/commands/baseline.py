@@ -15,7 +15,6 @@ from coreflab.corpus.readers.conll import read_conll_path, write_conll
 from coreflab.errors import UserError
 from coreflab.learn.output import response_documents
 from coreflab.learn.trees.string_match import StringMatch
-from coreflab.mela.mode import parse_mode
 
 
 def add_arguments(parser):
@@ -40,6 +39,6 @@ def run(args):
         raise UserError(f"{args.compiled}: cannot read compiled split ({err})") from None
     key = read_conll_path(args.conll)
     ante = StringMatch(window=args.window).predict(corpus)
-    keep = parse_mode(args.singletons)  # auto: as the key
-    write_conll(response_documents(key, corpus, ante, keep, source=args.conll, who="string_match"), args.out)
+    # auto: as the compiled split records (response_documents resolves the choice)
+    write_conll(response_documents(key, corpus, ante, args.singletons, source=args.conll, who="string_match"), args.out)
     return 0

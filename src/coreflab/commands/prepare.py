@@ -82,20 +82,13 @@ def response_singletons(choice, docs, conll, scheme_key=None):
     if mode is not None:
         return mode, "as configured"
     source, scheme_docs = "this split's key", docs
-    if scheme_key is not None and not same_file(scheme_key, conll):
+    if scheme_key is not None and Path(scheme_key).resolve() != Path(conll).resolve():  # train reads its own once
         scheme_docs = read_conll_path(scheme_key)
         if not scheme_docs:
             raise UserError(f"{scheme_key}: --scheme-key holds no documents")
         source = f"the key of {scheme_key}"
     n_single, n_clusters = key_singleton_counts(scheme_docs)
     return annotates_singletons(n_single, n_clusters), f"{source} has {n_single} one-mention clusters of {n_clusters}"
-
-
-def same_file(a, b):
-    try:
-        return Path(a).resolve() == Path(b).resolve()
-    except OSError:
-        return False
 
 
 def run(args):
@@ -107,7 +100,7 @@ def run(args):
     corpus.response_singletons = keep
     stats = split_stats(docs, corpus)
     stats["mention_mode"] = args.mentions
-    stats["response_singletons"] = "keep" if keep else "drop"
+    stats["response_singletons"] = decision = "keep" if keep else "drop"
     if args.stats:
         atomic_write_text(args.stats, json.dumps(stats, indent=2) + "\n")
     corpus.save(args.out)
@@ -123,5 +116,5 @@ def run(args):
     if stats["missing"]:
         line += f"; missing: {', '.join(stats['missing'])}"
     print(line)
-    print(f"responses {'keep' if keep else 'drop'} one-mention clusters ({why})")
+    print(f"responses {decision} one-mention clusters ({why})")
     return 0

@@ -25,9 +25,8 @@ from coreflab.errors import one_line_warnings
 from coreflab.features.extract import extract_arc_store
 from coreflab.features.template_subsets import TemplatePool
 from coreflab.learn.evaluation import score_model
-from coreflab.learn.output import key_has_singletons
 from coreflab.learn.registry import make_learner
-from coreflab.mela.mode import parse_mode
+from coreflab.mela.mode import resolve_keep_singletons
 
 
 def split_documents(docs, seed, fraction=0.75):
@@ -73,8 +72,8 @@ class Evaluator:
         train_docs, self.held_docs = split_documents(docs, seed)
         self.train = compile_documents(train_docs, name, "select-train", mentions)
         self.held = compile_documents(self.held_docs, name, "select-held", mentions)
-        keep = parse_mode(keep_singletons)  # auto/None: the whole training key's decision, as prepare's
-        self.held.response_singletons = key_has_singletons(docs) if keep is None else keep
+        # auto/None: the whole training key's decision, as `coreflab prepare` records it for the training split
+        self.held.response_singletons = resolve_keep_singletons(keep_singletons, key_docs=docs)
         self.seed, self.iterations, self.beam, self.root_loss = seed, iterations, beam, root_loss
         self.store_options = {"n_bits": n_bits, "window": window, "reach": reach}
         self.nonlocal_iterations = iterations if nonlocal_iterations is None else nonlocal_iterations
