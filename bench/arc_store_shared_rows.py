@@ -221,16 +221,17 @@ def measure(store, tags):
     return {
         "arcs": n,
         "features_per_arc": store.n_entries / n,
-        "flat_bytes_per_arc": store.nbytes / n,
-        "shared_bytes_per_arc": shared_bytes / n,
-        "shared_own_bytes_per_arc": (store.arc_ante.nbytes + own_off.nbytes + own_feats.nbytes + arc_rows.nbytes) / n,
-        "shared_row_bytes_per_arc": (row_off.nbytes + row_feats.nbytes) / n,
+        "flat": {"bytes_per_arc": store.nbytes / n, "read_seconds": best_of(lambda: score_flat(*args_flat))},
+        "shared": {
+            "bytes_per_arc": shared_bytes / n,
+            "arc_part_bytes_per_arc": (store.arc_ante.nbytes + own_off.nbytes + own_feats.nbytes + arc_rows.nbytes) / n,
+            "row_part_bytes_per_arc": (row_off.nbytes + row_feats.nbytes) / n,
+            "read_seconds": best_of(lambda: score_shared(*args_shared)),
+            "build_seconds": build,
+        },
         "classes": per_class,
         "arcs_differing_after_expansion": int(bad),
         "largest_score_difference": float(np.abs(s_flat - s_shared).max()) if n else 0.0,
-        "build_seconds": build,
-        "read_seconds_flat": best_of(lambda: score_flat(*args_flat)),
-        "read_seconds_shared": best_of(lambda: score_shared(*args_shared)),
     }
 
 

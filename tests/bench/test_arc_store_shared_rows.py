@@ -45,7 +45,7 @@ def test_expanding_the_shared_layout_gives_every_arcs_ids_back(store_and_tags):
     assert sum(c["features_per_arc"] for c in r["classes"].values()) == pytest.approx(r["features_per_arc"])
     # rows are shared: fewer rows than arcs in every shared part, so fewer bytes than the flat store
     assert all(c["rows"] < r["arcs"] for name, c in r["classes"].items() if name != "own")
-    assert r["shared_bytes_per_arc"] < r["flat_bytes_per_arc"]
+    assert r["shared"]["bytes_per_arc"] < r["flat"]["bytes_per_arc"]
 
 
 def test_the_check_catches_a_row_that_differs(store_and_tags):
