@@ -91,6 +91,16 @@ def cold(cache_dir=None, source_dir=None):
     return next(root.rglob("*.nbi"), None) is None
 
 
+def kernel_dir(obj):
+    """The folder whose cached kernels an object's code compiles: its module's folder inside the
+    package; None (any cached kernel) for a module outside it, such as a user's learner, whose own
+    folder numba may never cache anything for."""
+    import sys
+
+    path = Path(sys.modules[type(obj).__module__].__file__).resolve().parent
+    return path if path == PACKAGE_DIR or PACKAGE_DIR in path.parents else None
+
+
 def compile_notice(stream, cache_dir=None, source_dir=None):
     """Print the one-time 'compiling kernels' line when the cache is cold; True if printed."""
     cache_dir = cache_dir or configure()

@@ -35,6 +35,41 @@ class _Fixed(Learner):
         return self.antecedents(int(offs[-1]), offs)
 
 
+class _Calls(_Fixed):
+    """Calls back with the epochs given and returns what it is told to (self by default)."""
+
+    epochs = (1,)
+    returns = "self"
+
+    def fit(self, train, dev=None, callback=None):
+        self.coef_ = np.zeros(4)
+        for epoch in self.epochs:
+            callback(epoch, self)
+        return self if self.returns == "self" else self.returns
+
+    @staticmethod
+    def antecedents(n, offsets):
+        return np.full(n, -1)
+
+
+class _NoPredict(Learner):
+    def __init__(self, seed=0):
+        self.seed = seed
+
+    def fit(self, train, dev=None, callback=None):
+        self.coef_ = np.zeros(4)
+        callback(1, self)
+        return self
+
+
+class _ArrayMeta(_Calls):
+    _meta_fields = ("counts_",)
+
+    def fit(self, train, dev=None, callback=None):
+        self.counts_ = np.arange(3)  # an array where the contract asks for a list
+        return super().fit(train, dev, callback)
+
+
 def _learner(name, antecedents, calls_back=True):
     return register(name)(type(name, (_Fixed,), {"antecedents": staticmethod(antecedents), "calls_back": calls_back}))
 
@@ -48,6 +83,11 @@ def files(tmp_path_factory):
         "t_global": _learner("t_global", lambda n, o: np.arange(n) - 1),  # row of the previous mention
         "t_fine": _learner("t_fine", lambda n, o: np.full(n, -1)),
     }
+    made["t_epoch0"] = register("t_epoch0")(type("t_epoch0", (_Calls,), {"epochs": (0, 1)}))
+    made["t_twice"] = register("t_twice")(type("t_twice", (_Calls,), {"epochs": (1, 1)}))
+    made["t_returns_none"] = register("t_returns_none")(type("t_returns_none", (_Calls,), {"returns": None}))
+    made["t_no_predict"] = register("t_no_predict")(_NoPredict)
+    made["t_array_meta"] = register("t_array_meta")(_ArrayMeta)
     yield write_split_files(tmp_path_factory.mktemp("contract"), generate_corpus("tiny", seed=0))
     for name in made:
         del LEARNERS[name]
@@ -127,3 +167,21 @@ def test_a_key_document_the_compiled_split_lacks_is_named(files, tmp_path):
     assert len(response_documents(key, corpus, ante)) == len(key)
     with pytest.raises(UserError, match=r"document 'extra/doc; part 000' is not in the compiled split synth/dev"):
         response_documents([*key, extra], corpus, ante)
+
+
+@pytest.mark.parametrize(
+    "learner, message",
+    [
+        ("t_epoch0", r"t_epoch0: callback\(epoch, model\) called with epoch 0 after none; call it once per epoch"),
+        ("t_twice", r"t_twice: callback\(epoch, model\) called with epoch 1 after 1;"),
+        ("t_returns_none", r"t_returns_none: fit returned NoneType, not the learner itself; nothing written"),
+        ("t_no_predict", r"t_no_predict: the learner has no predict\(\) method; every learner has fit"),
+        ("t_array_meta", r"t_array_meta: _meta_fields attribute 'counts_' is not JSON-able .*; model not written"),
+    ],
+)
+def test_a_learner_breaking_the_contract_in_fit_is_stopped_by_train(files, capsys, learner, message):
+    """What only the contract test used to catch: a curve with an epoch 0 or an epoch twice, fit
+    returning something else, no predict method, learned metadata that cannot be saved."""
+    rc, err, out = _train(files, learner, capsys)
+    assert rc == 2 and re.search(message, err), err
+    assert not out.exists()

@@ -139,6 +139,26 @@ def test_compile_notice_only_while_the_cache_is_cold(tmp_path):
     assert out.getvalue() == ""
 
 
+def test_a_learner_outside_the_package_asks_about_any_cached_kernel(tmp_path, monkeypatch):
+    """A user's learner folder never gets kernels of its own: asking about it would announce a
+    compile on every run; its learner compiles coreflab's kernels, so any cached one answers."""
+    from coreflab.learn.trees.bk import BKBaseline
+
+    assert numba_cache.kernel_dir(BKBaseline()) == numba_cache.PACKAGE_DIR / "learn" / "trees"
+    (tmp_path / "user_learner.py").write_text("class Mine:\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import user_learner
+
+    assert numba_cache.kernel_dir(user_learner.Mine()) is None
+    cache = tmp_path / "cache"
+    index = numba_cache.source_cache_dir(cache, numba_cache.PACKAGE_DIR / "decode") / "arcs.f-1.py311.nbi"
+    index.parent.mkdir(parents=True)
+    index.write_bytes(b"")
+    out = io.StringIO()
+    assert not numba_cache.compile_notice(out, str(cache), numba_cache.kernel_dir(user_learner.Mine()))
+    assert out.getvalue() == ""
+
+
 def test_numba_reads_the_configured_cache_dir():
     import os
 

@@ -7,7 +7,6 @@ predicted clusters; singleton clusters are written as the compiled split records
 """
 
 import sys
-from pathlib import Path
 
 from coreflab.learn.io import load_split
 
@@ -35,11 +34,11 @@ def run(args):
     from coreflab.corpus.readers.conll import read_conll_path, write_conll
     from coreflab.learn.base import Learner, as_training_data
     from coreflab.learn.output import response_documents
-    from coreflab.numba_cache import compile_notice
+    from coreflab.numba_cache import compile_notice, kernel_dir
 
     model = Learner.load(args.model)
     data = as_training_data(load_split(args.compiled, args.arcs))
-    compile_notice(sys.stderr, source_dir=Path(sys.modules[type(model).__module__].__file__).parent)
+    compile_notice(sys.stderr, source_dir=kernel_dir(model))
     model.check_hashing(data.store)
     ante = model.predict(data.corpus, data.store)
     key = read_conll_path(args.conll)

@@ -7,7 +7,6 @@ every epoch (one job = the whole learning curve, as in B&K 2014 Fig. 3-4).
 """
 
 import sys
-from pathlib import Path
 
 from coreflab.errors import UserError
 from coreflab.learn.io import load_split, parse_params
@@ -52,7 +51,7 @@ def run(args):
     from coreflab.learn.base import as_training_data, check_param_types
     from coreflab.learn.curve import DevCurve, EpochProgress, expected_epochs
     from coreflab.learn.registry import get_learner, make_learner
-    from coreflab.numba_cache import compile_notice
+    from coreflab.numba_cache import compile_notice, kernel_dir
 
     params = parse_params(args.params)
     if args.tuned:
@@ -63,6 +62,12 @@ def run(args):
         params["seed"] = args.seed
     params = check_param_types(get_learner(args.learner), params)
     model = make_learner(args.learner, params)
+    missing = [m for m in ("fit", "predict") if not callable(getattr(model, m, None))]
+    if missing:
+        raise UserError(
+            f"{args.learner}: the learner has no {' and no '.join(f'{m}()' for m in missing)} method; every learner "
+            "has fit(train, dev=None, callback=None) and predict(corpus, store) (docs/adding-a-learner.md)"
+        )
     train = as_training_data(load_split(args.compiled, args.arcs))
     dev_args = (args.dev_compiled, args.dev_arcs, args.dev_conll)
     if any(dev_args) and not all(dev_args):
@@ -87,16 +92,21 @@ def run(args):
     else:
         callback = EpochProgress(learner=args.learner, total=total)
     snapshot = check_out_epoch(args.out_epoch, total)
-    compile_notice(sys.stderr, source_dir=Path(sys.modules[type(model).__module__].__file__).parent)
+    compile_notice(sys.stderr, source_dir=kernel_dir(model))
     fit_options = {"first_fit": read_first_fit(args.first_fit, model)} if args.first_fit else {}
     if snapshot is not None:
         callback = SaveAtEpoch(callback, snapshot, args.out)
+    callback = EpochsInOrder(callback, args.learner)
     if getattr(model, "n_bits_", None) is None:  # predict checks it against the store it is given; set
         model.n_bits_ = int(train.store.n_bits)  # before fit, so an --out-epoch snapshot carries it too
     try:
-        model.fit(train, callback=callback, **fit_options)
+        fitted = model.fit(train, callback=callback, **fit_options)
     finally:
         secs = callback.close()
+    if fitted is not model:
+        raise UserError(
+            f"{args.learner}: fit returned {type(fitted).__name__}, not the learner itself; nothing written"
+        )
     if callback.epochs == 0:
         raise UserError(
             f"{args.learner}: fit returned without calling callback(epoch, model); the dev curve, the progress "
@@ -125,6 +135,28 @@ def check_out_epoch(epoch, total):
     if total is not None and epoch > total:
         raise UserError(f"--out-epoch {epoch}: the learner trains {total} epoch(s)")
     return epoch
+
+
+class EpochsInOrder:
+    """A training callback that stops a learner calling it out of turn: epochs 1, 2, 3, ... once
+    each. A curve with an epoch 0 or an epoch twice would be written, plotted and read as if right."""
+
+    def __init__(self, inner, learner):
+        self.inner, self.learner = inner, learner
+        self.last = 0
+
+    def __call__(self, epoch, model):
+        if epoch != self.last + 1:
+            raise UserError(
+                f"{self.learner}: callback(epoch, model) called with epoch {epoch!r} after "
+                f"{self.last if self.last else 'none'}; call it once per epoch, counting from 1 "
+                "(docs/adding-a-learner.md)"
+            )
+        self.last = epoch
+        self.inner(epoch, model)
+
+    def __getattr__(self, name):  # epochs, saved, close: the wrapped callback's
+        return getattr(self.inner, name)
 
 
 class SaveAtEpoch:

@@ -188,6 +188,14 @@ class Learner:
         path.parent.mkdir(parents=True, exist_ok=True)
         fields = dict.fromkeys((*self._meta_fields, "n_bits_"))  # n_bits_: what `check_hashing` reads
         meta = {k: getattr(self, k) for k in fields if hasattr(self, k)}
+        for k, v in meta.items():
+            try:
+                json.dumps(v)
+            except (TypeError, ValueError) as err:
+                raise UserError(
+                    f"{self.name}: _meta_fields attribute {k!r} is not JSON-able ({err}); keep it a number, "
+                    "string, list or dict (a numpy array as a list, docs/adding-a-learner.md); model not written"
+                ) from None
         tmp = path.with_name(f".{path.name}.tmp.npz")
         np.savez(
             tmp,

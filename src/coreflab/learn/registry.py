@@ -59,7 +59,13 @@ def get_learner(name):
         _discover()
     if name not in LEARNERS:
         broken = "".join(f"; {m} failed to import ({e})" for m, e in sorted(_import_errors.items()))
-        raise UserError(f"unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}{broken}")
+        outside = os.environ.get("COREFLAB_LEARNER_MODULES", "")
+        hint = (
+            f" (COREFLAB_LEARNER_MODULES names {outside!r})"
+            if outside
+            else " (a learner outside the package: name its module in COREFLAB_LEARNER_MODULES)"
+        )
+        raise UserError(f"unknown learner {name!r}; known: {', '.join(sorted(LEARNERS))}{broken}{hint}")
     return LEARNERS[name]
 
 
