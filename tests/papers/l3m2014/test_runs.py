@@ -39,3 +39,11 @@ def test_doccluster_runs_only_when_enabled(default_config):
     assert inputs["doccluster"] == [] and len(inputs["curves"]) == len(grid.techniques())
     assert grid.doccluster_args(None, SimpleNamespace(doccluster=[])) == ""
     assert json.loads(grid.params(SimpleNamespace(technique="l3m-g1")))["gamma"] == 1.0
+
+
+@pytest.mark.parametrize("local_dir, args", [("data/20news", "--local-dir data/20news"), (None, ""), ("", "")])
+def test_doccluster_names_a_local_copy_or_none_so_the_command_downloads(default_config, local_dir, args):
+    """A null or empty local_dir passes no --local-dir: quoted, it was read as a folder named 'None'
+    (or left the option without its value), and the download was never reached."""
+    config = {**default_config, "doccluster": {**default_config["doccluster"], "local_dir": local_dir}}
+    assert runs.Grid(config).doccluster_source_args() == args

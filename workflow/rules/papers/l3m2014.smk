@@ -90,7 +90,7 @@ rule doccluster:
         mem_mb=8000,
         runtime=60,
     params:
-        local_dir=config["doccluster"]["local_dir"],
+        source=L3M2014.doccluster_source_args(),
         set_size=config["doccluster"]["set_size"],
         max_sets=config["doccluster"]["max_sets"],
         folds=config["doccluster"]["folds"],
@@ -98,7 +98,7 @@ rule doccluster:
         shuffle=L3M2014.doccluster_shuffle_flag,
         seed=config["seed"],
     shell:
-        "coreflab l3m2014 doccluster --local-dir {params.local_dir:q} --key {wildcards.key} --set-size {params.set_size} "
+        "coreflab l3m2014 doccluster {params.source} --key {wildcards.key} --set-size {params.set_size} "
         "--max-sets {params.max_sets} --folds {params.folds} --passes {params.passes} {params.shuffle} "
         "--seed {params.seed} --out {output.csv} > {log} 2>&1"
 # snakefmt would move the optional Table 2 outputs to the front (a different output order): left as written

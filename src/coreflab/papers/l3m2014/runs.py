@@ -6,6 +6,7 @@ workflow/rules/papers/l3m2014.smk.
 """
 
 import json
+import shlex
 
 from coreflab import optional_data
 
@@ -65,6 +66,12 @@ class Grid:
 
     def doccluster_enabled(self):
         return optional_data.doccluster_enabled(self.full_config)
+
+    def doccluster_source_args(self):
+        """`--local-dir DIR` for a local copy of 20 Newsgroups; nothing when `local_dir` is null or
+        empty, so that the command downloads it (a quoted None or '' would be read as a folder)."""
+        local = self.full_config["doccluster"].get("local_dir")
+        return f"--local-dir {shlex.quote(str(local))}" if local else ""
 
     def doccluster_shuffle_flag(self, wildcards):
         return "--shuffle-items" if wildcards.order == "shuffled" else ""
