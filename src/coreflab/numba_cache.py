@@ -97,7 +97,10 @@ def kernel_dir(obj):
     folder numba may never cache anything for."""
     import sys
 
-    path = Path(sys.modules[type(obj).__module__].__file__).resolve().parent
+    file = getattr(sys.modules.get(type(obj).__module__), "__file__", None)  # none in a notebook
+    if file is None:
+        return None
+    path = Path(file).resolve().parent
     return path if path == PACKAGE_DIR or PACKAGE_DIR in path.parents else None
 
 

@@ -6,7 +6,9 @@ location decides whether the one-minute compile happens once per machine or once
 
 import io
 import os
+import sys
 import time
+import types
 
 from coreflab import numba_cache
 from coreflab.learn.curve import EpochProgress, expected_epochs
@@ -150,6 +152,9 @@ def test_a_learner_outside_the_package_asks_about_any_cached_kernel(tmp_path, mo
     import user_learner
 
     assert numba_cache.kernel_dir(user_learner.Mine()) is None
+    notebook = types.ModuleType("notebook_cell")  # a learner defined in a notebook: its module has no file
+    monkeypatch.setitem(sys.modules, "notebook_cell", notebook)
+    assert numba_cache.kernel_dir(type("Cell", (), {"__module__": "notebook_cell"})()) is None
     cache = tmp_path / "cache"
     index = numba_cache.source_cache_dir(cache, numba_cache.PACKAGE_DIR / "decode") / "arcs.f-1.py311.nbi"
     index.parent.mkdir(parents=True)
