@@ -75,17 +75,35 @@ def test_a_corpus_folder_that_is_not_there_stops_before_any_job(tmp_path):
     from coreflab.config import check_corpus_folders
 
     own = check_config(overlay(_cfg(), _cfg("config/conll2012.yaml")), SCHEMA)
-    with pytest.raises(UserError, match=r"corpora.conll2012.local_dir is not set"):
+    with pytest.raises(UserError, match=r"^config key corpora.conll2012.local_dir: not set: point it at"):
         check_corpus_folders(own)
     own["corpora"]["conll2012"]["local_dir"] = str(tmp_path / "missing")
-    with pytest.raises(UserError, match=r"missing: no such directory"):
+    with pytest.raises(UserError, match=r"^config key corpora.conll2012.local_dir: .*missing: no such directory"):
         check_corpus_folders(own)
-    own["corpora"]["conll2012"]["local_dir"] = str(tmp_path)
-    check_corpus_folders(own)  # exists: its layout is checked by the import
+    own["corpora"]["conll2012"]["local_dir"] = str(tmp_path)  # exists, but holds no release
+    with pytest.raises(UserError, match=r"no data/train/data/english/annotations \(official CoNLL-2012 layout"):
+        check_corpus_folders(own)
+    for split in ("train", "development", "test"):
+        folder = tmp_path / "data" / split / "data" / "english" / "annotations" / "nw"
+        folder.mkdir(parents=True)
+        (folder / "a.v4_gold_conll").write_text("")
+    check_corpus_folders(own)  # every split has files: their contents are checked by the import
+    own["corpora"]["conll2012"]["annotation"] = "auto"  # only gold files
+    with pytest.raises(UserError, match=r"annotations: no \*_auto_conll files"):
+        check_corpus_folders(own)
+    own["corpora"]["conll2012"].update(annotation="gold", language="chinese")
+    with pytest.raises(UserError, match=r"no data/train/data/chinese/annotations"):
+        check_corpus_folders(own)
+    own["corpora"]["conll2012"]["language"] = "english"
+    (tmp_path / "data" / "development" / "data" / "english" / "annotations" / "nw" / "a.v4_gold_conll").unlink()
+    with pytest.raises(UserError, match=r"development/data/english/annotations: no \*_gold_conll files"):
+        check_corpus_folders(own)
 
     lit = check_config(overlay(_cfg(), _cfg("config/litbank.yaml")), SCHEMA)
     lit["corpora"]["litbank"]["local_dir"] = str(tmp_path / "nowhere")
-    with pytest.raises(UserError, match=r"corpora.litbank.local_dir = .*nowhere: no such directory; .* download"):
+    with pytest.raises(
+        UserError, match=r"^config key corpora.litbank.local_dir: .*nowhere: no such directory; .* download"
+    ):
         check_corpus_folders(lit)
     lit["corpora"]["litbank"]["local_dir"] = None  # download: nothing to check yet
     check_corpus_folders(lit)
@@ -190,6 +208,11 @@ def test_snakemake_stops_on_a_misspelled_learner_parameter_before_any_job(tmp_pa
 def test_a_users_conll2012_plans_every_learner_and_paper_experiment(tmp_path):
     import subprocess
     import sys
+
+    for split in ("train", "development", "test"):  # the layout the check before any job looks for
+        folder = tmp_path / "data" / split / "data" / "english" / "annotations"
+        folder.mkdir(parents=True)
+        (folder / "doc.v4_gold_conll").write_text("")
 
     proc = subprocess.run(
         [

@@ -286,16 +286,29 @@ def _line_of(node, path):
 
 
 def check_corpus_folders(config):
-    """Fail before any job runs when a corpus to run points at a folder that is not there
-    (or, for a user's own CoNLL-2012 release, at none): the same one-line errors the import gives.
+    """Fail before any job runs when a corpus to run points at a folder that is not there (or, for a
+    user's own CoNLL-2012 release, at none, or at one without a split's files for the configured
+    language and annotation): the import's one-line errors, named as the config key.
 
     Separate from check_config, which judges the config alone; this looks at the machine."""
     from coreflab.corpus.download import DOWNLOAD_KEY, local_copy
-    from coreflab.corpus.readers.conll2012_release import require_release_root
+    from coreflab.corpus.readers.conll2012_release import SPLIT_DIRS, is_placeholder, release_files
 
     for name in config.get("run", {}).get("corpora", []):
-        local = (config.get("corpora", {}).get(name) or {}).get("local_dir")
-        if name == "conll2012":
-            require_release_root(local)
-        elif name in DOWNLOAD_KEY:
-            local_copy(name, local)
+        entry = config.get("corpora", {}).get(name) or {}
+        local = entry.get("local_dir")
+        key = f"corpora.{name}.local_dir"
+        try:
+            if name == "conll2012":
+                if is_placeholder(local):
+                    raise UserError(
+                        "not set: point it at your CoNLL-2012 release (the folder holding data/train, "
+                        "data/development, data/test)"
+                    )
+                for split in SPLIT_DIRS:  # the layout, language and annotation of every split, as the import reads them
+                    release_files(local, split, entry.get("language", "english"), entry.get("annotation", "gold"))
+            elif name in DOWNLOAD_KEY:
+                local_copy(name, local)
+        except UserError as err:  # named as a config key, so that the message says which file set it
+            text = str(err).removeprefix(f"{key} = ")
+            raise UserError(f"config key {key}: {text}") from None

@@ -79,3 +79,14 @@ def test_one_file_per_split(tmp_path):
         assert [d.key for d in got] == [d.key for d in want] and [d.clusters for d in got] == [d.clusters for d in want]
     with pytest.raises(UserError, match="train.english.v4_auto_conll"):
         load_conll2012_release(flat, "train", annotation="auto")
+
+
+def test_an_empty_file_is_named_in_a_warning_and_a_file_for_a_folder_says_so(tmp_path):
+    root = make_release(tmp_path / "r")
+    n = len(load_conll2012_release(root, "test"))
+    empty = root / "data/test/data/english/annotations/nw/wsj/23/wsj_2399.v4_gold_conll"
+    empty.write_text("")
+    with pytest.warns(UserWarning, match=r"wsj_2399.v4_gold_conll: no document in the file"):
+        assert len(load_conll2012_release(root, "test")) == n
+    with pytest.raises(UserError, match=r"wsj_2399.v4_gold_conll: a file, not a directory"):
+        load_conll2012_release(empty, "test")

@@ -89,6 +89,8 @@ def test_the_caption_says_whether_responses_keep_singletons(tmp_path, recorded, 
     assert ("one-mention clusters" in caption) is (note is not None)
     if note:
         assert f"MELA = CoNLL average{note} one-mention clusters;" in caption
+    assert main([*argv, "--mentions", "predicted"]) == 0
+    assert (tmp_path / "lb.md").read_text().startswith("Leaderboard: c, test split, predicted mentions (F1 in %")
 
 
 def test_bad_score_argument_is_a_user_error(tmp_path, capsys):

@@ -353,7 +353,7 @@ def leaderboard_inputs(wildcards):
 
 
 def leaderboard_args(wildcards, input):
-    args = [f"--compiled {input.compiled}"]
+    args = [f"--compiled {input.compiled}", f"--mentions {config['mentions']}"]
     args += [f"--score-json {s}={input.get('json_%s' % s)}" for s in systems()]
     for s in systems():
         if s in LEARNER_SYSTEMS:

@@ -33,6 +33,13 @@ def add_arguments(p):
         default=None,
         help="the split's compiled corpus: the default caption says whether responses keep one-mention clusters",
     )
+    p.add_argument(
+        "--mentions",
+        choices=("gold", "predicted"),
+        default=None,
+        help="the mentions the systems were given: the default caption says which (gold mentions are not "
+        "comparable with end-to-end systems)",
+    )
     p.add_argument("--samples", type=at_least(1), default=10000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out-prefix", required=True, help="writes PREFIX.csv, PREFIX.md, PREFIX.tex")
@@ -62,7 +69,8 @@ def run(args):
     )
     against = "the best system" if args.reference is None else args.reference
     caption = args.caption or (
-        f"Leaderboard: {corpus}, {args.split} split (F1 in %, MELA = CoNLL average{singletons_note(args.compiled)}; "
+        f"Leaderboard: {corpus}, {args.split} split{f', {args.mentions} mentions' if args.mentions else ''} "
+        f"(F1 in %, MELA = CoNLL average{singletons_note(args.compiled)}; "
         f"† = significantly different from {against}, paired bootstrap over documents, p < 0.05)"
     )
     write_table(board, args.out_prefix, caption=caption)

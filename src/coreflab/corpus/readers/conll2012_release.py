@@ -11,6 +11,7 @@ of one file per split, as many coreference systems prepare the release
 path order, so document order is stable.
 """
 
+import warnings
 from pathlib import Path
 
 from coreflab.corpus.readers.conll import read_conll
@@ -41,12 +42,29 @@ def require_release_root(root):
         )
     path = Path(str(root)).expanduser()
     if not path.is_dir():
-        raise UserError(f"{root}: no such directory (corpora.conll2012.local_dir should be your CoNLL-2012 release)")
+        what = "a file, not a directory" if path.exists() else "no such directory"
+        raise UserError(f"{root}: {what} (corpora.conll2012.local_dir should be your CoNLL-2012 release)")
     return path
 
 
 def load_conll2012_release(root, split, language="english", annotation="gold"):
     """Every document part of one split of the release, for one language and annotation."""
+    docs, seen = [], {}
+    for path in release_files(root, split, language, annotation):
+        read = read_conll(path, layout="conll2012")
+        if not read:
+            warnings.warn(f"{path}: no document in the file (an interrupted copy?); the split is read without it")
+        for doc in read:
+            if doc.key in seen:
+                raise UserError(f"{path}: duplicate document {doc.name!r} (also in {seen[doc.key]})")
+            seen[doc.key] = path
+            docs.append(doc)
+    return docs
+
+
+def release_files(root, split, language="english", annotation="gold"):
+    """The CoNLL files of one split of the release, or the one-line UserError saying what is missing:
+    what the workflow checks for every split before any job, and what the import reads."""
     root = require_release_root(root)
     if language not in LANGUAGES:
         raise UserError(f"corpora.conll2012.language {language!r}; expected one of {', '.join(LANGUAGES)}")
@@ -56,20 +74,12 @@ def load_conll2012_release(root, split, language="english", annotation="gold"):
         raise UserError(f"split {split!r}; expected one of {', '.join(SPLIT_DIRS)}")
     flat = flat_file(root, split, language, annotation)
     if flat is not None:
-        files = [flat]
-    else:
-        annotations = annotations_dir(root, split, language, annotation)
-        files = sorted(p for p in annotations.rglob(f"*_{annotation}_conll") if p.is_file())
-        if not files:
-            raise UserError(f"{annotations}: no *_{annotation}_conll files")
-    docs, seen = [], {}
-    for path in files:
-        for doc in read_conll(path, layout="conll2012"):
-            if doc.key in seen:
-                raise UserError(f"{path}: duplicate document {doc.name!r} (also in {seen[doc.key]})")
-            seen[doc.key] = path
-            docs.append(doc)
-    return docs
+        return [flat]
+    annotations = annotations_dir(root, split, language, annotation)
+    files = sorted(p for p in annotations.rglob(f"*_{annotation}_conll") if p.is_file())
+    if not files:
+        raise UserError(f"{annotations}: no *_{annotation}_conll files")
+    return files
 
 
 def annotations_dir(root, split, language, annotation="gold"):
