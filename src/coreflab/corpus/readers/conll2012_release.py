@@ -53,7 +53,9 @@ def load_conll2012_release(root, split, language="english", annotation="gold"):
     for path in release_files(root, split, language, annotation):
         read = read_conll(path, layout="conll2012")
         if not read:
-            warnings.warn(f"{path}: no document in the file (an interrupted copy?); the split is read without it")
+            warnings.warn(
+                f"{path}: no document in the file (an interrupted copy?); the split is read without it", stacklevel=2
+            )
         for doc in read:
             if doc.key in seen:
                 raise UserError(f"{path}: duplicate document {doc.name!r} (also in {seen[doc.key]})")
