@@ -156,3 +156,23 @@ def test_baseline_unknown_document_is_an_error(tmp_path, capsys):
         )
         == 2
     )
+
+
+def test_a_span_in_two_clusters_is_counted_and_said(tmp_path, capsys):
+    """OntoNotes-derived keys can put one span in two entities; it becomes one gold mention of the
+    first cluster, and the log and stats say how many did (they differ from the import's count)."""
+    rows = [("Ann", "(0)|(1)"), ("met", "-"), ("her", "(0)"), ("friend", "(1)"), ("Bo", "(2)"), (".", "-")]
+    text = "#begin document (t/x); part 000\n"
+    text += "".join(f"t/x\t0\t{i}\t{w}\t-\t-\t-\t-\t-\t-\t-\t{c}\n" for i, (w, c) in enumerate(rows))
+    src = tmp_path / "k.conll"
+    src.write_text(text + "\n#end document\n")
+    out, stats = tmp_path / "k.npz", tmp_path / "k.json"
+    argv = ["prepare", "--conll", str(src), "--corpus", "t", "--split", "dev", "--out", str(out)]
+    assert main([*argv, "--stats", str(stats)]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith(
+        "t/dev: 1 documents, 6 tokens, 4 gold mentions, 3 clusters, 1 singletons; "
+        "1 span(s) in more than one cluster of the key, each one mention of the first cluster"
+    )
+    assert json.loads(stats.read_text())["spans_in_two_clusters"] == 1
+    assert CompiledCorpus.load(out).m_cluster.tolist() == [0, 0, 1, 2]

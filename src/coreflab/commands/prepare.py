@@ -52,11 +52,12 @@ def add_arguments(parser):
 
 def split_stats(docs, corpus):
     """Counts of a split (from the key) and, for predicted mentions, detection scores."""
-    n_gold = n_clusters = n_single = 0
+    n_gold = n_clusters = n_single = n_shared = 0
     for doc in docs:
         n_gold += len(gold_mentions(doc)[0])
         n_clusters += len(doc.clusters)
         n_single += sum(1 for c in doc.clusters if len(set(c)) == 1)
+        n_shared += sum(len(set(c)) for c in doc.clusters) - len({span for c in doc.clusters for span in c})
     stats = {
         "corpus": corpus.name,
         "split": corpus.split,
@@ -65,6 +66,7 @@ def split_stats(docs, corpus):
         "gold_mentions": n_gold,
         "clusters": n_clusters,
         "singletons": n_single,
+        "spans_in_two_clusters": n_shared,  # one gold mention each, of the first cluster in the file
         "mentions": corpus.n_mentions,
         "missing": list(corpus.missing),
     }
@@ -112,6 +114,11 @@ def run(args):
         line += (
             f"; {stats['mentions']} predicted mentions, recall {100 * stats['mention_recall']:.2f}%, "
             f"precision {100 * stats['mention_precision']:.2f}%, F1 {100 * stats['mention_f1']:.2f}%"
+        )
+    if stats["spans_in_two_clusters"]:
+        line += (
+            f"; {stats['spans_in_two_clusters']} span(s) in more than one cluster of the key, each one mention "
+            "of the first cluster"
         )
     if stats["missing"]:
         line += f"; missing: {', '.join(stats['missing'])}"
