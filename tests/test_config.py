@@ -41,6 +41,7 @@ def test_defaults_are_filled():
         ({"corpora": {"synth": {"sise": "tiny"}}}, "config key corpora.synth.'sise' is unknown"),
         ({"run": {"corpora": ["litbank"]}}, "has no entry under 'corpora'"),
         ({"crossdoc": {"t_start": 0.001, "t_stop": 0.01}}, "config key crossdoc.t_stop: 0.01 is above t_start (0.001)"),
+        ({"crossdoc": {"t_stop": 0.1}}, "config key crossdoc.t_stop: 0.1 is above t_start (0.05)"),  # the default
         ({"seed": -1}, "config key seed"),
     ],
 )

@@ -83,15 +83,15 @@ def check_config(config, schema_path):
     for corpus in config.get("run", {}).get("corpora", []):
         if corpus not in config.get("corpora", {}):
             raise UserError(f"config key run.corpora: {corpus!r} has no entry under 'corpora' (add corpora.{corpus})")
+    # a second pass fills defaults inside the corpus entries added above
+    for _ in cls(schema).iter_errors(config):
+        pass
     crossdoc = config.get("crossdoc") or {}
     if "t_start" in crossdoc and "t_stop" in crossdoc and crossdoc["t_stop"] > crossdoc["t_start"]:
         raise UserError(
             f"config key crossdoc.t_stop: {crossdoc['t_stop']} is above t_start ({crossdoc['t_start']}); "
             "the temperature falls from t_start to t_stop"
         )
-    # a second pass fills defaults inside the corpus entries added above
-    for _ in cls(schema).iter_errors(config):
-        pass
     check_systems(config)
     check_learners(config)
     check_featuresets(config)
