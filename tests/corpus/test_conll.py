@@ -520,3 +520,17 @@ def test_an_empty_last_cell_after_a_tab_counts_as_a_column_in_both_reading_paths
     bad = [line(0, "(0)"), line(1, "").removesuffix("\t"), line(2, "(0)")]
     with pytest.raises(InputFormatError, match=r"x.conll:3: found 12 columns where the sentence's line 2 has 13"):
         parse_conll("#begin document (d); part 000\n" + "\n".join(bad) + "\n\n#end document\n", "x.conll")
+
+
+def test_a_lost_blank_line_between_sentences_is_named_in_a_warning():
+    """Word numbers restart at 0 in every sentence of the official layout: a 0 inside a sentence is a
+    blank line lost, and the two sentences would be read as one without a word."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parse_conll(DOC)  # the intact document: nothing to say
+    merged = DOC.replace("-\n\nnw/test/01\t0\t0\tIt", "-\nnw/test/01\t0\t0\tIt")
+    with pytest.warns(UserWarning, match=r"^<string>:7: word number 0 inside the sentence that starts at line 2 "):
+        (doc,) = parse_conll(merged)
+    assert doc.sentence_ends == [8]  # read as one sentence, as the warning says

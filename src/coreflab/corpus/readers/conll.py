@@ -180,6 +180,7 @@ class _DocBuilder:
         self.spans = {}  # label -> list of (start, end)
         self.label_order = []
         self.comments = []  # (next token, line) of the '#' lines between sentences
+        self.restart_warned = False  # a word number 0 inside a sentence is named once per document
 
     @property
     def name(self):
@@ -224,6 +225,7 @@ class _DocBuilder:
                 self.args.extend(zip(*[flat[j::step] for j in range(11, width - 1)]))
             bits = "".join(flat[5::step])
             self.parse_depth += bits.count("(") - bits.count(")")
+            self._check_word_numbers(flat[2::step], first_lineno)
         elif layout == "index_word_coref" and width == 3:
             words, coref = flat[1::4], flat[2::4]
         else:
@@ -239,6 +241,24 @@ class _DocBuilder:
         for k, cell in enumerate(coref):
             if cell not in _EMPTY_CELL:
                 self._coref_cell(cell, tok0 + k, first_lineno + k)
+
+    def _check_word_numbers(self, numbers, first_lineno):
+        """Warn (once per document) when the word number column restarts at 0 inside a sentence: a
+        blank line lost between two sentences, which are then read as one (sentence distances,
+        two parse trees in one sentence). The official layout numbers each sentence's words from 0."""
+        if self.restart_warned:
+            return
+        inside = numbers if self.sentence_first_line is not None else numbers[1:]
+        if "0" not in inside:
+            return
+        k = inside.index("0") + (len(numbers) - len(inside))
+        first = self.sentence_first_line if self.sentence_first_line is not None else first_lineno
+        self.restart_warned = True
+        warnings.warn(
+            f"{self.source}:{first_lineno + k}: word number 0 inside the sentence that starts at line {first} "
+            f"(document {self.name!r}); a blank line missing between two sentences? They are read as one",
+            stacklevel=2,
+        )
 
     def add_token(self, line, lineno):
         """Add one token line (the reference path; `add_lines` falls back to it on errors)."""
