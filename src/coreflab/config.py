@@ -292,7 +292,7 @@ def check_corpus_folders(config):
 
     Separate from check_config, which judges the config alone; this looks at the machine."""
     from coreflab.corpus.download import DOWNLOAD_KEY, local_copy
-    from coreflab.corpus.readers.conll2012_release import SPLIT_DIRS, is_placeholder, release_files
+    from coreflab.corpus.readers.conll2012_release import SPLIT_DIRS, release_files
 
     for name in config.get("run", {}).get("corpora", []):
         entry = config.get("corpora", {}).get(name) or {}
@@ -300,15 +300,10 @@ def check_corpus_folders(config):
         key = f"corpora.{name}.local_dir"
         try:
             if name == "conll2012":
-                if is_placeholder(local):
-                    raise UserError(
-                        "not set: point it at your CoNLL-2012 release (the folder holding data/train, "
-                        "data/development, data/test)"
-                    )
                 for split in SPLIT_DIRS:  # the layout, language and annotation of every split, as the import reads them
                     release_files(local, split, entry.get("language", "english"), entry.get("annotation", "gold"))
             elif name in DOWNLOAD_KEY:
                 local_copy(name, local)
         except UserError as err:  # named as a config key, so that the message says which file set it
-            text = str(err).removeprefix(f"{key} = ")
+            text = str(err).removeprefix(f"{key} = ").removeprefix(f"{key} is ")
             raise UserError(f"config key {key}: {text}") from None

@@ -52,11 +52,10 @@ def add_arguments(parser):
 
 def split_stats(docs, corpus):
     """Counts of a split (from the key) and, for predicted mentions, detection scores."""
-    n_gold = n_clusters = n_single = n_shared = 0
+    n_single, n_clusters = key_singleton_counts(docs)
+    n_gold = n_shared = 0
     for doc in docs:
         n_gold += len(gold_mentions(doc)[0])
-        n_clusters += len(doc.clusters)
-        n_single += sum(1 for c in doc.clusters if len(set(c)) == 1)
         n_shared += sum(len(set(c)) for c in doc.clusters) - len({span for c in doc.clusters for span in c})
     stats = {
         "corpus": corpus.name,

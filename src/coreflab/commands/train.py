@@ -96,7 +96,6 @@ def run(args):
     fit_options = {"first_fit": read_first_fit(args.first_fit, model)} if args.first_fit else {}
     if snapshot is not None:
         callback = SaveAtEpoch(callback, snapshot, args.out)
-    callback = EpochsInOrder(callback, args.learner)
     if getattr(model, "n_bits_", None) is None:  # predict checks it against the store it is given; set
         model.n_bits_ = int(train.store.n_bits)  # before fit, so an --out-epoch snapshot carries it too
     try:
@@ -135,28 +134,6 @@ def check_out_epoch(epoch, total):
     if total is not None and epoch > total:
         raise UserError(f"--out-epoch {epoch}: the learner trains {total} epoch(s)")
     return epoch
-
-
-class EpochsInOrder:
-    """A training callback that stops a learner calling it out of turn: epochs 1, 2, 3, ... once
-    each. A curve with an epoch 0 or an epoch twice would be written, plotted and read as if right."""
-
-    def __init__(self, inner, learner):
-        self.inner, self.learner = inner, learner
-        self.last = 0
-
-    def __call__(self, epoch, model):
-        if epoch != self.last + 1:
-            raise UserError(
-                f"{self.learner}: callback(epoch, model) called with epoch {epoch!r} after "
-                f"{self.last if self.last else 'none'}; call it once per epoch, counting from 1 "
-                "(docs/adding-a-learner.md)"
-            )
-        self.last = epoch
-        self.inner(epoch, model)
-
-    def __getattr__(self, name):  # epochs, saved, close: the wrapped callback's
-        return getattr(self.inner, name)
 
 
 class SaveAtEpoch:

@@ -17,6 +17,7 @@ import sys
 import time
 
 from coreflab.corpus.readers.conll import atomic_write_text
+from coreflab.errors import UserError
 from coreflab.learn.evaluation import score_model
 
 CURVE_METRICS = ("muc", "bcub", "ceafm", "ceafe")
@@ -36,7 +37,8 @@ def expected_epochs(model):
 
 
 class EpochProgress:
-    """callback(epoch, model): count, time and report each epoch (one line each, or a tqdm bar)."""
+    """callback(epoch, model): count, time and report each epoch (one line each, or a tqdm bar); an
+    epoch out of turn (not 1, 2, 3, ... once each) is a UserError naming the learner."""
 
     def __init__(self, learner="", stream=None, total=None, bar=None):
         self.learner = learner
@@ -61,6 +63,12 @@ class EpochProgress:
         return f"{self.learner}: epoch {epoch}{of}: {dev}, {timing}"
 
     def __call__(self, epoch, model):
+        if epoch != self.epochs + 1:  # a curve with an epoch 0 or an epoch twice would be read as if right
+            raise UserError(
+                f"{self.learner}: callback(epoch, model) called with epoch {epoch!r} after "
+                f"{self.epochs if self.epochs else 'none'}; call it once per epoch, counting from 1 "
+                "(docs/adding-a-learner.md)"
+            )
         start = time.perf_counter()
         train_secs = start - self._last
         self.train_seconds += train_secs

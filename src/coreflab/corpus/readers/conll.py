@@ -248,11 +248,12 @@ class _DocBuilder:
         two parse trees in one sentence). The official layout numbers each sentence's words from 0."""
         if self.restart_warned:
             return
-        inside = numbers if self.sentence_first_line is not None else numbers[1:]
-        if "0" not in inside:
+        continued = self.sentence_first_line is not None  # the run continues a sentence begun above
+        start = 0 if continued else 1
+        if "0" not in numbers[start:]:
             return
-        k = inside.index("0") + (len(numbers) - len(inside))
-        first = self.sentence_first_line if self.sentence_first_line is not None else first_lineno
+        k = numbers.index("0", start)
+        first = self.sentence_first_line if continued else first_lineno
         self.restart_warned = True
         warnings.warn(
             f"{self.source}:{first_lineno + k}: word number 0 inside the sentence that starts at line {first} "
