@@ -162,10 +162,8 @@ def test_a_span_in_two_clusters_is_counted_and_said(tmp_path, capsys):
     """OntoNotes-derived keys can put one span in two entities; it becomes one gold mention of the
     first cluster, and the log and stats say how many did (they differ from the import's count)."""
     rows = [("Ann", "(0)|(1)"), ("met", "-"), ("her", "(0)"), ("friend", "(1)"), ("Bo", "(2)"), (".", "-")]
-    text = "#begin document (t/x); part 000\n"
-    text += "".join(f"t/x\t0\t{i}\t{w}\t-\t-\t-\t-\t-\t-\t-\t{c}\n" for i, (w, c) in enumerate(rows))
     src = tmp_path / "k.conll"
-    src.write_text(text + "\n#end document\n")
+    src.write_text(conll_text("t/x", [(w, "-", "-", "*", c) for w, c in rows]))
     out, stats = tmp_path / "k.npz", tmp_path / "k.json"
     argv = ["prepare", "--conll", str(src), "--corpus", "t", "--split", "dev", "--out", str(out)]
     assert main([*argv, "--stats", str(stats)]) == 0
