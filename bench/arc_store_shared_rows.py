@@ -1,24 +1,13 @@
-"""Benchmark: the arc store with rows of features shared between arcs, built and checked.
+"""Benchmark: the arc store the learners read (rows of features shared between arcs) against the flat one.
 
-Why: with `local_fine` (config/gum.yaml's selection pool) the flat store takes 321 bytes per arc
-on GUM train, twice the goal of 160 (issue 14), because every arc stores 77 feature ids. Most of
-them do not depend on the pair as such. A template reading the antecedent and only closed-class
-attributes of the anaphor (`ante_head+ana_fine_type+ante_fine_type`) gives the same ids on every
-arc from that antecedent to an anaphor of that class; one reading a pair relation and closed-class
-attributes (`sent_dist+ana_fine_type+ante_fine_type`) takes a few thousand distinct rows over a
-whole corpus. So each arc keeps its own ids (lexical conjunctions of both mentions, tree paths
-between them, the root's) and points at three shared rows:
-
-    antecedent  no pair relation; the anaphor side is its type or fine type (or absent)
-    anaphor     no pair relation; the antecedent side is closed-class
-    relation    pair relations with closed-class attributes of either mention
-
-Bytes per arc: antecedent int32 + own offset int64 + three row ids int32 + 4 per own id; the rows
-(int64 offset + 4 per id) are stored once and counted over the arcs. This script builds that
-layout from a flat store (rows are deduplicated by content), expands it back and checks every
-arc's ids against the flat store's, and times a gather-sum over every arc in both layouts (the
-read every learner does). The kernels read the flat layout; this measures what the other would
-give. Writes bench/results/arc_store_shared_rows_<corpus>_<split>_<featureset>.json.
+Why: with `local_fine` (the selection pool of config/gum.yaml and config/conll2012.yaml) the flat
+store lists 77 ids on every GUM arc, 321 bytes per arc against the goal of 160 (issue 14).
+`coreflab features` writes the shared-row layout of `coreflab/features/shared_rows.py` instead: each
+arc keeps its own ids and refers to up to three rows stored once per document. This script builds
+both layouts of one split, checks that every arc reads the same ids (expanding the shared store
+back), and times what every learner does with a store: score every arc, one document at a time
+(`decode.arcs.score_arcs`, which reads a document's rows once), and one arc at a time (`arc_dot`,
+what the left-link kernels do). Writes bench/results/arc_store_shared_rows_<corpus>_<split>_<featureset>.json.
 
     python bench/arc_store_shared_rows.py --compiled results/gum/compiled/train.npz --featureset local_fine --window 50
 """
@@ -32,144 +21,37 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from coreflab.decode.arcs import score_arcs
 from coreflab.features.extract import extract_tagged_arc_store
 from coreflab.features.featureset import load_featureset
-from coreflab.features.templates import K_ANA, K_ANTE, K_CONST, K_PAIR, P_SENT_PATHS, REGISTRY, split_entry
+from coreflab.features.shared_rows import CLASS_NAMES, arc_dot, expand, share_rows, template_class
 
-OWN, ANTECEDENT, ANAPHOR, RELATION = range(4)
-CLASS_NAMES = ("own", "antecedent", "anaphor", "relation")
-# mention attributes with a small closed set of values (the rest are words, strings, paths)
-CLOSED = {"type", "fine_type", "gender", "number", "ne", "length", "pronoun", "embedded", "quote", "coord"}
-# the anaphor classes an antecedent row is kept for: each more attribute multiplies its rows
-ANAPHOR_CLASS = {"type", "fine_type"}
 TARGET_BYTES_PER_ARC = 160
 
 
-def _closed(template, attributes=CLOSED):
-    return template.kind == K_CONST or template.name.split("_", 1)[1] in attributes
+@njit
+def _per_document(w, doc_off, m_off, offs, feats, out):
+    for d in range(doc_off.shape[0] - 1):
+        lo, hi = m_off[doc_off[d]], m_off[doc_off[d + 1]]
+        score_arcs(w, offs, feats, lo, hi, out[lo:hi])
 
 
-def template_class(entry):
-    """Which part of the layout an entry's features go to (module docstring)."""
-    parts = [REGISTRY[p] for p in split_entry(entry)]
-    ana = [p for p in parts if p.kind in (K_ANA, K_CONST)]
-    ante = [p for p in parts if p.kind == K_ANTE]
-    pair = [p for p in parts if p.kind == K_PAIR]
-    if not ante and not pair:
-        return OWN  # root arcs only: one per mention
-    if pair:
-        lexical = any(p.arg == P_SENT_PATHS for p in pair) or not all(_closed(p) for p in ana + ante)
-        return OWN if lexical else RELATION
-    if all(_closed(p, ANAPHOR_CLASS) for p in ana):
-        return ANTECEDENT
-    if all(_closed(p) for p in ante):
-        return ANAPHOR
-    return OWN
+@njit
+def _per_arc(w, offs, feats, n_arcs, out):
+    for a in range(n_arcs):
+        out[a] = arc_dot(w, offs, feats, a)
 
 
-@njit(cache=True)
-def _row_keys(fo, feats, cls, c, keys, lens):
-    """keys[a] = FNV-1a hash of arc a's ids of class c, in order; lens[a] = how many."""
-    for a in range(fo.shape[0] - 1):
-        h = np.uint64(14695981039346656037)
-        n = 0
-        for e in range(fo[a], fo[a + 1]):
-            if cls[e] == c:
-                h = (h ^ np.uint64(feats[e] + 1)) * np.uint64(1099511628211)
-                n += 1
-        keys[a] = np.int64(h)
-        lens[a] = n
-
-
-@njit(cache=True)
-def _copy_rows(fo, feats, cls, c, first_arc, row_off, row_feats):
-    """Write the ids of class c of arc first_arc[r] into row r's slice of row_feats (the shared rows:
-    each row's first arc; the arcs' own ids: every arc)."""
-    for r in range(first_arc.shape[0]):
-        q = row_off[r]
-        a = first_arc[r]
-        for e in range(fo[a], fo[a + 1]):
-            if cls[e] == c:
-                row_feats[q] = feats[e]
-                q += 1
-
-
-@njit(cache=True)
-def _mismatches(fo, feats, cls, own_off, own_feats, arc_rows, row_off, row_feats):
-    """Arcs whose ids, grouped by class in the flat order, differ from the shared layout's."""
+@njit
+def _mismatches(flat_off, flat_feats, off, feats):
+    """Arcs whose ids (as multisets) differ between the flat store and an expanded one."""
     bad = 0
-    for a in range(fo.shape[0] - 1):
-        ok = True
-        for c in range(4):
-            if c == OWN:
-                q, end = own_off[a], own_off[a + 1]
-                src = own_feats
-            else:
-                r = arc_rows[a, c - 1]
-                q, end = row_off[r], row_off[r + 1]
-                src = row_feats
-            for e in range(fo[a], fo[a + 1]):
-                if cls[e] == c:
-                    if q >= end or src[q] != feats[e]:
-                        ok = False
-                    q += 1
-            if q != end:
-                ok = False
-        if not ok:
+    for a in range(flat_off.shape[0] - 1):
+        x = np.sort(flat_feats[flat_off[a] : flat_off[a + 1]])
+        y = np.sort(feats[off[a] : off[a + 1]])
+        if x.shape[0] != y.shape[0] or np.any(x != y):
             bad += 1
     return bad
-
-
-@njit(cache=True)
-def score_shared(own_off, own_feats, arc_rows, row_off, row_feats, w, out):
-    """out[a] = the weights of arc a's ids summed: its own, then its rows'. A flat store is read by the
-    same loop with no rows (`no_rows`), so the two layouts' times differ by the rows alone."""
-    for a in range(own_off.shape[0] - 1):
-        s = 0.0
-        for e in range(own_off[a], own_off[a + 1]):
-            s += w[own_feats[e]]
-        for k in range(arc_rows.shape[1]):
-            r = arc_rows[a, k]
-            for e in range(row_off[r], row_off[r + 1]):
-                s += w[row_feats[e]]
-        out[a] = s
-
-
-def no_rows(n_arcs):
-    """(arc_rows, row_off, row_feats) of a layout whose arcs point at no rows: the flat store."""
-    return np.empty((n_arcs, 0), np.int32), np.zeros(1, np.int64), np.empty(0, np.int32)
-
-
-def shared_layout(store, tags):
-    """(own_off, own_feats, arc_rows int32[n_arcs, 3], row_off, row_feats, class per entry) of a
-    flat store and its per-entry template tags; rows deduplicated by content."""
-    fo, feats = store.arc_feat_offsets, store.arc_feats
-    tmpl_class = np.array([template_class(t) for t in store.templates], dtype=np.int8)
-    cls = tmpl_class[tags]
-    n = store.n_arcs
-    keys, lens = np.empty(n, np.int64), np.empty(n, np.int64)
-    own_off = np.zeros(n + 1, np.int64)
-    _row_keys(fo, feats, cls, OWN, keys, lens)
-    np.cumsum(lens, out=own_off[1:])
-    own_feats = np.empty(int(own_off[-1]), np.int32)
-    _copy_rows(fo, feats, cls, OWN, np.arange(n), own_off, own_feats)
-    arc_rows = np.empty((n, 3), np.int32)
-    row_lens, row_parts, base = [], [], 0
-    for c in (ANTECEDENT, ANAPHOR, RELATION):
-        _row_keys(fo, feats, cls, c, keys, lens)
-        uniq, first, inverse = np.unique(np.stack([keys, lens], axis=1), axis=0, return_index=True, return_inverse=True)
-        arc_rows[:, c - 1] = base + inverse.reshape(-1)
-        row_lens.append(lens[first])
-        row_parts.append((c, first))
-        base += uniq.shape[0]
-    row_off = np.zeros(base + 1, np.int64)
-    np.cumsum(np.concatenate(row_lens), out=row_off[1:])
-    row_feats = np.empty(int(row_off[-1]), np.int32)
-    start = 0
-    for c, first in row_parts:
-        _copy_rows(fo, feats, cls, c, first, row_off[start : start + first.shape[0] + 1], row_feats)
-        start += first.shape[0]
-    return own_off, own_feats, arc_rows, row_off, row_feats, cls
 
 
 def best_of(fn, repeats=3):
@@ -181,41 +63,54 @@ def best_of(fn, repeats=3):
     return min(times)
 
 
-def measure(store, tags):
+def _reads(store, w):
+    """(scores per document, seconds per document pass, seconds per arc-at-a-time pass)."""
+    n = store.n_arcs
+    doc = np.empty(n)
+    one = np.empty(n)
+    args = (w, store.doc_mention_offsets, store.m_arc_offsets, store.arc_feat_offsets, store.arc_feats, doc)
+    _per_document(*args)
+    _per_arc(w, store.arc_feat_offsets, store.arc_feats, n, one)
+    return (
+        doc,
+        best_of(lambda: _per_document(*args)),
+        best_of(lambda: _per_arc(w, store.arc_feat_offsets, store.arc_feats, n, one)),
+    )
+
+
+def measure(flat, tags):
     """Bytes per arc of both layouts, the shared rows per class, the check, the read times."""
     t = time.perf_counter()
-    own_off, own_feats, arc_rows, row_off, row_feats, cls = shared_layout(store, tags)
+    shared = share_rows(flat, tags)
     build = time.perf_counter() - t
-    bad = _mismatches(store.arc_feat_offsets, store.arc_feats, cls, own_off, own_feats, arc_rows, row_off, row_feats)
-    n = store.n_arcs
-    shared_bytes = (
-        store.arc_ante.nbytes + own_off.nbytes + own_feats.nbytes + arc_rows.nbytes + row_off.nbytes + row_feats.nbytes
-    )
+    back = expand(shared)
+    bad = _mismatches(flat.arc_feat_offsets, flat.arc_feats, back.arc_feat_offsets, back.arc_feats)
+    n = flat.n_arcs
+    cls = np.array([template_class(t) for t in flat.templates] + [0], dtype=np.int8)[tags]
+    arc_end = int(shared.arc_feat_offsets[n])
+    refs = shared.arc_feats[:arc_end]
+    own = int((refs >= 0).sum())
+    row_bytes = 8 * shared.n_rows + 4 * (shared.n_entries - arc_end)  # their offsets and ids
     per_class = {}
     for c in range(4):
-        ids = int((cls == c).sum())
-        entry = {"features_per_arc": ids / n}
-        if c != OWN:
-            rows = np.unique(arc_rows[:, c - 1])
-            entry["rows"] = int(rows.shape[0])
-            entry["ids_stored"] = int((row_off[rows + 1] - row_off[rows]).sum())
-        per_class[CLASS_NAMES[c]] = entry
+        per_class[CLASS_NAMES[c]] = {"features_per_arc": float((cls == c).sum()) / n}
     rng = np.random.default_rng(0)
-    w = rng.standard_normal(1 << store.n_bits)
-    s_flat, s_shared = np.empty(n), np.empty(n)
-    args_flat = (store.arc_feat_offsets, store.arc_feats, *no_rows(n), w, s_flat)
-    args_shared = (own_off, own_feats, arc_rows, row_off, row_feats, w, s_shared)
-    score_shared(*args_flat)
-    score_shared(*args_shared)
+    w = rng.standard_normal(1 << flat.n_bits)
+    s_flat, doc_flat, arc_flat = _reads(flat, w)
+    s_shared, doc_shared, arc_shared = _reads(shared, w)
     return {
         "arcs": n,
-        "features_per_arc": store.n_entries / n,
-        "flat": {"bytes_per_arc": store.nbytes / n, "read_seconds": best_of(lambda: score_shared(*args_flat))},
+        "features_per_arc": flat.n_entries / n,
+        "flat": {"bytes_per_arc": flat.nbytes / n, "read_seconds": doc_flat, "read_seconds_per_arc_calls": arc_flat},
         "shared": {
-            "bytes_per_arc": shared_bytes / n,
-            "arc_part_bytes_per_arc": (store.arc_ante.nbytes + own_off.nbytes + own_feats.nbytes + arc_rows.nbytes) / n,
-            "row_part_bytes_per_arc": (row_off.nbytes + row_feats.nbytes) / n,
-            "read_seconds": best_of(lambda: score_shared(*args_shared)),
+            "bytes_per_arc": shared.nbytes / n,
+            "arc_part_bytes_per_arc": (shared.nbytes - row_bytes) / n,
+            "row_part_bytes_per_arc": row_bytes / n,
+            "rows": shared.n_rows,
+            "own_ids_per_arc": own / n,
+            "references_per_arc": (arc_end - own) / n,
+            "read_seconds": doc_shared,
+            "read_seconds_per_arc_calls": arc_shared,
             "build_seconds": build,
         },
         "classes": per_class,

@@ -6,7 +6,8 @@ needs 147), arcs, entries and bytes per arc, also with a window of 100 mentions.
 Writes bench/results/features.json. Run: python bench/features.py [--docs N]
 
 On a real compiled split (`--compiled results/gum/compiled/train.npz --window 50`): the
-arc store's bytes per arc (goal ≤ 160 with the local pool, issue 14) and, per template,
+arc store's bytes per arc as the learners read it, with rows shared between arcs (goal ≤ 160,
+issue 14; `flat_bytes_per_arc`: every arc listing its ids, as extracted) and, per template,
 the share of non-root arcs it puts a feature on (what each template costs in memory), and
 what the store would hold if the kernels conjoined the fine types on the fly (cort's way:
 every `X+ana_fine_type+ante_fine_type` template computed at scoring time from X's id and
@@ -27,6 +28,7 @@ from numba import njit
 from coreflab.features import extract_arc_store, load_featureset
 from coreflab.features.extract import extract_tagged_arc_store
 from coreflab.features.random_corpus import random_compiled_corpus
+from coreflab.features.shared_rows import share_rows
 
 TARGET_BYTES_PER_ARC = 160
 
@@ -105,8 +107,11 @@ def real_split(args):
     }
     for reach in (False, True):
         r = measure(corpus, fs, window=args.window, repeats=1, reach=reach)
+        store, tags = extract_tagged_arc_store(corpus, fs, n_bits=22, window=args.window, reach=reach)
+        # the store as `coreflab features` writes it and the learners read it; the extraction's flat one
+        r["flat_bytes_per_arc"] = r.pop("bytes_per_arc")
+        r["bytes_per_arc"] = share_rows(store, tags).nbytes / store.n_arcs
         result["window_reach" if reach else "window_only"] = r
-    store, tags = extract_tagged_arc_store(corpus, fs, n_bits=22, window=args.window)
     result["unavailable"] = store.unavailable
     result["template_share_of_nonroot_arcs"] = template_shares(corpus, store)
     result["fine_pair_on_the_fly"] = fine_pair_on_the_fly(store, tags)

@@ -12,6 +12,7 @@ import numpy as np
 
 from coreflab.decode.arcs import arc_scores, gold_arc_mask
 from coreflab.decode.best_first import best_first_antecedents
+from coreflab.features.shared_rows import expand
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.registry import register
 
@@ -23,7 +24,7 @@ class ExampleCounts(Learner):
 
     def fit(self, train, dev=None, callback=None):
         data = as_training_data(train)
-        store = data.store
+        store = expand(data.store)  # every arc listing its ids: counting reads them as one array
         gold = gold_arc_mask(data.corpus, store).astype(bool)
         per_arc = np.diff(np.asarray(store.arc_feat_offsets))
         feats, size = np.asarray(store.arc_feats), 1 << int(store.n_bits)

@@ -24,6 +24,7 @@ rule features:
         bits=config["features"]["bits"],
         window=window_option,
         featureset=featureset_arg,
+        layout="" if config["features"]["shared_rows"] else "--flat",
     shell:
         "coreflab features --compiled {input.compiled} --featureset {params.featureset} "
-        "--bits {params.bits} {params.window} --out {output.arcs} > {log} 2>&1"
+        "--bits {params.bits} {params.window} {params.layout} --out {output.arcs} > {log} 2>&1"

@@ -1,7 +1,7 @@
 """`coreflab features`: compute the arc feature store of one compiled split.
 
     coreflab features --compiled SPLIT.npz --featureset NAME_OR_PATH --out ARCS.npz \
-        [--bits 22] [--window N] [--no-reach]
+        [--bits 22] [--window N] [--no-reach] [--flat]
     coreflab features --list       # the local templates, what they need, what they mean
 
 Prints arcs, feature entries, bytes, time and the templates the corpus cannot support.
@@ -33,12 +33,21 @@ def add_arguments(p):
         "(default: a name or nominal also gets every earlier mention with its head "
         "or full string)",
     )
+    p.add_argument(
+        "--flat",
+        dest="shared_rows",
+        action="store_false",
+        help="every arc lists all its ids (default: arcs share rows of the ids that do not depend on "
+        "the pair, features/shared_rows.py)",
+    )
     p.add_argument("--list", action="store_true", help="list the local templates and exit")
 
 
 def run(args):
     from coreflab.corpus.compiled import CompiledCorpus
-    from coreflab.features import extract_arc_store, load_featureset
+    from coreflab.features import load_featureset
+    from coreflab.features.extract import extract_tagged_arc_store
+    from coreflab.features.shared_rows import share_rows
     from coreflab.features.templates import REGISTRY
 
     if args.list:
@@ -57,7 +66,11 @@ def run(args):
         raise UserError(f"{args.compiled}: not a compiled corpus ({err})") from None
     fs = load_featureset(args.featureset)
     t, cpu = time.perf_counter(), time.process_time()
-    store = extract_arc_store(corpus, fs, n_bits=args.bits, window=args.window, reach=args.reach)
+    store, tags = extract_tagged_arc_store(corpus, fs, n_bits=args.bits, window=args.window, reach=args.reach)
+    flat_bytes = store.nbytes
+    if args.shared_rows:
+        store = share_rows(store, tags)
+    del tags
     seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     store.meta["nonlocal"] = list(fs.nonlocal_)  # what `nonlocal_templates: selected` trains with
     store.save(args.out)
@@ -69,7 +82,9 @@ def run(args):
     )
     print(
         f"arcs {store.n_arcs}  entries {store.n_entries}  bytes {store.nbytes} "
-        f"({store.nbytes / max(store.n_arcs, 1):.1f}/arc)  time {seconds:.2f} s ({per_arc:.3f} µs/arc, "
+        f"({store.nbytes / max(store.n_arcs, 1):.1f}/arc"
+        + (f"; {store.n_rows} shared rows, flat {flat_bytes / max(store.n_arcs, 1):.1f}/arc" if store.n_rows else "")
+        + f")  time {seconds:.2f} s ({per_arc:.3f} µs/arc, "
         f"cpu {cpu:.2f} s)"
     )
     if fs.nonlocal_:

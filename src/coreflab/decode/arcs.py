@@ -17,6 +17,7 @@ window "every arc gold-consistent" is exactly "the tree encodes the gold cluster
 import numpy as np
 from numba import njit
 
+from coreflab.features.shared_rows import row_dot
 from coreflab.prefetch import prefetch
 
 AHEAD = 64  # feature entries whose weight is prefetched ahead (hashed ids: a cache miss each otherwise)
@@ -24,16 +25,55 @@ AHEAD = 64  # feature entries whose weight is prefetched ahead (hashed ids: a ca
 
 @njit(cache=True)
 def score_arcs(w, arc_feat_offsets, arc_feats, a_lo, a_hi, out):
-    """out[a - a_lo] = Σ w[f] over the features of arc a, for a in [a_lo, a_hi)."""
+    """out[a - a_lo] = w·Φ(a) (`shared_rows.arc_dot`) for a in [a_lo, a_hi).
+
+    A shared-row store's rows are read once each when that costs fewer reads than reading them per
+    arc (a document's rows are contiguous): the sums are cached, with the operations of `arc_dot`."""
     if a_hi <= a_lo:
+        return
+    rmin, rmax, per_arc = _referenced_rows(arc_feat_offsets, arc_feats, a_lo, a_hi)
+    if rmax >= rmin and arc_feat_offsets[rmax + 1] - arc_feat_offsets[rmin] < per_arc:
+        cache = np.empty(rmax + 1 - rmin, dtype=np.float64)
+        for r in range(rmin, rmax + 1):
+            cache[r - rmin] = row_dot(w, arc_feat_offsets, arc_feats, r)
+        last = arc_feat_offsets[a_hi] - 1
+        for a in range(a_lo, a_hi):
+            s = 0.0
+            for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+                f = arc_feats[e]
+                if f < 0:
+                    s += cache[-1 - f - rmin]
+                else:
+                    prefetch(w, max(arc_feats[min(e + AHEAD, last)], 0))
+                    s += w[f]
+            out[a - a_lo] = s
         return
     last = arc_feat_offsets[a_hi] - 1
     for a in range(a_lo, a_hi):
         s = 0.0
         for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-            prefetch(w, arc_feats[min(e + AHEAD, last)])
-            s += w[arc_feats[e]]
+            f = arc_feats[e]
+            if f < 0:
+                s += row_dot(w, arc_feat_offsets, arc_feats, -1 - f)
+            else:
+                prefetch(w, max(arc_feats[min(e + AHEAD, last)], 0))
+                s += w[f]
         out[a - a_lo] = s
+
+
+@njit(cache=True)
+def _referenced_rows(arc_feat_offsets, arc_feats, a_lo, a_hi):
+    """(first, last, reads): the lowest and highest row the arcs refer to and the ids read reading
+    each reference's row (a flat store: (0, -1, 0)). References lead an arc's segment."""
+    rmin, rmax, reads = arc_feat_offsets.shape[0], -1, 0
+    for a in range(a_lo, a_hi):
+        e = arc_feat_offsets[a]
+        while e < arc_feat_offsets[a + 1] and arc_feats[e] < 0:
+            r = -1 - arc_feats[e]
+            rmin, rmax = min(rmin, r), max(rmax, r)
+            reads += arc_feat_offsets[r + 1] - arc_feat_offsets[r]
+            e += 1
+    return (0, -1, 0) if rmax < 0 else (rmin, rmax, reads)
 
 
 def arc_scores(w, store):

@@ -22,6 +22,7 @@ always exactly the best-first prefix (what makes delayed LaSO equal the baseline
 import numpy as np
 from numba import njit
 
+from coreflab.decode.arcs import score_arcs
 from coreflab.features.nonlocal_templates import (
     A_TYPE,
     F_CLUS,
@@ -237,11 +238,7 @@ def _beam_decode_corpus(
         s_off = m_arc_offsets[lo]
         e_arc = m_arc_offsets[hi]
         scores = np.empty(e_arc - s_off, dtype=np.float64)
-        for a in range(s_off, e_arc):
-            s = 0.0
-            for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-                s += w[arc_feats[e]]
-            scores[a - s_off] = s
+        score_arcs(w, arc_feat_offsets, arc_feats, s_off, e_arc, scores)
         beam_decode_doc(
             lo,
             hi,

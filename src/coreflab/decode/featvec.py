@@ -36,8 +36,15 @@ def acc_clear(acc, mark, touched, nt):
 
 @njit(cache=True)
 def add_arc_features(a, sign, arc_feat_offsets, arc_feats, acc, mark, touched, nt):
+    """Add sign·Φ(a) (its shared rows' ids included) to the accumulator."""
     for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-        nt = acc_add(arc_feats[e], sign, acc, mark, touched, nt)
+        f = arc_feats[e]
+        if f < 0:
+            r = -1 - f
+            for e2 in range(arc_feat_offsets[r], arc_feat_offsets[r + 1]):
+                nt = acc_add(arc_feats[e2], sign, acc, mark, touched, nt)
+        else:
+            nt = acc_add(f, sign, acc, mark, touched, nt)
     return nt
 
 

@@ -8,6 +8,8 @@ store). The dummy link scores 0 (w·φ(i, 0) = 0), as in the paper.
 import numpy as np
 from numba import njit
 
+from coreflab.features.shared_rows import arc_dot
+
 # Below this exponent a softmax term counts as exactly 0. The largest term is e^0 = 1, so
 # Z ≥ 1 and a dropped term is < e^-50 ≈ 2e-22 of Z: n of them (n ≤ a few thousand
 # candidates) change Z, the probabilities and the gradient step by less than 1e-18
@@ -25,9 +27,8 @@ def arc_score(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, arc_ante):
         return 0.0
     s = 0.0
     if arc_vals.shape[0] == 0:
-        for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-            s += v[arc_feats[e]]
-    else:
+        s = arc_dot(v, arc_feat_offsets, arc_feats, a)
+    else:  # valued stores list their ids flat
         for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
             s += v[arc_feats[e]] * arc_vals[e]
     return s * scale

@@ -11,7 +11,10 @@ Contract with the decoders and learners (see the issue's "arc-store contract"):
                            in ascending order (all earlier mentions, or the last `window`
                            plus, by default, the string-matched ones beyond it: not
                            necessarily contiguous; meta["reach"] says which)
-    arc_feat_offsets       int64[n_arcs+1]; arc_feats int32[n_entries]: hashed ids
+    arc_feat_offsets       int64[n_arcs+n_rows+1]; arc_feats int32[n_entries]: hashed ids of
+                           segment a (arc a, or a row shared between arcs after the arcs);
+                           a negative entry -1-r in an arc's segment refers to row segment r
+                           (`shared_rows.py`: n_rows = 0 in a flat store)
     templates              entries used; unavailable: entry -> reason
 
 Why CSR of int32 ids: cort keeps a Python object per arc (2.2 KB); here an arc costs
@@ -65,12 +68,21 @@ class ArcStore:
         return int(self.arc_feats.shape[0])
 
     @property
+    def n_rows(self):
+        """Rows of features shared between arcs (`shared_rows.py`); 0 in a flat store."""
+        return int(self.arc_feat_offsets.shape[0] - 1 - self.arc_ante.shape[0])
+
+    @property
     def nbytes(self):
         return int(sum(getattr(self, k).nbytes for k in _ARRAYS))
 
     def arc_features(self, a):
-        """Feature ids of arc a (a view)."""
-        return self.arc_feats[self.arc_feat_offsets[a] : self.arc_feat_offsets[a + 1]]
+        """Feature ids of arc a (a view of a flat store's; its rows' ids expanded in a shared-row store)."""
+        seg = self.arc_feats[self.arc_feat_offsets[a] : self.arc_feat_offsets[a + 1]]
+        if not self.n_rows:
+            return seg
+        parts = [self.arc_features(-1 - int(f)) if f < 0 else seg[i : i + 1] for i, f in enumerate(seg)]
+        return np.concatenate(parts) if parts else seg
 
     def mention_arcs(self, j):
         """Arc range [lo, hi) of global mention row j."""
@@ -80,16 +92,23 @@ class ArcStore:
         """Check the CSR invariants; raises ValueError on a malformed store."""
         if self.m_arc_offsets[0] != 0 or self.m_arc_offsets[-1] != self.n_arcs:
             raise ValueError("m_arc_offsets does not span arc_ante")
-        if self.arc_feat_offsets.shape[0] != self.n_arcs + 1:
-            raise ValueError("arc_feat_offsets must have n_arcs + 1 entries")
+        if self.n_rows < 0:
+            raise ValueError("arc_feat_offsets must have at least n_arcs + 1 entries")
         if self.arc_feat_offsets[0] != 0 or self.arc_feat_offsets[-1] != self.n_entries:
             raise ValueError("arc_feat_offsets does not span arc_feats")
         if self.doc_mention_offsets[-1] != self.n_mentions:
             raise ValueError("doc_mention_offsets does not span the mentions")
         if self.n_arcs and np.any(self.arc_ante[self.m_arc_offsets[:-1]] != -1):
             raise ValueError("the first arc of every mention must be the root arc")
-        if self.n_entries and (self.arc_feats.min() < 0 or self.arc_feats.max() >= 2**self.n_bits):
+        if self.n_entries and self.arc_feats.max() >= 2**self.n_bits:
             raise ValueError("feature id outside [0, 2**n_bits)")
+        rows_start = self.arc_feat_offsets[self.n_arcs]
+        if rows_start < self.n_entries and self.arc_feats[rows_start:].min() < 0:
+            raise ValueError("a shared row refers to another row")
+        refs = self.arc_feats[:rows_start]
+        refs = -1 - refs[refs < 0].astype(np.int64)
+        if refs.shape[0] and (refs.min() < self.n_arcs or refs.max() >= self.n_arcs + self.n_rows):
+            raise ValueError("an arc refers to a segment that is not a shared row")
         return self
 
     def save(self, path):

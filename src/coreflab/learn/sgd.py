@@ -4,6 +4,8 @@ O(dimension) (Bottou's trick), and updates that add arc feature vectors to v."""
 
 from numba import njit
 
+from coreflab.features.shared_rows import arc_add
+
 
 @njit(cache=True)
 def shrink(v, scale, eta, lam):
@@ -20,10 +22,8 @@ def shrink(v, scale, eta, lam):
 def add_arc(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, coef):
     """v += coef·φ_a/scale; an empty `arc_vals` means every value is 1 (binary store)."""
     if arc_vals.shape[0] == 0:
-        c = coef / scale
-        for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-            v[arc_feats[e]] += c
-    else:
+        arc_add(v, arc_feat_offsets, arc_feats, a, coef / scale)
+    else:  # valued stores list their ids flat
         for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
             v[arc_feats[e]] += coef * arc_vals[e] / scale
 
@@ -44,9 +44,7 @@ def add_arcs(target, coef, divisor, g, a0, n, arc_ante, arc_feat_offsets, arc_fe
             continue
         c = coef * g[k]
         if binary:
-            c /= divisor
-            for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-                target[arc_feats[e]] += c
-        else:
+            arc_add(target, arc_feat_offsets, arc_feats, a, c / divisor)
+        else:  # valued stores list their ids flat
             for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
                 target[arc_feats[e]] += c * arc_vals[e] / divisor

@@ -25,6 +25,16 @@ from coreflab.learn.registry import register
 from coreflab.learn.sgd import shrink
 
 
+@njit(cache=True, inline="always")
+def _mark_add(f, c, acc, mark, touched, nt):
+    if not mark[f]:
+        mark[f] = True
+        touched[nt] = f
+        nt += 1
+    acc[f] += c
+    return nt
+
+
 @njit(cache=True)
 def clipped_step(v, scale, foff, feats, vals, arcs, coef, eta, violation, acc, mark, touched):
     """v += τ·Δ/scale with Δ = Σ_k coef_k φ_{arcs_k}, τ = min(η, violation/‖Δ‖²); returns τ.
@@ -42,11 +52,11 @@ def clipped_step(v, scale, foff, feats, vals, arcs, coef, eta, violation, acc, m
         a = arcs[k]
         for e in range(foff[a], foff[a + 1]):
             f = feats[e]
-            if not mark[f]:
-                mark[f] = True
-                touched[nt] = f
-                nt += 1
-            acc[f] += coef[k] * (1.0 if vals.shape[0] == 0 else vals[e])
+            if f < 0:  # a shared row (`shared_rows.py`; binary stores only)
+                for e2 in range(foff[-1 - f], foff[-f]):
+                    nt = _mark_add(feats[e2], coef[k], acc, mark, touched, nt)
+            else:
+                nt = _mark_add(f, coef[k] * (1.0 if vals.shape[0] == 0 else vals[e]), acc, mark, touched, nt)
     norm = 0.0
     for t in range(nt):
         norm += acc[touched[t]] * acc[touched[t]]

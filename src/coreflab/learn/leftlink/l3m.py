@@ -11,6 +11,7 @@ on the loss-augmented latent objective (METHODS.md §4); the kernels are in
 import numpy as np
 
 from coreflab.decode.left_link import l3m_cluster
+from coreflab.features.shared_rows import expand
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.labels import ClusteringLearnerMixin
 from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
@@ -42,6 +43,8 @@ def kernel_arrays(data, lean=False):
     need the default.
     """
     s = data.store
+    if not lean:  # the valued kernels index arc_vals per entry: flat ids
+        s = expand(s)
     if lean:
         vals = getattr(s, "arc_vals", None)
         feats = _int_array(s.arc_feats)

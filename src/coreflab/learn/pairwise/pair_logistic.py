@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 from scipy import optimize
 
+from coreflab.features.shared_rows import expand
 from coreflab.learn.pairwise import lbfgs
 from coreflab.prefetch import prefetch, prefetch_write
 
@@ -202,6 +203,7 @@ class StorePairs:
     """The pairs (arc indices) of one store, with their per-arc duplicate flags: what scoring needs."""
 
     def __init__(self, store, arcs):
+        store = expand(store)  # the pairs' columns are copied per pair anyway (`_compact`)
         self.store = store
         self.arcs = np.ascontiguousarray(arcs, dtype=np.int64)
         self.feats = np.asarray(store.arc_feats, dtype=np.int32)

@@ -23,6 +23,7 @@ import pandas as pd
 from coreflab.decode.arcs import gold_arc_mask
 from coreflab.errors import UserError
 from coreflab.features.entry_filters import features_of_arcs, features_with_ids, relabel_in_place
+from coreflab.features.shared_rows import expand
 from coreflab.features.store import ArcStore
 from coreflab.learn.evaluation import score_model
 from coreflab.learn.registry import make_learner
@@ -36,6 +37,7 @@ def pair_columns(corpus, store):
     y = gold; root_only = the ids that occur on root arcs only. Nothing returned refers to the store, so
     a caller can drop it before `design_matrix` adds the data (`coreflab hm2017 select` does: at
     CoNLL-2012 size the store is 2 GB and the float64 data 4 GB)."""
+    store = expand(store)
     ante = np.asarray(store.arc_ante)
     gold = gold_arc_mask(corpus, store)
     pair = np.flatnonzero(ante >= 0)
@@ -101,7 +103,8 @@ def n_features_grid(n_ranked, fractions):
 
 
 def reduce_store(store, keep_ids):
-    """ArcStore with only the features in keep_ids (same arcs and offsets layout)."""
+    """ArcStore with only the features in keep_ids (same arcs; a flat store)."""
+    store = expand(store)
     keep = np.zeros(1 << int(store.n_bits), dtype=np.uint8)
     keep[np.asarray(keep_ids, dtype=np.int64)] = 1
     offsets, feats = features_with_ids(np.asarray(store.arc_feat_offsets), np.asarray(store.arc_feats), keep)
@@ -186,6 +189,7 @@ def tune(name, base_params, grid, train, dev, n_iter, keep_singletons=None):
 
 def subsample_docs(corpus, store, n_docs, seed=0):
     """(corpus, store) restricted to a seeded sample of n_docs documents (the tuning sample)."""
+    store = expand(store)
     from coreflab.corpus.compiled import CompiledCorpus
 
     total = store.n_docs

@@ -126,7 +126,12 @@ def generate_examples(
             acc_clear(acc, mark, touched, nt)
         # fresh model for the next document: zero every weight this document could touch
         for e in range(arc_feat_offsets[m_arc_offsets[lo]], arc_feat_offsets[m_arc_offsets[hi]]):
-            w[arc_feats[e]] = 0.0
+            f = arc_feats[e]
+            if f < 0:  # a shared row (`shared_rows.py`)
+                for e2 in range(arc_feat_offsets[-1 - f], arc_feat_offsets[-f]):
+                    w[arc_feats[e2]] = 0.0
+            else:
+                w[f] = 0.0
     return ne
 
 

@@ -11,6 +11,7 @@ import pandas as pd
 
 from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.errors import UserError
+from coreflab.features.shared_rows import expand
 from coreflab.learn.base import TrainingData, as_training_data
 from coreflab.learn.evaluation import avg_row, score_model
 from coreflab.learn.io import load_split
@@ -24,7 +25,7 @@ def first_documents(data, n_docs):
     """The first n documents of a split (corpus arrays and store sliced consistently)."""
     from types import SimpleNamespace
 
-    s = data.store
+    s = expand(data.store)
     doc_off = np.asarray(s.doc_mention_offsets)[: n_docs + 1]
     m_hi = int(doc_off[-1])
     arc_hi = int(s.m_arc_offsets[m_hi])

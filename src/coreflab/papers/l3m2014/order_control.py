@@ -14,6 +14,7 @@ import numpy as np
 
 from coreflab.errors import UserError
 from coreflab.features.entry_filters import features_of_arcs
+from coreflab.features.shared_rows import expand
 from coreflab.learn.base import TrainingData, as_training_data
 
 
@@ -56,7 +57,7 @@ def shuffled_data(data, seed):
     the order in which items arrive changes.
     """
     data = as_training_data(data)
-    store = data.store
+    store = expand(data.store)
     keys, stride = _arc_keys(store)
     rng = np.random.default_rng(seed)
     doc_off = np.asarray(store.doc_mention_offsets, dtype=np.int64)
