@@ -1,4 +1,4 @@
-"""Arc stores whose arcs share rows of features: the layout learners read, at a third of the flat bytes.
+"""Arc stores whose arcs share rows of features: the layout learners read, at about half the flat bytes.
 
 Why: with `local_fine` the flat store lists 77 ids on every GUM arc (321 bytes per arc, the goal
 is 160). Most of them do not depend on the pair as such. A template of the antecedent and the

@@ -18,7 +18,8 @@ Contract with the decoders and learners (see the issue's "arc-store contract"):
     templates              entries used; unavailable: entry -> reason
 
 Why CSR of int32 ids: cort keeps a Python object per arc (2.2 KB); here an arc costs
-4 (antecedent) + 8 (offset) + 4 per feature bytes, and a score w·Φ is a gather-sum.
+4 (antecedent) + 8 (offset) + 4 per own feature or row reference bytes, plus its share of
+the rows, and a score w·Φ is a gather-sum (`shared_rows.arc_dot`, `decode.arcs.score_arcs`).
 """
 
 import json
