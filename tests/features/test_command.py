@@ -7,6 +7,7 @@ import pytest
 from coreflab.commands import features as cmd
 from coreflab.errors import UserError
 from coreflab.features import ArcStore
+from coreflab.features.random_corpus import random_compiled_corpus
 
 from .feature_builders import EXAMPLE, build_corpus
 
@@ -50,3 +51,19 @@ def test_list_and_required_options(capsys):
     assert "alias" in out and "[needs parse]" in out
     with pytest.raises(UserError, match="--compiled is required"):
         cmd.run(p.parse_args(["--featureset", "small"]))
+
+
+def test_the_command_writes_shared_rows_unless_told_flat(tmp_path, capsys):
+    corpus = random_compiled_corpus(4, mean_mentions=20, seed=2)
+    corpus.save(tmp_path / "train.npz")
+    p = argparse.ArgumentParser()
+    cmd.add_arguments(p)
+    base = ["--compiled", str(tmp_path / "train.npz"), "--featureset", "local_fine", "--bits", "16", "--window", "8"]
+    assert cmd.run(p.parse_args(base + ["--out", str(tmp_path / "shared.npz")])) == 0
+    assert "shared rows, flat" in capsys.readouterr().out
+    assert cmd.run(p.parse_args(base + ["--flat", "--out", str(tmp_path / "flat.npz")])) == 0
+    shared, flat = ArcStore.load(tmp_path / "shared.npz").validate(), ArcStore.load(tmp_path / "flat.npz").validate()
+    assert shared.n_rows > 0 and flat.n_rows == 0 and shared.nbytes < flat.nbytes
+    assert shared.meta["nonlocal"] == flat.meta["nonlocal"] and shared.templates == flat.templates
+    for a in range(flat.n_arcs):
+        assert sorted(shared.arc_features(a).tolist()) == sorted(flat.arc_features(a).tolist())
