@@ -32,29 +32,17 @@ def score_arcs(w, arc_feat_offsets, arc_feats, a_lo, a_hi, out):
     if a_hi <= a_lo:
         return
     rmin, rmax, per_arc = _referenced_rows(arc_feat_offsets, arc_feats, a_lo, a_hi)
-    if rmax >= rmin and arc_feat_offsets[rmax + 1] - arc_feat_offsets[rmin] < per_arc:
-        cache = np.empty(rmax + 1 - rmin, dtype=np.float64)
-        for r in range(rmin, rmax + 1):
-            cache[r - rmin] = row_dot(w, arc_feat_offsets, arc_feats, r)
-        last = arc_feat_offsets[a_hi] - 1
-        for a in range(a_lo, a_hi):
-            s = 0.0
-            for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-                f = arc_feats[e]
-                if f < 0:
-                    s += cache[-1 - f - rmin]
-                else:
-                    prefetch(w, max(arc_feats[min(e + AHEAD, last)], 0))
-                    s += w[f]
-            out[a - a_lo] = s
-        return
+    cached = rmax >= rmin and arc_feat_offsets[rmax + 1] - arc_feat_offsets[rmin] < per_arc
+    cache = np.empty(rmax + 1 - rmin if cached else 0, dtype=np.float64)
+    for r in range(cache.shape[0]):
+        cache[r] = row_dot(w, arc_feat_offsets, arc_feats, rmin + r)
     last = arc_feat_offsets[a_hi] - 1
     for a in range(a_lo, a_hi):
         s = 0.0
         for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
             f = arc_feats[e]
             if f < 0:
-                s += row_dot(w, arc_feat_offsets, arc_feats, -1 - f)
+                s += cache[-1 - f - rmin] if cached else row_dot(w, arc_feat_offsets, arc_feats, -1 - f)
             else:
                 prefetch(w, max(arc_feats[min(e + AHEAD, last)], 0))
                 s += w[f]

@@ -239,19 +239,7 @@ def share_rows(store, tags):
     np.cumsum(seg_len, out=out_off[1:])
     out_feats = np.empty(int(out_off[-1]), np.int32)
     _fill(fo, feats, cls, arc_row, first_arc, n_rows, out_off, out_feats)
-    meta = dict(store.meta, shared_rows=n_rows)
-    return ArcStore(
-        store.n_bits,
-        store.doc_mention_offsets,
-        store.m_arc_offsets,
-        store.arc_ante,
-        out_off,
-        out_feats,
-        templates=list(store.templates),
-        unavailable=dict(store.unavailable),
-        window=store.window,
-        meta=meta,
-    )
+    return _with_features(store, out_off, out_feats, dict(store.meta, shared_rows=n_rows))
 
 
 @njit(cache=True)
@@ -276,13 +264,18 @@ def expand(store):
     out_feats = np.empty(int(out_off[-1]), np.int32)
     _expand(store.arc_feat_offsets, store.arc_feats, n, out_off, out_feats)
     meta = {k: v for k, v in getattr(store, "meta", {}).items() if k != "shared_rows"}
+    return _with_features(store, out_off, out_feats, meta)
+
+
+def _with_features(store, offsets, feats, meta):
+    """An ArcStore with the arcs of `store` (an ArcStore or any object with its arrays) and these features."""
     return ArcStore(
         store.n_bits,
         store.doc_mention_offsets,
         store.m_arc_offsets,
         store.arc_ante,
-        out_off,
-        out_feats,
+        offsets,
+        feats,
         templates=list(getattr(store, "templates", [])),
         unavailable=dict(getattr(store, "unavailable", {})),
         window=getattr(store, "window", None),
