@@ -12,9 +12,12 @@ gold constituency trees), lemma, frameset `-`, word sense `-`, speaker (`-` wher
 none), named entity `*`, two predicate-argument columns `*` (a sentence with two predicates),
 coreference: 14 columns. OntoGUM
 (`--scheme ontogum`, the default) follows the OntoNotes scheme (no singletons), like the
-corpora the papers used. The output goes where you say, never into the repository.
+corpora the papers used. `--scheme gum --drop-singletons` keeps GUM's own scheme but leaves its
+one-mention clusters out of the key: the same documents and links as GUM with and without the
+singletons, which is what the GUM page's non-local measurement compares. The output goes where
+you say, never into the repository.
 
-Usage: python bench/gum_as_conll2012.py --gum DIR --out DIR [--scheme ontogum|gum]
+Usage: python bench/gum_as_conll2012.py --gum DIR --out DIR [--scheme ontogum|gum] [--drop-singletons]
 then:  snakemake --cores 2 --configfile config/conll2012.yaml \
            --config 'corpora={"conll2012": {"local_dir": "DIR", "language": "english", "annotation": "gold"}}'
 """
@@ -44,7 +47,15 @@ def as_release_document(doc):
     return doc
 
 
-def write_release(gum_dir, out_dir, scheme="ontogum"):
+def without_singletons(doc):
+    """The document with its one-mention clusters left out of the key (labels kept for the rest)."""
+    kept = [(c, label) for c, label in zip(doc.clusters, doc.cluster_labels) if len(c) > 1]
+    doc.clusters = [c for c, _ in kept]
+    doc.cluster_labels = [label for _, label in kept]
+    return doc
+
+
+def write_release(gum_dir, out_dir, scheme="ontogum", drop_singletons=False):
     """{split: number of documents} written under out_dir in the official layout."""
     splits = load_gum(gum_dir, list(SPLIT_DIRS), scheme=scheme, apply_errata=True)
     counts = {}
@@ -52,6 +63,8 @@ def write_release(gum_dir, out_dir, scheme="ontogum"):
         base = Path(out_dir) / "data" / SPLIT_DIRS[split] / "data" / "english" / "annotations"
         for doc in docs:
             doc = as_release_document(doc)
+            if drop_singletons:
+                doc = without_singletons(doc)
             path = base / f"{doc.doc_id}.v4_gold_conll"
             path.parent.mkdir(parents=True, exist_ok=True)
             write_conll([doc], path)
@@ -64,8 +77,9 @@ def main():
     ap.add_argument("--gum", required=True, help="a GUM copy (the shared layout or the repository's)")
     ap.add_argument("--out", required=True, help="folder to write the release into")
     ap.add_argument("--scheme", default="ontogum", choices=["ontogum", "gum"])
+    ap.add_argument("--drop-singletons", action="store_true", help="leave one-mention clusters out of the key")
     args = ap.parse_args()
-    counts = write_release(args.gum, args.out, args.scheme)
+    counts = write_release(args.gum, args.out, args.scheme, args.drop_singletons)
     print(f"{args.out}: " + ", ".join(f"{k} {v} documents" for k, v in counts.items()))
 
 

@@ -338,3 +338,27 @@ def test_an_error_says_which_file_and_line_set_the_key(tmp_path):
     assert key_origin(message, [base, mine], {"features": {"window": 5}}) == f" (set at {mine}:4)"
     assert key_origin("config key seed: 'x' ...", [base, mine]) == ""  # a default: no file sets it
     assert key_origin("unknown learner 'x'", [base, mine]) == ""
+
+
+def test_a_learner_left_out_of_systems_is_named_in_a_note_as_untrained():
+    from coreflab.config import untrained_learners, untrained_learners_note
+
+    cfg = check_config(_cfg(), SCHEMA)
+    assert untrained_learners(cfg) == [] and untrained_learners_note(cfg) == ""
+    mine = overlay(_cfg(), {"learners": {"mine": {"learner": "bk_baseline"}}})
+    cfg = check_config(mine, SCHEMA)
+    assert untrained_learners(cfg) == ["mine"]
+    note = untrained_learners_note(cfg)
+    assert note.startswith("coreflab: note: learners.mine is configured but not in systems, so no job trains it")
+    cfg["systems"] = [s for s in cfg["systems"] if s not in ("l3m", "sumlink")]
+    assert untrained_learners(cfg) == ["l3m", "mine", "sumlink"]
+    assert "learners.l3m, learners.mine, learners.sumlink are configured" in untrained_learners_note(cfg)
+
+
+def test_snakemake_notes_a_learner_no_job_trains(tmp_path):
+    overlay_file = tmp_path / "mine.yaml"
+    overlay_file.write_text("learners: {mine: {learner: bk_baseline, params: {n_iter: 2}}}\n")
+    proc = _dry_run("--configfile", str(overlay_file))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "coreflab: note: learners.mine is configured but not in systems" in proc.stderr
+    assert "results/synth/models/mine.npz" not in proc.stdout

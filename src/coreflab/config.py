@@ -114,6 +114,25 @@ def check_systems(config):
             )
 
 
+def untrained_learners(config):
+    """The learners configured under `learners` but not listed in `systems`: no job trains them (only
+    the leaderboard does), which a user who adds a learner to their config would not guess."""
+    listed = set(config.get("systems", []))
+    return [name for name in sorted(config.get("learners", {})) if name not in listed]
+
+
+def untrained_learners_note(config):
+    """One line naming the configured learners nothing trains, or '' when every one is a system."""
+    names = untrained_learners(config)
+    if not names:
+        return ""
+    keys = ", ".join(f"learners.{n}" for n in names)
+    return (
+        f"coreflab: note: {keys} {'is' if len(names) == 1 else 'are'} configured but not in systems, "
+        "so no job trains {them}; add {them} to the config key systems to put {them} on the leaderboard"
+    ).replace("{them}", "it" if len(names) == 1 else "them")
+
+
 def _closest(value, valid):
     """` (did you mean 'x'?)` when a valid choice is close to a misspelled value, else ''."""
     close = difflib.get_close_matches(str(value), [str(v) for v in valid], n=2)

@@ -33,3 +33,13 @@ def test_release_layout_and_all_fourteen_columns(tmp_path):
         assert doc.columns[name] == source.columns[name]
     assert doc.columns["ne"] == ["*"] * len(doc.words) and doc.columns["sense"] == ["-"] * len(doc.words)
     assert doc.columns["speaker"] == [s if s not in ("", "_") else "-" for s in source.columns["speaker"]]
+
+
+def test_drop_singletons_keeps_every_cluster_of_two_or_more_mentions(tmp_path):
+    gum = make_gum(tmp_path / "gum")
+    source = load_gum(gum, ["train"], scheme="gum")["train"][0]
+    assert any(len(c) == 1 for c in source.clusters) and any(len(c) > 1 for c in source.clusters)
+    mod.write_release(gum, tmp_path / "release", scheme="gum", drop_singletons=True)
+    (doc,) = load_conll2012_release(tmp_path / "release", "train")
+    assert doc.clusters == [c for c in source.clusters if len(c) > 1]
+    assert doc.words == source.words

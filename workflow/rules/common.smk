@@ -7,7 +7,12 @@ import os
 import sys
 
 from coreflab import optional_data
-from coreflab.config import check_config, check_corpus_folders, key_origin
+from coreflab.config import (
+    check_config,
+    check_corpus_folders,
+    key_origin,
+    untrained_learners_note,
+)
 from coreflab.errors import UserError
 from coreflab.learn.pairwise.crf_slt import first_fit_donor
 
@@ -19,6 +24,8 @@ except UserError as err:
     files = ["config/config.yaml", *workflow.overwrite_configfiles]
     where = key_origin(err, files, workflow.config_settings.config)
     sys.exit(f"coreflab: error: {err}{where}")
+if untrained_learners_note(config):
+    print(untrained_learners_note(config), file=sys.stderr)
 
 # the repository root: workflow/Snakefile sits one level below it
 REPO_DIR = os.path.dirname(workflow.basedir)
