@@ -3,8 +3,9 @@ logistic regression over the arc store), on a workflow's training split; and one
 `score_arcs` over every arc (what B&K, L3M and the LSP learners score arcs with) under random
 weights of the store's hash size. All gather weights by hashed feature id.
 
-Both paths of `StorePairs.loss_grad` (the flat column copy, and reading through the id map as
-corpora above the copy's budget do) and `StorePairs.decision`, timed over `--repeats` passes
+The three paths of `StorePairs.loss_grad` (a shared-row store read through its rows, the flat
+column copy of the expanded store, and reading through the id map as corpora above the copy's
+budget do) and `StorePairs.decision` (rows, and flat), timed over `--repeats` passes
 after a warm-up, with the checksums of their results (equal checksums across code versions:
 the same sums). The numbers go under `--label` into the JSON file, beside earlier labels, so
 that a change is recorded with the numbers before it (run the script on both versions).
@@ -41,13 +42,15 @@ def main():
     args = ap.parse_args()
 
     import coreflab.learn.pairwise.pair_logistic as pl
+    from coreflab.features.shared_rows import expand
     from coreflab.learn.io import load_split
     from coreflab.learn.pairwise.pair_data import build_pairs
 
     d = Path(args.store_dir)
     corpus, store = load_split(d / "compiled" / "train.npz", d / "features" / "selected" / "train.npz")
     pairs = build_pairs(corpus, store)
-    arcs = pl.StorePairs(store, pairs.arcs)
+    flat = expand(store)
+    arcs = pl.StorePairs(flat, pairs.arcs)
     cols = arcs.column_map()
     n = int(np.count_nonzero(cols >= 0))
     y = pairs.gold.astype(np.float64)
@@ -55,23 +58,35 @@ def main():
     w = np.random.default_rng(0).normal(size=n) * 0.1
     entries = int((arcs.offsets[arcs.arcs + 1] - arcs.offsets[arcs.arcs]).sum())
 
-    def loss_grad():
+    def loss_grad(reader):
         grad = np.zeros(n + 1)
-        loss = arcs.loss_grad(cols, y, sw, w, 0.1, grad)
+        loss = reader.loss_grad(cols, y, sw, w, 0.1, grad)
         return loss, float(np.abs(grad).sum())
 
     result = {"store": d.name, "pairs": len(arcs), "columns": n, "entries": entries}
     budget = pl.COMPACT_BUDGET_BYTES
-    for path, size in (("flat_copy", budget), ("through_map", 0)):
-        pl.COMPACT_BUDGET_BYTES, arcs._held = size, None
-        secs, (loss, gsum) = timed(loss_grad, args.repeats)
+    rows = pl.StorePairs(store, pairs.arcs)  # the store as written: shared rows, where the features job shares them
+    for path, size, reader in (("shared_rows", budget, rows), ("flat_copy", budget, arcs), ("through_map", 0, arcs)):
+        if path == "shared_rows" and not rows.shared:
+            continue
+        pl.COMPACT_BUDGET_BYTES, reader._held = size, None
+        secs, (loss, gsum) = timed(lambda reader=reader: loss_grad(reader), args.repeats)
         result[f"loss_grad_{path}_s"] = round(secs, 3)
         result[f"loss_grad_{path}_ns_per_entry"] = round(1e9 * secs / entries, 2)
         result[f"loss_grad_{path}_checksum"] = [loss, gsum]
-    pl.COMPACT_BUDGET_BYTES = budget
+        if path == "shared_rows":
+            layout = rows._layout(cols)
+            result["shared_rows_entries_per_pass"] = int(layout[0].shape[0] + layout[2].shape[0])
+            result["shared_rows_layout_mb"] = round(sum(a.nbytes for a in layout) / 1e6, 1)
+    pl.COMPACT_BUDGET_BYTES, arcs._held = budget, None
+    result["flat_copy_layout_mb"] = round(sum(a.nbytes for a in arcs._layout(cols)) / 1e6, 1)
     secs, z = timed(lambda: arcs.decision(cols, w, 0.1), args.repeats)
     result["decision_s"] = round(secs, 3)
     result["decision_checksum"] = float(np.abs(z).sum())
+    if rows.shared:
+        secs, z = timed(lambda: rows.decision(cols, w, 0.1), args.repeats)
+        result["decision_shared_rows_s"] = round(secs, 3)
+        result["decision_shared_rows_checksum"] = float(np.abs(z).sum())
     from coreflab.decode.arcs import arc_scores
 
     w_all = np.random.default_rng(0).normal(size=2 ** int(store.n_bits))

@@ -248,6 +248,17 @@ def _expand(offs, feats, n_arcs, out_off, out_feats):
         arc_ids(offs, feats, a, out_feats[out_off[a] : out_off[a + 1]])
 
 
+def expanded_ids(offsets, feats, n_arcs):
+    """(offsets, ids) of the first n_arcs segments with their row references replaced by the rows' ids."""
+    lengths = np.empty(n_arcs, np.int64)
+    arc_lengths(offsets, feats, n_arcs, lengths)
+    out_off = np.zeros(n_arcs + 1, np.int64)
+    np.cumsum(lengths, out=out_off[1:])
+    out_feats = np.empty(int(out_off[-1]), np.int32)
+    _expand(offsets, feats, n_arcs, out_off, out_feats)
+    return out_off, out_feats
+
+
 def expand(store):
     """The flat store of a shared-row store (each arc's ids in reading order); a flat store as it is.
 
@@ -256,13 +267,7 @@ def expand(store):
     ante = getattr(store, "arc_ante", None)  # design-matrix tests pass bare (offsets, ids) namespaces
     if ante is None or store.arc_feat_offsets.shape[0] == ante.shape[0] + 1:
         return store
-    n = int(ante.shape[0])
-    lengths = np.empty(n, np.int64)
-    arc_lengths(store.arc_feat_offsets, store.arc_feats, n, lengths)
-    out_off = np.zeros(n + 1, np.int64)
-    np.cumsum(lengths, out=out_off[1:])
-    out_feats = np.empty(int(out_off[-1]), np.int32)
-    _expand(store.arc_feat_offsets, store.arc_feats, n, out_off, out_feats)
+    out_off, out_feats = expanded_ids(store.arc_feat_offsets, store.arc_feats, int(ante.shape[0]))
     meta = {k: v for k, v in getattr(store, "meta", {}).items() if k != "shared_rows"}
     return _with_features(store, out_off, out_feats, meta)
 
@@ -283,4 +288,4 @@ def _with_features(store, offsets, feats, meta):
     )
 
 
-__all__ = ["arc_add", "arc_dot", "arc_ids", "expand", "row_dot", "share_rows", "template_class"]
+__all__ = ["arc_add", "arc_dot", "arc_ids", "expand", "expanded_ids", "row_dot", "share_rows", "template_class"]

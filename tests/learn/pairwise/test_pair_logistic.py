@@ -131,7 +131,7 @@ def test_flat_column_copy_fits_bit_for_bit_like_the_map(seed):
                 pairs, cols, coef, b = fit_on_store(store, y, w, tol=1e-6, max_iter=50)
             grad = np.zeros(len(coef) + 1)
             loss = pairs.loss_grad(cols, y.astype(float), w, coef, b, grad)
-            fits.append((pairs._compact(cols) is not None, coef, b, loss, grad))
+            fits.append((pairs._layout(cols) is not None, coef, b, loss, grad))
         finally:
             pl.COMPACT_BUDGET_BYTES = old
     (flat_a, *a), (flat_b, *b) = fits
@@ -154,3 +154,80 @@ def test_scipys_lbfgsb_where_the_line_search_is_missing_takes_the_same_steps(mon
         theirs = fit_on_store(store, y, w, tol=1e-6, max_iter=max_iter)[2:]
     np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-8, atol=1e-10)
     assert ours[1] == pytest.approx(theirs[1], rel=1e-8, abs=1e-10)
+
+
+def shared_problem(seed, n_arcs=80, n_rows=12, n_bits=7):
+    """A shared-row store (arcs referring to rows stored after them, as `features/shared_rows.py`
+    lays them out; some arcs repeat an id of their rows) and the flat store of the same ids."""
+    rng = np.random.default_rng(seed)
+    rows = [rng.choice(2**n_bits, size=int(rng.integers(1, 6)), replace=False).tolist() for _ in range(n_rows)]
+    arcs, flat = [], []
+    for _ in range(n_arcs):
+        refs = sorted(rng.choice(n_rows, size=int(rng.integers(0, 4)), replace=False).tolist())
+        own = rng.choice(2**n_bits, size=int(rng.integers(0, 4)), replace=False).tolist()
+        ids = [f for r in refs for f in rows[r]]
+        if ids and rng.random() < 0.2:  # an id of a row again among the arc's own
+            own.append(ids[int(rng.integers(0, len(ids)))])
+        if not refs and not own:
+            own = [0]
+        arcs.append([-1 - (n_arcs + r) for r in refs] + own)
+        flat.append(ids + own)
+    lists = arcs + rows
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum([len(x) for x in lists], out=offsets[1:])
+    feats = np.array([f for x in lists for f in x], dtype=np.int32)
+    shared = SimpleNamespace(n_bits=n_bits, arc_feats=feats, arc_feat_offsets=offsets, n_rows=n_rows)
+    truth = rng.normal(0, 1.5, 2**n_bits)
+    y = np.array([truth[list(set(x))].sum() + rng.normal() > 0 for x in flat])
+    if y.all() or not y.any():
+        y[0] = not y[0]
+    return shared, store_of(flat, n_bits), y, rng.uniform(0.5, 3.0, n_arcs)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**16))
+def test_a_shared_row_store_gives_the_flat_stores_loss_gradient_fit_and_scores(seed):
+    """Read through its rows (each row's sum once, its gradient gathered per row), a shared-row store
+    gives the flat store's objective, gradient, optimum and scores, to rounding: the same terms summed
+    in another grouping. An id an arc lists twice (in a row and among its own) counts once there too."""
+    import coreflab.learn.pairwise.pair_logistic as pl
+
+    shared, flat, y, w = shared_problem(seed)
+    arcs = np.arange(len(y))
+    a, b = StorePairs(shared, arcs), StorePairs(flat, arcs)
+    assert a.shared and not b.shared
+    np.testing.assert_array_equal(a.dup, b.dup)
+    cols = a.column_map()
+    np.testing.assert_array_equal(cols, b.column_map())
+    n = int(np.count_nonzero(cols >= 0))
+    x = np.random.default_rng(seed).normal(size=n)
+    ga, gb = np.zeros(n + 1), np.zeros(n + 1)
+    la = a.loss_grad(cols, y.astype(float), w, x, 0.3, ga)
+    lb = b.loss_grad(cols, y.astype(float), w, x, 0.3, gb)
+    assert la == pytest.approx(lb, rel=1e-12)
+    np.testing.assert_allclose(ga, gb, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(a.decision(cols, x, 0.3), b.decision(cols, x, 0.3), rtol=1e-12, atol=1e-12)
+    assert a._layout(cols) is not None and a.shared  # the rows were read, not expanded
+    fa = fit_logistic(a, cols, n, y, w, tol=1e-10, max_iter=500)
+    fb = fit_logistic(b, cols, n, y, w, tol=1e-10, max_iter=500)
+    np.testing.assert_allclose(fa[0], fb[0], rtol=1e-5, atol=1e-6)
+    # above the layout's budget the store is expanded and read as a flat one: the flat store's sums
+    old, pl.COMPACT_BUDGET_BYTES = pl.COMPACT_BUDGET_BYTES, 0
+    try:
+        c = StorePairs(shared, arcs)
+        gc = np.zeros(n + 1)
+        assert c.loss_grad(cols, y.astype(float), w, x, 0.3, gc) == lb and np.array_equal(gc, gb)
+        assert not c.shared
+    finally:
+        pl.COMPACT_BUDGET_BYTES = old
+
+
+def test_an_id_in_a_row_and_among_an_arcs_own_counts_once():
+    # arc 0 refers to row 2 ({5, 6}) and lists 5 again; arc 1 refers to it and lists 7
+    feats = np.array([-3, 5, -3, 7, 5, 6], dtype=np.int32)
+    shared = SimpleNamespace(n_bits=4, arc_feats=feats, arc_feat_offsets=np.array([0, 2, 4, 6]), n_rows=1)
+    pairs = StorePairs(shared, np.arange(2))
+    np.testing.assert_array_equal(pairs.dup, [1, 0])
+    cols = pairs.column_map()
+    w = np.array([1.0, 10.0, 100.0])  # columns of ids 5, 6, 7
+    np.testing.assert_allclose(pairs.decision(cols, w, 0.5), [0.5 + 1 + 10, 0.5 + 1 + 10 + 100])

@@ -21,7 +21,10 @@ also keeps each pair's columns as one flat int32 array (4 bytes per pair feature
 offset per pair) when that fits in `COMPACT_BUDGET_BYTES`: a loss-and-gradient pass then reads
 columns directly instead of through the map (twice as fast on the default synthetic corpus), with
 the same sums in the same order, so the fit is bit for bit the same either way; above the
-budget (corpora of CoNLL-2012 size) it reads through the map.
+budget (corpora of CoNLL-2012 size) it reads through the map. A shared-row store (the features job's
+default) is read through its rows instead: each row's weights are summed once a pass and its gradient
+gathered once (on GUM 77M entries a pass instead of 179M, 342 MB instead of 736 MB: bench/results/
+pair_kernel.json), the flat store's sums grouped otherwise, so equal to rounding.
 """
 
 import warnings
@@ -30,7 +33,7 @@ import numpy as np
 from numba import njit
 from scipy import optimize
 
-from coreflab.features.shared_rows import expand
+from coreflab.features.shared_rows import expanded_ids
 from coreflab.learn.pairwise import lbfgs
 from coreflab.prefetch import prefetch, prefetch_write
 
@@ -39,13 +42,20 @@ AHEAD = 64  # entries the kernels prefetch ahead (GUM: 32 or 64 cut a pass from 
 
 @njit(cache=True)
 def _duplicate_flags(arc_feats, arc_feat_offsets, arcs, n_ids):
-    """uint8 per pair: 1 if its arc lists some hashed id more than once."""
+    """uint8 per pair: 1 if its arc lists some hashed id more than once (its rows' ids included)."""
     last = np.full(n_ids, -1, dtype=np.int32)  # pair index (< 2**31) that last used the id
     flags = np.zeros(arcs.shape[0], dtype=np.uint8)
     for i in range(arcs.shape[0]):
         a = arcs[i]
         for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
             f = arc_feats[k]
+            if f < 0:  # a row reference: the row's ids
+                for k2 in range(arc_feat_offsets[-1 - f], arc_feat_offsets[-f]):
+                    f2 = arc_feats[k2]
+                    if last[f2] == i:
+                        flags[i] = 1
+                    last[f2] = i
+                continue
             if last[f] == i:
                 flags[i] = 1
             last[f] = i
@@ -59,7 +69,12 @@ def _column_map(arc_feats, arc_feat_offsets, arcs, n_ids):
     for i in range(arcs.shape[0]):
         a = arcs[i]
         for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-            cols[arc_feats[k]] = 0
+            f = arc_feats[k]
+            if f < 0:
+                for k2 in range(arc_feat_offsets[-1 - f], arc_feat_offsets[-f]):
+                    cols[arc_feats[k2]] = 0
+            else:
+                cols[f] = 0
     n = 0
     for f in range(n_ids):
         if cols[f] == 0:
@@ -186,6 +201,177 @@ def _loss_grad_compact(col, off, y, sw, wg, b):
     return loss, g_b
 
 
+# ---------------------------------------------------------------- shared rows
+# A shared-row store (`features/shared_rows.py`) lists most of a pair's ids once per document in
+# rows its arcs refer to. The pass then sums each row's weights once, adds the sums to the pairs
+# that refer to it (an arc's score: its rows' sums, then its own ids, as `shared_rows.arc_dot`),
+# and gathers each row's share of the gradient before adding it to the row's columns once: on GUM
+# 77M entries a pass instead of the flat copy's 179M. A pair whose ids repeat (counted once) keeps
+# its own flat, deduplicated columns.
+
+
+@njit(cache=True)
+def _shared_columns(arc_feats, arc_feat_offsets, arcs, dup, cols, n_segments):
+    """(items, item offsets, row columns, row offsets) of the pairs under `cols`.
+
+    items: per pair its row references, -1 - (compact row index), then its own mapped columns
+    (a flagged pair: all its ids, deduplicated, no references); rows: the mapped columns of every
+    referenced row, numbered in order of first reference. Unmapped ids are left out."""
+    n = arcs.shape[0]
+    row_of = np.full(n_segments, -1, dtype=np.int64)
+    n_rows = 0
+    n_row_entries = 0
+    n_items = 0
+    scratch = np.empty(0, dtype=np.int32)
+    for i in range(n):  # count, and number the rows
+        a = arcs[i]
+        for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+            f = arc_feats[k]
+            if f < 0:
+                r = -1 - f
+                if dup[i] == 0:
+                    n_items += 1
+                    if row_of[r] < 0:
+                        row_of[r] = n_rows
+                        n_rows += 1
+                        n_row_entries += arc_feat_offsets[r + 1] - arc_feat_offsets[r]
+                else:
+                    n_items += arc_feat_offsets[r + 1] - arc_feat_offsets[r]
+            else:
+                n_items += 1
+    rows = np.empty(n_row_entries, dtype=np.int32)
+    row_off = np.zeros(n_rows + 1, dtype=np.int64)
+    row_segment = np.empty(n_rows, dtype=np.int64)
+    for r in range(n_segments):
+        if row_of[r] >= 0:
+            row_segment[row_of[r]] = r
+    m = 0
+    for q in range(n_rows):
+        r = row_segment[q]
+        for k in range(arc_feat_offsets[r], arc_feat_offsets[r + 1]):
+            c = cols[arc_feats[k]]
+            if c >= 0:
+                rows[m] = c
+                m += 1
+        row_off[q + 1] = m
+    items = np.empty(n_items, dtype=np.int32)
+    item_off = np.zeros(n + 1, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        a = arcs[i]
+        if dup[i] == 0:
+            for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+                f = arc_feats[k]
+                if f < 0:
+                    items[m] = -1 - row_of[-1 - f]
+                    m += 1
+                elif cols[f] >= 0:
+                    items[m] = cols[f]
+                    m += 1
+        else:  # the arc's ids in reading order, each mapped column once
+            length = 0
+            for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+                f = arc_feats[k]
+                length += arc_feat_offsets[-f] - arc_feat_offsets[-1 - f] if f < 0 else 1
+            if scratch.shape[0] < length:
+                scratch = np.empty(length, dtype=np.int32)
+            t = 0
+            for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
+                f = arc_feats[k]
+                if f < 0:
+                    for k2 in range(arc_feat_offsets[-1 - f], arc_feat_offsets[-f]):
+                        scratch[t] = arc_feats[k2]
+                        t += 1
+                else:
+                    scratch[t] = f
+                    t += 1
+            for u in range(t):
+                c = cols[scratch[u]]
+                if c >= 0 and not _repeated(scratch, 0, u):
+                    items[m] = c
+                    m += 1
+        item_off[i + 1] = m
+    return items[:m], item_off, rows, row_off
+
+
+@njit(cache=True)
+def _row_sums(rows, row_off, w, out):
+    """out[q] = Σ w over row q's columns (from 0, in row order)."""
+    last = rows.shape[0] - 1
+    for q in range(row_off.shape[0] - 1):
+        t = 0.0
+        for k in range(row_off[q], row_off[q + 1]):
+            prefetch(w, rows[min(k + AHEAD, last)])
+            t += w[rows[k]]
+        out[q] = t
+
+
+@njit(cache=True)
+def _decision_shared(items, item_off, row_sum, w, b):
+    """w·x + b of every pair: its rows' sums, then its own columns."""
+    z = np.empty(item_off.shape[0] - 1, dtype=np.float64)
+    last = items.shape[0] - 1
+    for i in range(item_off.shape[0] - 1):
+        s = b
+        for k in range(item_off[i], item_off[i + 1]):
+            c = items[k]
+            ahead = items[min(k + AHEAD, last)]
+            if ahead >= 0:
+                prefetch(w, ahead)
+            if c < 0:
+                s += row_sum[-1 - c]
+            else:
+                s += w[c]
+        z[i] = s
+    return z
+
+
+@njit(cache=True)
+def _loss_grad_shared(items, item_off, rows, row_off, y, sw, wg, b, row_sum, row_grad):
+    """_loss_grad_compact over shared rows: each row's weights summed once, its gradient gathered per
+    row (row_grad) and added to its columns once after the pairs."""
+    n_rows = row_off.shape[0] - 1
+    last = rows.shape[0] - 1
+    for q in range(n_rows):
+        t = 0.0
+        for k in range(row_off[q], row_off[q + 1]):
+            prefetch(wg, rows[min(k + AHEAD, last)])
+            t += wg[rows[k], 0]
+        row_sum[q] = t
+        row_grad[q] = 0.0
+    loss = 0.0
+    g_b = 0.0
+    last = items.shape[0] - 1
+    for i in range(item_off.shape[0] - 1):
+        z = b
+        for k in range(item_off[i], item_off[i + 1]):
+            c = items[k]
+            ahead = items[min(k + AHEAD, last)]
+            if ahead >= 0:
+                prefetch_write(wg, ahead)
+            if c < 0:
+                z += row_sum[-1 - c]
+            else:
+                z += wg[c, 0]
+        loss_i, p = _logloss_sigmoid(z, y[i])
+        loss += sw[i] * loss_i
+        g = sw[i] * (p - y[i])
+        g_b += g
+        for k in range(item_off[i], item_off[i + 1]):
+            c = items[k]
+            if c < 0:
+                row_grad[-1 - c] += g
+            else:
+                wg[c, 1] += g
+    last = rows.shape[0] - 1
+    for q in range(n_rows):
+        g = row_grad[q]
+        for k in range(row_off[q], row_off[q + 1]):
+            prefetch_write(wg, rows[min(k + AHEAD, last)])
+            wg[rows[k], 1] += g
+    return loss, g_b
+
+
 @njit(cache=True)
 def _scaled_gradient(wg, w, scale, l2, grad):
     """grad[j] = wg[j, 1]·scale + l2·w[j] for every feature, in one pass; returns Σ w²."""
@@ -200,19 +386,24 @@ COMPACT_BUDGET_BYTES = 1 << 30  # the flat per-pair column copy is kept only bel
 
 
 class StorePairs:
-    """The pairs (arc indices) of one store, with their per-arc duplicate flags: what scoring needs."""
+    """The pairs (arc indices) of one store, with their per-arc duplicate flags: what scoring needs.
+
+    A shared-row store is read through its rows (`_shared_columns`: each row's weights summed once
+    per pass) while that layout fits `COMPACT_BUDGET_BYTES`; above it, and for a flat store, the
+    pairs' ids are read in full (a shared-row store is expanded first)."""
 
     def __init__(self, store, arcs):
-        store = expand(store)  # the pairs' columns are copied per pair anyway (`_compact`)
-        self.store = store
         self.arcs = np.ascontiguousarray(arcs, dtype=np.int64)
+        self.n_ids = 2 ** int(store.n_bits)
+        self.shared = int(getattr(store, "n_rows", 0) or 0) > 0
+        self.store = store
         self.feats = np.asarray(store.arc_feats, dtype=np.int32)
         self.offsets = np.asarray(store.arc_feat_offsets, dtype=np.int64)
-        self.n_ids = 2 ** int(store.n_bits)
+        self.max_len = 0 if self.shared or self.offsets.shape[0] < 2 else int(np.diff(self.offsets).max())
         self.dup = _duplicate_flags(self.feats, self.offsets, self.arcs, self.n_ids)
-        self.max_len = int(np.diff(self.offsets).max()) if self.offsets.shape[0] > 1 else 0
-        self._held = None  # (column map, its flat columns or None): see _compact
+        self._held = None  # (column map, its compact layout or None): see _layout
         self._wg = None  # (n, 2): weights and gradient side by side, see loss_grad
+        self._rows = None  # per-row sums and gradients of the shared layout
 
     def __len__(self):
         return int(self.arcs.shape[0])
@@ -222,6 +413,12 @@ class StorePairs:
         return _column_map(self.feats, self.offsets, self.arcs, self.n_ids)
 
     def decision(self, cols, coef, intercept):
+        layout = self._layout(cols)
+        if self.shared:
+            items, item_off, rows, row_off = layout
+            row_sum = np.empty(row_off.shape[0] - 1, dtype=np.float64)
+            _row_sums(rows, row_off, coef, row_sum)
+            return _decision_shared(items, item_off, row_sum, coef, float(intercept))
         return _decision(self.feats, self.offsets, self.arcs, self.dup, cols, coef, float(intercept))
 
     def loss_grad(self, cols, y, sw, w, b, grad):
@@ -261,23 +458,39 @@ class StorePairs:
 
     def _pass(self, cols, y, sw, wg, b):
         """(Σ s_i·logloss_i, Σ s_i·(σ(z_i) − y_i)) with the feature gradient added into wg[:, 1]."""
-        compact = self._compact(cols)
-        if compact is not None:
-            return _loss_grad_compact(compact[0], compact[1], y, sw, wg, b)
+        layout = self._layout(cols)
+        if self.shared:
+            items, item_off, rows, row_off = layout
+            n_rows = row_off.shape[0] - 1
+            if self._rows is None or self._rows.shape[1] != n_rows:
+                self._rows = np.empty((2, n_rows), dtype=np.float64)
+            return _loss_grad_shared(items, item_off, rows, row_off, y, sw, wg, b, self._rows[0], self._rows[1])
+        if layout is not None:
+            return _loss_grad_compact(layout[0], layout[1], y, sw, wg, b)
         return _loss_grad(self.feats, self.offsets, self.arcs, self.dup, cols, y, sw, wg, b, self.max_len)
 
-    def _compact(self, cols):
-        """The flat columns of these pairs under `cols`, built once per column map; None above the budget."""
+    def _layout(self, cols):
+        """The compact columns of these pairs under `cols`, built once per column map: the shared-row
+        layout (shared stores), else the flat copy; None (flat, read through the map) above the budget."""
         if self._held is not None and self._held[0] is cols:
             return self._held[1]
-        starts, ends = self.offsets[self.arcs], self.offsets[self.arcs + 1]
-        n_entries = int((ends - starts).sum())
-        size = 4 * n_entries + 8 * (len(self) + 1)
-        compact = None
-        if size <= COMPACT_BUDGET_BYTES:
-            compact = _compact_columns(self.feats, self.offsets, self.arcs, self.dup, cols, n_entries)
-        self._held = (cols, compact)
-        return compact
+        layout = None
+        if self.shared:
+            layout = _shared_columns(self.feats, self.offsets, self.arcs, self.dup, cols, self.offsets.shape[0] - 1)
+            size = sum(a.nbytes for a in layout)
+            if size > COMPACT_BUDGET_BYTES:  # read in full instead, as a flat store
+                layout = None
+                self.shared = False
+                n_arcs = self.offsets.shape[0] - 1 - int(self.store.n_rows)
+                self.offsets, self.feats = expanded_ids(self.offsets, self.feats, n_arcs)
+                self.max_len = int(np.diff(self.offsets).max()) if n_arcs else 0
+        if not self.shared:
+            starts, ends = self.offsets[self.arcs], self.offsets[self.arcs + 1]
+            n_entries = int((ends - starts).sum())
+            if 4 * n_entries + 8 * (len(self) + 1) <= COMPACT_BUDGET_BYTES:
+                layout = _compact_columns(self.feats, self.offsets, self.arcs, self.dup, cols, n_entries)
+        self._held = (cols, layout)
+        return layout
 
 
 def column_map_of(feature_ids, n_bits):
