@@ -24,8 +24,9 @@ except UserError as err:
     files = ["config/config.yaml", *workflow.overwrite_configfiles]
     where = key_origin(err, files, workflow.config_settings.config)
     sys.exit(f"coreflab: error: {err}{where}")
-if untrained_learners_note(config):
-    print(untrained_learners_note(config), file=sys.stderr)
+UNTRAINED_NOTE = untrained_learners_note(config)
+if UNTRAINED_NOTE:
+    print(UNTRAINED_NOTE, file=sys.stderr)
 
 # the repository root: workflow/Snakefile sits one level below it
 REPO_DIR = os.path.dirname(workflow.basedir)

@@ -306,23 +306,28 @@ def _row_sums(rows, row_off, w, out):
         out[q] = t
 
 
+@njit(cache=True, inline="always")
+def _pair_score(items, lo, hi, row_sum, w, s):
+    """s plus pair items[lo:hi]'s score: its rows' sums, then its own columns' weights."""
+    last = items.shape[0] - 1
+    for k in range(lo, hi):
+        c = items[k]
+        ahead = items[min(k + AHEAD, last)]
+        if ahead >= 0:
+            prefetch(w, ahead)
+        if c < 0:
+            s += row_sum[-1 - c]
+        else:
+            s += w[c]
+    return s
+
+
 @njit(cache=True)
 def _decision_shared(items, item_off, row_sum, w, b):
     """w·x + b of every pair: its rows' sums, then its own columns."""
     z = np.empty(item_off.shape[0] - 1, dtype=np.float64)
-    last = items.shape[0] - 1
     for i in range(item_off.shape[0] - 1):
-        s = b
-        for k in range(item_off[i], item_off[i + 1]):
-            c = items[k]
-            ahead = items[min(k + AHEAD, last)]
-            if ahead >= 0:
-                prefetch(w, ahead)
-            if c < 0:
-                s += row_sum[-1 - c]
-            else:
-                s += w[c]
-        z[i] = s
+        z[i] = _pair_score(items, item_off[i], item_off[i + 1], row_sum, w, b)
     return z
 
 
@@ -331,28 +336,13 @@ def _loss_grad_shared(items, item_off, rows, row_off, y, sw, wg, b, row_sum, row
     """_loss_grad_compact over shared rows: each row's weights summed once, its gradient gathered per
     row (row_grad) and added to its columns once after the pairs."""
     n_rows = row_off.shape[0] - 1
-    last = rows.shape[0] - 1
-    for q in range(n_rows):
-        t = 0.0
-        for k in range(row_off[q], row_off[q + 1]):
-            prefetch(wg, rows[min(k + AHEAD, last)])
-            t += wg[rows[k], 0]
-        row_sum[q] = t
-        row_grad[q] = 0.0
+    w = wg[:, 0]  # the weights, interleaved with the gradient each shares a cache line with
+    _row_sums(rows, row_off, w, row_sum)
+    row_grad[:] = 0.0
     loss = 0.0
     g_b = 0.0
-    last = items.shape[0] - 1
     for i in range(item_off.shape[0] - 1):
-        z = b
-        for k in range(item_off[i], item_off[i + 1]):
-            c = items[k]
-            ahead = items[min(k + AHEAD, last)]
-            if ahead >= 0:
-                prefetch_write(wg, ahead)
-            if c < 0:
-                z += row_sum[-1 - c]
-            else:
-                z += wg[c, 0]
+        z = _pair_score(items, item_off[i], item_off[i + 1], row_sum, w, b)
         loss_i, p = _logloss_sigmoid(z, y[i])
         loss += sw[i] * loss_i
         g = sw[i] * (p - y[i])
@@ -399,7 +389,6 @@ class StorePairs:
         self.store = store
         self.feats = np.asarray(store.arc_feats, dtype=np.int32)
         self.offsets = np.asarray(store.arc_feat_offsets, dtype=np.int64)
-        self.max_len = 0 if self.shared or self.offsets.shape[0] < 2 else int(np.diff(self.offsets).max())
         self.dup = _duplicate_flags(self.feats, self.offsets, self.arcs, self.n_ids)
         self._held = None  # (column map, its compact layout or None): see _layout
         self._wg = None  # (n, 2): weights and gradient side by side, see loss_grad
@@ -467,7 +456,8 @@ class StorePairs:
             return _loss_grad_shared(items, item_off, rows, row_off, y, sw, wg, b, self._rows[0], self._rows[1])
         if layout is not None:
             return _loss_grad_compact(layout[0], layout[1], y, sw, wg, b)
-        return _loss_grad(self.feats, self.offsets, self.arcs, self.dup, cols, y, sw, wg, b, self.max_len)
+        max_len = int(np.diff(self.offsets).max()) if self.offsets.shape[0] > 1 else 0  # the longest arc's ids
+        return _loss_grad(self.feats, self.offsets, self.arcs, self.dup, cols, y, sw, wg, b, max_len)
 
     def _layout(self, cols):
         """The compact columns of these pairs under `cols`, built once per column map: the shared-row
@@ -483,7 +473,6 @@ class StorePairs:
                 self.shared = False
                 n_arcs = self.offsets.shape[0] - 1 - int(self.store.n_rows)
                 self.offsets, self.feats = expanded_ids(self.offsets, self.feats, n_arcs)
-                self.max_len = int(np.diff(self.offsets).max()) if n_arcs else 0
         if not self.shared:
             starts, ends = self.offsets[self.arcs], self.offsets[self.arcs + 1]
             n_entries = int((ends - starts).sum())
