@@ -25,6 +25,10 @@ VERBS = {
     "synth": ("coreflab.commands.synth", "generate the embedded synthetic corpus as CoNLL-2012"),
     "import": ("coreflab.commands.import_corpus", "load one split of a corpus source and write it as CoNLL-2012"),
     "prepare": ("coreflab.commands.prepare", "read, validate and compile a corpus split"),
+    "mention-model": (
+        "coreflab.commands.mention_model",
+        "learn which predicted mentions are entity mentions of the key (filter, singletons)",
+    ),
     "baseline": ("coreflab.commands.baseline", "string-match baseline predictions"),
     "features": (
         "coreflab.commands.features",

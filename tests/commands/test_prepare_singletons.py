@@ -13,7 +13,7 @@ from coreflab.learn.output import response_documents
 from coreflab.mela.mode import resolve_keep_singletons
 from tests.commands.toy_conll import ROWS, conll_text
 
-# the same text with "Mary" a one-mention entity: 1 of 3 key clusters is a singleton (33% > 5%)
+# the same text with "Mary" a one-mention entity: 1 of 3 key clusters is a singleton (33% > 25%)
 ROWS_SINGLETON = [r if r is None or r[0] != "Mary" else (*r[:4], "(3)") for r in ROWS]
 
 
@@ -35,15 +35,15 @@ def files(tmp_path):
 def test_own_key_decides_without_a_scheme_key(tmp_path, files, capsys):
     corpus, stats = prepare(tmp_path, files[0])
     assert corpus.response_singletons is True and stats["response_singletons"] == "keep"
-    assert "responses keep one-mention clusters (this split's key has 1 one-mention clusters of 3)" in (
-        capsys.readouterr().out
-    )
+    out = capsys.readouterr().out
+    assert "singleton policy keep: responses keep one-mention clusters (this split's key has 1 one-mention" in out
+    assert "clusters of 3, so the scheme annotates singletons)" in out
 
 
 def test_the_training_split_reads_its_own_key_once(tmp_path, files, capsys):
     corpus, _ = prepare(tmp_path, files[0], "--scheme-key", str(files[0]))
     assert corpus.response_singletons is True
-    assert "(this split's key has 1 one-mention clusters of 3)" in capsys.readouterr().out
+    assert "(this split's key has 1 one-mention clusters of 3," in capsys.readouterr().out
 
 
 def test_the_training_key_decides_for_every_split(tmp_path, files, capsys):

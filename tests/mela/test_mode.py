@@ -32,10 +32,19 @@ def key_doc(cluster_sizes):
 
 @pytest.mark.parametrize(
     "singletons,others,expected",
-    [(0, 50, False), (2, 855, False), (1, 19, False), (2, 18, True), (28605, 10794, True)],
+    [
+        (0, 50, False),
+        (2, 855, False),
+        (6, 94, False),
+        (14, 86, False),
+        (5, 15, False),
+        (6, 14, True),
+        (28605, 10794, True),
+    ],
 )
 def test_stray_singletons_do_not_make_a_singleton_scheme(singletons, others, expected):
-    # (2, 855): OntoGUM dev; (28605, 10794): GUM; the boundary is more than 5% of clusters
+    # (2, 855): OntoGUM dev; (6, 94): a CoNLL-2012 release's training key whose documents were cut into
+    # parts (6%), (14, 86) such a test key; (28605, 10794): GUM; the boundary is more than 25% of clusters
     assert annotates_singletons(singletons, singletons + others) is expected
 
 

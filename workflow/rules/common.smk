@@ -33,6 +33,43 @@ REPO_DIR = os.path.dirname(workflow.basedir)
 SPLITS = ["train", "dev", "test"]
 EVAL_SPLITS = ["dev", "test"]
 
+# A run is a corpus with one mention mode: gold mentions write results/<corpus>/, predicted mentions
+# results/<corpus>_predicted/ (`mentions: [gold, predicted]` runs both side by side).
+PREDICTED_SUFFIX = "_predicted"
+MENTION_MODES = (
+    [config["mentions"]] if isinstance(config["mentions"], str) else config["mentions"]
+)
+
+
+def run_name(corpus, mentions):
+    return corpus + (PREDICTED_SUFFIX if mentions == "predicted" else "")
+
+
+RUNS = [run_name(c, m) for c in config["run"]["corpora"] for m in MENTION_MODES]
+
+
+def run_mentions(run):
+    """The mention mode of a run (see RUNS)."""
+    base = run[: -len(PREDICTED_SUFFIX)]
+    return (
+        "predicted"
+        if run.endswith(PREDICTED_SUFFIX) and base in config["corpora"]
+        else "gold"
+    )
+
+
+def run_source(run):
+    """The configured corpus of a run (its entry under `corpora`)."""
+    return run[: -len(PREDICTED_SUFFIX)] if run_mentions(run) == "predicted" else run
+
+
+def mentions_param(wildcards):
+    return run_mentions(wildcards.corpus)
+
+
+def source_param(wildcards):
+    return run_source(wildcards.corpus)
+
 
 wildcard_constraints:
     corpus="[A-Za-z0-9_]+",
@@ -50,7 +87,60 @@ def mem_mb_from_inputs(factor, floor_mb):
 
 def corpus_options(wildcards):
     """The source options of one corpus as JSON (params: a change reruns the import)."""
-    return json.dumps(config["corpora"].get(wildcards.corpus, {}), sort_keys=True)
+    return json.dumps(
+        config["corpora"].get(run_source(wildcards.corpus), {}), sort_keys=True
+    )
+
+
+def mention_model_used(run):
+    return run_mentions(run) == "predicted" and config["mention_model"]["enabled"]
+
+
+def prepare_inputs(wildcards):
+    """A split's CoNLL, the training key (it decides, once per corpus, the singleton scheme) and, for
+    predicted mentions, the mention classifier."""
+    c = wildcards.corpus
+    out = {
+        "conll": f"results/{c}/data/{wildcards.split}.conll",
+        "scheme": f"results/{c}/data/train.conll",
+    }
+    if mention_model_used(c):
+        out["model"] = f"results/{c}/mentions/model.npz"
+    return out
+
+
+def mention_model_args(wildcards, input):
+    if "model" not in input.keys():
+        return ""
+    cross = " --cross-fit" if wildcards.split == "train" else ""
+    return f"--mention-model {input.model} --mention-filter {config['mention_model']['filter_below']}{cross}"
+
+
+def selection_inputs(wildcards):
+    """Template selection's inputs: the training split (it cuts its own held-out part from it), its
+    compiled form (whose singleton policy the held-out responses follow), the tuned root loss, and
+    the mention classifier of a predicted-mention run."""
+    c = wildcards.corpus
+    out = {
+        "conll": f"results/{c}/data/train.conll",
+        "compiled": f"results/{c}/compiled/train.npz",
+        "tuned": root_loss_file(c),
+    }
+    if mention_model_used(c):
+        out["model"] = f"results/{c}/mentions/model.npz"
+    return out
+
+
+def selection_model_args(wildcards, input):
+    if "model" not in input.keys():
+        return ""
+    return f"--mention-model {input.model} --mention-filter {config['mention_model']['filter_below']}"
+
+
+def parses_param(wildcards):
+    """What the parse column holds: `auto` for a CoNLL-2012 release read with its auto columns."""
+    options = config["corpora"].get(run_source(wildcards.corpus), {})
+    return "auto" if options.get("annotation") == "auto" else "gold"
 
 
 def systems():
@@ -123,18 +213,12 @@ def paper_targets(paper, corpora=None):
         paper == "bk2014" and "bk_delayed_laso" in config["systems"]
     ):  # Table 2 needs that leaderboard system
         return paper_targets("bk2014_table2", corpora) + [
-            f"results/{c}/{n}"
-            for c in corpora or config["run"]["corpora"]
-            for n in PAPER_OUTPUTS["bk2014"]
+            f"results/{c}/{n}" for c in corpora or RUNS for n in PAPER_OUTPUTS["bk2014"]
         ]
     names = PAPER_OUTPUTS[paper]
     if paper == "l3m2014" and doccluster_enabled():
         names = names + ["paper/l3m2014/table2_vi.md"]
-    return [
-        f"results/{corpus}/{name}"
-        for corpus in corpora or config["run"]["corpora"]
-        for name in names
-    ]
+    return [f"results/{corpus}/{name}" for corpus in corpora or RUNS for name in names]
 
 
 def config_json(wildcards):
@@ -144,7 +228,7 @@ def config_json(wildcards):
 
 def all_targets(wildcards):
     out = []
-    for corpus in config["run"]["corpora"]:
+    for corpus in RUNS:
         out += [
             f"results/{corpus}/manifest.json",
             f"results/{corpus}/leaderboard.md",
@@ -361,7 +445,7 @@ def leaderboard_inputs(wildcards):
 
 
 def leaderboard_args(wildcards, input):
-    args = [f"--compiled {input.compiled}", f"--mentions {config['mentions']}"]
+    args = [f"--compiled {input.compiled}"]
     args += [f"--score-json {s}={input.get('json_%s' % s)}" for s in systems()]
     for s in systems():
         if s in LEARNER_SYSTEMS:
@@ -397,7 +481,7 @@ def docs_templates():
     """docs/templates/results-<corpus>.md of every configured corpus that has one, and the
     performance page (benchmark JSONs, made by `snakemake bench` or `python bench/<name>.py`).
     """
-    names = [f"results-{c}" for c in config["run"]["corpora"]] + ["performance"]
+    names = [f"results-{c}" for c in RUNS] + ["performance"]
     return [
         f"docs/templates/{n}.md"
         for n in names

@@ -19,16 +19,40 @@ rule import_corpus:
         runtime=30,
     params:
         options=corpus_options,
+        source=source_param,
     shell:
-        "coreflab import --corpus {wildcards.corpus} --split {wildcards.split} "
+        "coreflab import --corpus {params.source} --split {wildcards.split} "
         "--options-json {params.options:q} --out {output.conll} > {log} 2>&1"
+
+
+rule mention_model:
+    input:
+        conll="results/{corpus}/data/train.conll",
+    output:
+        model="results/{corpus}/mentions/model.npz",
+        stats="results/{corpus}/mentions/model.json",
+    log:
+        "results/{corpus}/logs/mention_model.log",
+    benchmark:
+        "results/{corpus}/benchmarks/mention_model.tsv"
+    priority: 20
+    conda:
+        "../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    params:
+        c=config["mention_model"]["c"],
+        folds=config["mention_model"]["folds"],
+    shell:
+        "coreflab mention-model --conll {input.conll} --corpus {wildcards.corpus} --c {params.c} "
+        "--folds {params.folds} --out {output.model} --stats {output.stats} > {log} 2>&1"
 
 
 rule prepare:
     input:
-        conll="results/{corpus}/data/{split}.conll",
-        # the training key decides, once per corpus, whether responses keep one-mention clusters
-        scheme="results/{corpus}/data/train.conll",
+        unpack(prepare_inputs),
     output:
         compiled="results/{corpus}/compiled/{split}.npz",
         stats="results/{corpus}/compiled/{split}.stats.json",
@@ -46,9 +70,12 @@ rule prepare:
         mem_mb=4000,
         runtime=30,
     params:
-        mentions=config["mentions"],
+        mentions=mentions_param,
+        model=mention_model_args,
+        parses=parses_param,
         singletons=config["response_singletons"],
     shell:
         "coreflab prepare --conll {input.conll} --corpus {wildcards.corpus} --split {wildcards.split} "
-        "--mentions {params.mentions} --singletons {params.singletons} --scheme-key {input.scheme} "
+        "--mentions {params.mentions} {params.model} --parses {params.parses} "
+        "--singletons {params.singletons} --scheme-key {input.scheme} "
         "--out {output.compiled} --stats {output.stats} > {log} 2>&1"

@@ -31,33 +31,49 @@ def add_arguments(p):
     p.add_argument(
         "--compiled",
         default=None,
-        help="the split's compiled corpus: the default caption says whether responses keep one-mention clusters",
+        help="the split's compiled corpus: the default caption says its mentions, parses and singleton policy",
     )
     p.add_argument(
         "--mentions",
         choices=("gold", "predicted"),
         default=None,
-        help="the mentions the systems were given: the default caption says which (gold mentions are not "
-        "comparable with end-to-end systems)",
+        help="the mentions the systems were given (default: as the compiled split records); the caption says "
+        "which (gold mentions are not comparable with end-to-end systems)",
     )
     p.add_argument("--samples", type=at_least(1), default=10000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out-prefix", required=True, help="writes PREFIX.csv, PREFIX.md, PREFIX.tex")
 
 
-def singletons_note(compiled):
-    """'; responses keep/drop one-mention clusters' as the compiled split records it, else ''.
+def setting_note(compiled, mentions=None):
+    """'gold|predicted mentions, gold|auto parses; <singleton policy>' as the compiled split records them
+    (`mentions` overrides the recorded mode), or what of it is known.
 
-    Why: scores with and without response singletons differ by several points (B3, CEAFe), and
-    published CoNLL-2012 numbers are without them; a reader comparing must know which these are."""
-    if compiled is None:
-        return ""
-    from coreflab.corpus.compiled import CompiledCorpus
+    Why: scores with gold and predicted mentions, and with and without response singletons, differ by
+    many points (B3, CEAFe), and published CoNLL-2012 numbers use predicted mentions without singletons;
+    a reader comparing must know which these are."""
+    from coreflab.corpus.singletons import DROP, KEEP, policy_text
 
-    keep = CompiledCorpus.load(compiled).response_singletons
-    if keep is None:
-        return ""
-    return "; responses keep one-mention clusters" if keep else "; responses without one-mention clusters"
+    corpus = None
+    if compiled is not None:
+        from coreflab.corpus.compiled import CompiledCorpus
+
+        corpus = CompiledCorpus.load(compiled)
+    parts = []
+    mode = mentions or (corpus.mention_mode if corpus is not None else None)
+    if mode:
+        parts.append(f"{mode} mentions")
+    if corpus is not None and corpus.parses:
+        parts.append("no parses" if corpus.parses == "none" else f"{corpus.parses} parses")
+    policy = None
+    if corpus is not None:
+        policy = corpus.singleton_policy
+        if policy is None and corpus.response_singletons is not None:
+            policy = KEEP if corpus.response_singletons else DROP
+    text = ", ".join(parts)
+    if policy:
+        text += ("; " if text else "") + policy_text(policy)
+    return text
 
 
 def run(args):
@@ -68,9 +84,10 @@ def run(args):
         board, named_values(args.score_json, "--score-json", "SYSTEM=PATH"), args.samples, args.seed, args.reference
     )
     against = "the best system" if args.reference is None else args.reference
+    setting = setting_note(args.compiled, args.mentions)
     caption = args.caption or (
-        f"Leaderboard: {corpus}, {args.split} split{f', {args.mentions} mentions' if args.mentions else ''} "
-        f"(F1 in %, MELA = CoNLL average{singletons_note(args.compiled)}; "
+        f"Leaderboard: {corpus}, {args.split} split{f', {setting}' if setting else ''} "
+        "(F1 in %, MELA = CoNLL average, Mentions = mention detection, exact spans; "
         f"† = significantly different from {against}, paired bootstrap over documents, p < 0.05)"
     )
     write_table(board, args.out_prefix, caption=caption)

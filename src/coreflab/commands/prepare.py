@@ -1,18 +1,21 @@
 """`coreflab prepare`: read and validate a CoNLL split, compile it, save the `.npz`.
 
     coreflab prepare --conll FILE --corpus NAME --split S [--mentions gold|predicted]
-                     [--singletons auto|keep|drop] [--scheme-key TRAIN.conll]
+                     [--mention-model MODEL.npz [--mention-filter P] [--cross-fit]]
+                     [--singletons auto|keep|drop] [--scheme-key TRAIN.conll] [--parses gold|auto]
                      --out SPLIT.npz [--stats STATS.json]
 
 Prints the split's size (documents, tokens, gold mentions, clusters, singletons) and, with
-predicted mentions, mention recall/precision/F1 against the key (exact spans). Outputs are
-written atomically; an empty split (no documents) is an error.
+predicted mentions, mention recall/precision/F1 against the key (exact spans), of the rules and,
+with a mention model (`coreflab mention-model`), of the candidates it keeps: those whose entity
+probability is at least `--mention-filter`. `--cross-fit` scores the model's own training split fold
+by fold. Outputs are written atomically; an empty split (no documents) is an error.
 
-The compiled split records whether responses on the corpus keep one-mention clusters, which every
-later step that scores it follows: `--singletons keep|drop`, or `auto` (default): whether the key
-of `--scheme-key` (the workflow passes the training split's; default this split's own) annotates
-singletons. One decision per corpus, because splits can disagree: documents cut into parts leave
-one-mention clusters, so one split's key can pass the 5% mark and another's not.
+The compiled split records the singleton policy (`coreflab.corpus.singletons`), which every later step
+that scores it follows: `--singletons keep|drop`, or `auto` (default): from the mention mode, whether
+the key of `--scheme-key` (the workflow passes the training split's; default this split's own)
+annotates singletons, and whether a mention model decides which predicted mentions are entities. One
+decision per corpus, because splits can disagree: documents cut into parts leave one-mention clusters.
 """
 
 import json
@@ -20,12 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
+from coreflab.arg_types import probability
 from coreflab.corpus.compile import MENTION_MODES, compile_documents
 from coreflab.corpus.mentions import gold_mentions
 from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
+from coreflab.corpus.singletons import annotates_singletons, decide_policy, keeps_singletons, policy_text
 from coreflab.errors import UserError
 from coreflab.learn.output import key_singleton_counts
-from coreflab.mela.mode import CHOICES, annotates_singletons, parse_mode
+from coreflab.mela.mode import CHOICES, parse_mode
 
 
 def add_arguments(parser):
@@ -45,6 +50,21 @@ def add_arguments(parser):
         "--scheme-key",
         help="CoNLL key whose share of one-mention clusters decides --singletons auto (default: --conll; "
         "the workflow passes the training split's, so that every split follows one decision)",
+    )
+    parser.add_argument(
+        "--mention-model", help="predicted mentions: the mention classifier (`coreflab mention-model`) to apply"
+    )
+    parser.add_argument(
+        "--mention-filter",
+        type=probability,
+        default=0.1,
+        help="drop candidates whose entity probability is below this (default 0.1; 0 keeps every candidate)",
+    )
+    parser.add_argument(
+        "--cross-fit", action="store_true", help="this is the mention model's training split: score it fold by fold"
+    )
+    parser.add_argument(
+        "--parses", choices=("gold", "auto"), default="gold", help="what the parse column holds (captions say it)"
     )
     parser.add_argument("--out", required=True, help="compiled split (.npz)")
     parser.add_argument("--stats", help="also write the statistics as JSON here")
@@ -77,11 +97,8 @@ def split_stats(docs, corpus):
     return stats
 
 
-def response_singletons(choice, docs, conll, scheme_key=None):
-    """(keep, why): whether responses keep one-mention clusters, and a phrase saying what decided it."""
-    mode = parse_mode(choice)
-    if mode is not None:
-        return mode, "as configured"
+def key_scheme(docs, conll, scheme_key=None):
+    """(annotates singletons, a phrase saying which key and its counts)."""
     source, scheme_docs = "this split's key", docs
     if scheme_key is not None and Path(scheme_key).resolve() != Path(conll).resolve():  # train reads its own once
         scheme_docs = read_conll_path(scheme_key)
@@ -92,16 +109,54 @@ def response_singletons(choice, docs, conll, scheme_key=None):
     return annotates_singletons(n_single, n_clusters), f"{source} has {n_single} one-mention clusters of {n_clusters}"
 
 
+def singleton_policy(choice, mentions, has_model, docs, conll, scheme_key=None):
+    """(policy, why): the singleton policy (`coreflab.corpus.singletons`) and a phrase saying what decided it."""
+    mode = parse_mode(choice)
+    if mode is not None:
+        return decide_policy(mentions, None, has_model, mode), "as configured"
+    annotates, why = key_scheme(docs, conll, scheme_key)
+    why += ", so the scheme " + ("annotates singletons" if annotates else "does not annotate singletons")
+    if annotates and mentions == "predicted":
+        why += "; predicted mentions " + ("with" if has_model else "without") + " a mention model"
+    return decide_policy(mentions, annotates, has_model, None), why
+
+
+def apply_model(args, corpus, docs):
+    """Filter the candidates with the mention model; the per-type detection of rules and rules + classifier."""
+    from coreflab.features.mention_model import MentionModel, apply_mention_model, detection_by_type
+
+    model = MentionModel.load(args.mention_model)
+    filtered, prob = apply_mention_model(corpus, model, args.mention_filter, cross_fit=args.cross_fit)
+    if "key" in corpus.missing:
+        return filtered, None
+    key_corpus = compile_documents(docs, args.corpus, args.split, mentions="gold")
+    return filtered, detection_by_type(key_corpus, corpus, prob >= args.mention_filter)
+
+
 def run(args):
     docs = read_conll_path(args.conll)
     if not docs:
         raise UserError(f"{args.conll}: split {args.split!r} of corpus {args.corpus!r} holds no documents")
-    keep, why = response_singletons(args.singletons, docs, args.conll, args.scheme_key)
+    if args.mention_model and args.mentions != "predicted":
+        raise UserError("--mention-model applies to predicted mentions (--mentions predicted)")
+    has_model = bool(args.mention_model)
+    policy, why = singleton_policy(args.singletons, args.mentions, has_model, docs, args.conll, args.scheme_key)
     corpus = compile_documents(docs, args.corpus, args.split, mentions=args.mentions)
-    corpus.response_singletons = keep
+    by_type = None
+    if has_model:
+        corpus, by_type = apply_model(args, corpus, docs)
+    corpus.response_singletons = keep = keeps_singletons(policy)
+    corpus.singleton_policy = policy
+    corpus.mention_mode = args.mentions
+    corpus.parses = "none" if "parse" in corpus.missing else args.parses
     stats = split_stats(docs, corpus)
     stats["mention_mode"] = args.mentions
-    stats["response_singletons"] = decision = "keep" if keep else "drop"
+    stats["parses"] = corpus.parses
+    stats["response_singletons"] = "keep" if keep else "drop"
+    stats["singleton_policy"] = policy
+    if by_type is not None:
+        stats["mention_filter"] = args.mention_filter
+        stats["detection_by_type"] = by_type
     if args.stats:
         atomic_write_text(args.stats, json.dumps(stats, indent=2) + "\n")
     corpus.save(args.out)
@@ -110,8 +165,14 @@ def run(args):
         f"{stats['gold_mentions']} gold mentions, {stats['clusters']} clusters, {stats['singletons']} singletons"
     )
     if args.mentions == "predicted":
+        if by_type is not None:
+            rules = by_type["rules"]["all"]
+            line += (
+                f"; rules: {rules['predicted']} candidates, recall {100 * rules['recall']:.2f}%, "
+                f"precision {100 * rules['precision']:.2f}%; kept at entity probability >= {args.mention_filter:g}:"
+            )
         line += (
-            f"; {stats['mentions']} predicted mentions, recall {100 * stats['mention_recall']:.2f}%, "
+            f" {stats['mentions']} predicted mentions, recall {100 * stats['mention_recall']:.2f}%, "
             f"precision {100 * stats['mention_precision']:.2f}%, F1 {100 * stats['mention_f1']:.2f}%"
         )
     if stats["spans_in_two_clusters"]:
@@ -122,5 +183,5 @@ def run(args):
     if stats["missing"]:
         line += f"; missing: {', '.join(stats['missing'])}"
     print(line)
-    print(f"responses {decision} one-mention clusters ({why})")
+    print(f"singleton policy {policy}: {policy_text(policy)} ({why})")
     return 0

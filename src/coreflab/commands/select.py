@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from coreflab.arg_types import at_least
+from coreflab.arg_types import at_least, probability
 from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.features.featureset import load_featureset
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
@@ -18,6 +18,19 @@ def add_arguments(p):
     p.add_argument("--conll", required=True, help="training split (CoNLL-2012), split 75/25 by document")
     p.add_argument("--corpus", required=True)
     p.add_argument("--mentions", default="gold", choices=["gold", "predicted"])
+    p.add_argument(
+        "--mention-model",
+        help="predicted mentions: the mention classifier (`coreflab mention-model`) that filters both parts "
+        "(each scored fold by fold) and marks which held-out mentions may stand alone",
+    )
+    p.add_argument(
+        "--mention-filter", type=probability, default=0.1, help="entity probability below which candidates are dropped"
+    )
+    p.add_argument(
+        "--policy-from",
+        help="compiled training split (`coreflab prepare`) whose singleton policy the held-out responses follow "
+        "(default: --singletons)",
+    )
     p.add_argument("--start", default="small", help="feature set to start from (name or path)")
     p.add_argument("--candidates", default="local", help="feature set whose local entries are the candidates")
     p.add_argument(
@@ -89,6 +102,9 @@ def run(args):
         nonlocal_iterations=args.nonlocal_iterations,
         pool=list(dict.fromkeys(start + candidates)),
         keep_singletons=args.singletons,
+        mention_model=args.mention_model,
+        mention_filter=args.mention_filter,
+        policy_from=args.policy_from,
     )
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
     local, chosen_nonlocal, rows = greedy_selection(

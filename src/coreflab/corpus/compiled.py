@@ -63,6 +63,13 @@ ARRAY_FIELDS = {
     #                         a fresh singleton id), -1 when the split has no key
     "m_in_key": np.int8,  # 1 if the span is a mention of the gold key, else 0
 }
+# Arrays only some splits have: the mention classifier's probability that a predicted mention is an
+# entity of the key (`coreflab.corpus.mention_model`), which the `entities` singleton policy reads.
+OPTIONAL_ARRAY_FIELDS = {"m_entity": np.float32}
+
+
+_DTYPES = {**ARRAY_FIELDS, **OPTIONAL_ARRAY_FIELDS}
+_TEXT_FIELDS = ("singleton_policy", "mention_mode", "parses")
 
 
 @dataclass
@@ -80,6 +87,12 @@ class CompiledCorpus:
     # and every step scores by one convention. None: not recorded (older files, hand-built splits): each
     # step decides from the key it scores against.
     response_singletons: bool | None = None
+    # The singleton policy behind it (`coreflab.corpus.singletons`: keep, drop or entities) and the
+    # mentions and parses the split was compiled with (gold / predicted; gold / auto / none), which
+    # captions name. None: not recorded.
+    singleton_policy: str | None = None
+    mention_mode: str | None = None
+    parses: str | None = None
 
     def __getattr__(self, key):
         arrays = self.__dict__.get("arrays", {})
@@ -118,7 +131,10 @@ class CompiledCorpus:
             _response_singletons=np.array(
                 -1 if self.response_singletons is None else int(self.response_singletons), dtype=np.int8
             ),
-            **{k: np.asarray(v, dtype=ARRAY_FIELDS[k]) for k, v in self.arrays.items()},
+            _singleton_policy=np.array(self.singleton_policy or ""),
+            _mention_mode=np.array(self.mention_mode or ""),
+            _parses=np.array(self.parses or ""),
+            **{k: np.asarray(v, dtype=_DTYPES[k]) for k, v in self.arrays.items()},
         )
         tmp.replace(path)
 
@@ -127,6 +143,7 @@ class CompiledCorpus:
         with np.load(path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files if not k.startswith("_")}
             recorded = int(z["_response_singletons"]) if "_response_singletons" in z.files else -1
+            text = {k: (str(z[f"_{k}"]) or None) if f"_{k}" in z.files else None for k in _TEXT_FIELDS}
             return cls(
                 name=str(z["_name"]),
                 split=str(z["_split"]),
@@ -135,12 +152,14 @@ class CompiledCorpus:
                 missing=[str(x) for x in z["_missing"]],
                 arrays=arrays,
                 response_singletons=None if recorded < 0 else bool(recorded),
+                **text,
             )
 
 
 __all__ = [
     "CompiledCorpus",
     "ARRAY_FIELDS",
+    "OPTIONAL_ARRAY_FIELDS",
     "TYPE_ROOT",
     "TYPE_PRONOUN",
     "TYPE_NAME",

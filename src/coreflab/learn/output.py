@@ -2,9 +2,9 @@
 
 A tree's clustering is the transitive closure of its non-root arcs (METHODS.md,
 notation). Responses keep the key documents' tokens and columns and replace only the
-clusters (`Document.with_clusters`). Singletons follow the key unless told otherwise: kept
-when the key annotates singletons (LitBank, GUM), dropped when it does not (CoNLL-2012), so
-every paper table on a corpus scores responses the way its leaderboard does.
+clusters (`Document.with_clusters`). One-mention clusters follow the corpus's singleton policy
+(`coreflab.corpus.singletons`, recorded in the compiled split) unless told otherwise, so every
+paper table on a corpus scores responses the way its leaderboard does.
 """
 
 import warnings
@@ -12,9 +12,14 @@ import warnings
 import numpy as np
 
 from coreflab.corpus.document import crossing_clusters, writable_clusters
+from coreflab.corpus.singletons import ENTITIES, annotates_singletons
 from coreflab.decode.arcs import antecedents_to_clusters
 from coreflab.errors import UserError
-from coreflab.mela.mode import annotates_singletons, resolve_keep_singletons
+from coreflab.mela.mode import resolve_keep_singletons
+
+# The entity probability at which the `entities` policy keeps an unlinked predicted mention: the
+# classifier's own decision (more likely a mention of the key than not).
+ENTITY_PROBABILITY = 0.5
 
 
 def check_antecedents(corpus, antecedents, who="the model"):
@@ -42,12 +47,29 @@ def check_antecedents(corpus, antecedents, who="the model"):
     return ante.astype(np.int32, copy=False)
 
 
+def singleton_entity_flags(corpus, keep_singletons):
+    """Per mention of the split, may it stand alone in a response (bool array), or None for "as
+    keep_singletons says". Under the `entities` policy (`coreflab.corpus.singletons`) a one-mention
+    cluster is kept only where the mention classifier gives its mention an entity probability of at
+    least ENTITY_PROBABILITY; a split without the classifier's probabilities keeps none."""
+    if not keep_singletons or getattr(corpus, "singleton_policy", None) != ENTITIES:
+        return None
+    prob = corpus.arrays.get("m_entity")
+    if prob is None:
+        return np.zeros(corpus.n_mentions, np.bool_)
+    return np.asarray(prob) >= ENTITY_PROBABILITY
+
+
 def clusters_per_document(corpus, antecedents, keep_singletons=False, who="the model", cuts=None):
     """Per compiled document: clusters as lists of inclusive (start, end) token spans, cut where two
     mentions of one cluster cross (`writable_clusters`: CoNLL-2012 brackets cannot write them) before
     one-mention clusters are dropped, so that a cut never leaves a singleton in a response without them.
+    One-mention clusters are kept when keep_singletons is true and the singleton policy lets their
+    mention stand alone (`singleton_entity_flags`).
     `cuts`, a list, receives (document index, clusters cut) for every document with a cut."""
     antecedents = check_antecedents(corpus, antecedents, who)
+    entity = singleton_entity_flags(corpus, keep_singletons)
+    may_stand = set()
     out = []
     offs = corpus.arrays["doc_mention_offsets"]
     starts, ends = corpus.arrays["m_start"], corpus.arrays["m_end"]
@@ -63,7 +85,9 @@ def clusters_per_document(corpus, antecedents, keep_singletons=False, who="the m
             clusters = writable_clusters(clusters)
             if cuts is not None:
                 cuts.append((d, n_cut))
-        out.append([g for g in clusters if keep_singletons or len(g) > 1])
+        if entity is not None:
+            may_stand = {(int(starts[lo + i]), int(ends[lo + i])) for i in np.flatnonzero(entity[lo:hi]).tolist()}
+        out.append([g for g in clusters if len(g) > 1 or (keep_singletons and (entity is None or g[0] in may_stand))])
     return out
 
 

@@ -1,8 +1,7 @@
 """Which MELA the learned loss Δ_ρ approximates: response singletons kept or dropped.
 
 The project's scorer and every scored response keep singleton clusters iff the corpus's
-training key annotates them (`coreflab.learn.output.key_has_singletons`: more than 5% of its clusters have
-one mention): OntoNotes-style keys (the synthetic corpora, OntoGUM) drop them, LitBank and GUM
+training key annotates them and the singleton policy keeps any (`coreflab.corpus.singletons`): OntoNotes-style keys (the synthetic corpora, OntoGUM) drop them, LitBank and GUM
 keep them. B3 and CEAFe differ between the
 two, so the nine regressor features, the MELA labels of the regressor data, the
 incremental inference of Alg. 3 and the regressor itself must all be in the mode of the
@@ -13,21 +12,11 @@ the compiled split's clusters) and guards a regressor against use in the other m
 
 import numpy as np
 
+from coreflab.corpus.singletons import SINGLETON_SCHEME_SHARE, annotates_singletons
 from coreflab.errors import UserError
 
 CHOICES = ("auto", "keep", "drop")
 KEPT, DROPPED = "kept", "dropped"
-
-# A scheme that annotates singletons marks most entities that way (GUM and LitBank: 73% of key
-# clusters); a scheme without them may still carry a stray one-mention cluster (OntoGUM dev: 2 of
-# 857, conversion leftovers), which must not switch the whole evaluation to keeping singletons.
-SINGLETON_SCHEME_SHARE = 0.05
-
-
-def annotates_singletons(n_singletons, n_clusters):
-    """Does a key with this many one-mention clusters (of n_clusters) follow a singleton-annotating
-    scheme? True when singletons are more than SINGLETON_SCHEME_SHARE of its clusters."""
-    return n_clusters > 0 and n_singletons > SINGLETON_SCHEME_SHARE * n_clusters
 
 
 def parse_mode(value):
@@ -118,6 +107,8 @@ def check_regressor_mode(reg, keep, source="regressor", transfer=False):
 
 __all__ = [
     "CHOICES",
+    "SINGLETON_SCHEME_SHARE",
+    "annotates_singletons",
     "KEPT",
     "DROPPED",
     "parse_mode",

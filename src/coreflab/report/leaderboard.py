@@ -87,7 +87,9 @@ def add_costs(board, benchmarks):
 
 
 def leaderboard_frame(df, split):
-    """MUC, B3, CEAFe (R/P/F) and MELA per system, sorted by MELA (ties by name)."""
+    """MUC, B3, CEAFe (R/P/F), MELA and mention detection (R/P/F: the response's mentions against the
+    key's, exact spans, as the official scorer's "Identification of Mentions") per system, sorted by
+    MELA (ties by name)."""
     sub = df[df["split"] == split]
     if sub.empty:
         raise UserError(f"no scores for split {split!r}")
@@ -99,6 +101,8 @@ def leaderboard_frame(df, split):
             for col, short in (("recall", "R"), ("precision", "P"), ("f1", "F")):
                 row[f"{label} {short}"] = float(by.loc[metric, col]) if metric in by.index else float("nan")
         row["MELA"] = float(by.loc["mela", "f1"]) if "mela" in by.index else float(wide_f1(g).mean(axis=1).iloc[0])
+        for col, short in (("recall", "R"), ("precision", "P"), ("f1", "F")):
+            row[f"Mentions {short}"] = float(by.loc["mentions", col]) if "mentions" in by.index else float("nan")
         rows.append(row)
     out = pd.DataFrame(rows).sort_values(["MELA", "system"], ascending=[False, True], kind="stable")
     out.insert(0, "rank", range(1, len(out) + 1))

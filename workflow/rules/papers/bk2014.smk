@@ -158,8 +158,7 @@ rule bk2014_table2:
 
 rule select_templates:
     input:
-        conll="results/{corpus}/data/train.conll",
-        tuned="results/{corpus}/tuning/root_loss.json",
+        unpack(selection_inputs),
     output:
         log=report(
             "results/{corpus}/selection/steps.html",
@@ -183,7 +182,8 @@ rule select_templates:
         mem_mb=8000,
         runtime=240,
     params:
-        mentions=config["mentions"],
+        mentions=mentions_param,
+        model=selection_model_args,
         start=config["selection"]["start"],
         candidates=config["selection"]["candidates"],
         nonlocal_candidates=",".join(config["selection"]["nonlocal_candidates"]),
@@ -196,7 +196,8 @@ rule select_templates:
         window=window_option,
         singletons=config["response_singletons"],
     shell:
-        "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} --singletons {params.singletons} "
+        "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} {params.model} "
+        "--singletons {params.singletons} --policy-from {input.compiled} "
         "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
         "--iterations {params.iterations} {params.nonlocal_iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} {params.nonlocal_max_steps} --jobs {threads} --seed {params.seed} "
         "--tuned {input.tuned} --log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"

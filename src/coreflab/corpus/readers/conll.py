@@ -502,12 +502,17 @@ def new_file_mode():
 
 def atomic_write_text(path, text):
     """Write text to path via a temporary file + rename, so readers never see half a file."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path, data):
+    """Write bytes to path via a temporary file + rename, so readers never see half a file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.chmod(tmp, new_file_mode())  # mkstemp creates 0600; give the file the usual mode
         os.replace(tmp, path)
     except BaseException:

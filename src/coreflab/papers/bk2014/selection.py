@@ -21,12 +21,14 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from coreflab.corpus.compile import compile_documents
+from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.errors import one_line_warnings
 from coreflab.features.extract import extract_arc_store
+from coreflab.features.mention_model import MentionModel, apply_mention_model
 from coreflab.features.template_subsets import TemplatePool
 from coreflab.learn.evaluation import score_model
 from coreflab.learn.registry import make_learner
-from coreflab.mela.mode import resolve_keep_singletons
+from coreflab.mela.mode import parse_mode, resolve_keep_singletons
 
 
 def split_documents(docs, seed, fraction=0.75):
@@ -57,6 +59,9 @@ class Evaluator:
         nonlocal_iterations=None,
         pool=None,
         keep_singletons=None,
+        mention_model=None,
+        mention_filter=0.1,
+        policy_from=None,
     ):
         """n_bits and window: those of the training arc stores, so that a template is judged
         with the hashing collisions and candidate sets it will be trained with.
@@ -68,12 +73,23 @@ class Evaluator:
         the pool's stores exceed POOL_BUDGET_BYTES: GUM's take 1.1 GB, a CoNLL-2012 training set
         with `local_fine` about three times that, and each worker also holds the store it cuts).
         keep_singletons: whether held-out responses keep one-mention clusters (None: as the whole
-        training key, the decision `coreflab prepare` records for the training split)."""
+        training key, the decision `coreflab prepare` records for the training split).
+        mention_model: path of the mention classifier of a predicted-mention run; both parts are filtered
+        at mention_filter with probabilities cross-fitted within each part, as the training split is.
+        policy_from: path of the compiled training split, whose singleton policy the held-out part follows
+        (keep_singletons then only overrides it when not auto)."""
         train_docs, self.held_docs = split_documents(docs, seed)
         self.train = compile_documents(train_docs, name, "select-train", mentions)
         self.held = compile_documents(self.held_docs, name, "select-held", mentions)
+        if mention_model is not None:
+            model = MentionModel.load(mention_model)
+            self.train = apply_mention_model(self.train, model, mention_filter, cross_fit=True)[0]
+            self.held = apply_mention_model(self.held, model, mention_filter, cross_fit=True)[0]
+        recorded = CompiledCorpus.load(policy_from) if policy_from is not None else None
         # auto/None: the whole training key's decision, as `coreflab prepare` records it for the training split
-        self.held.response_singletons = resolve_keep_singletons(keep_singletons, key_docs=docs)
+        self.held.response_singletons = resolve_keep_singletons(keep_singletons, recorded, key_docs=docs)
+        if recorded is not None and parse_mode(keep_singletons) is None:
+            self.held.singleton_policy = recorded.singleton_policy
         self.seed, self.iterations, self.beam, self.root_loss = seed, iterations, beam, root_loss
         self.store_options = {"n_bits": n_bits, "window": window, "reach": reach}
         self.nonlocal_iterations = iterations if nonlocal_iterations is None else nonlocal_iterations
