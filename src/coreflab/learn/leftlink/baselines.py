@@ -7,7 +7,12 @@ O(1) L2 shrinkage, and cluster online:
   the earlier items with a loss-augmented (+1 for a wrong choice) perceptron-style SGD step.
 - Bin-Left-Link: a linear SVM (hinge loss, SGD) on positives = the closest co-clustered
   antecedent, negatives = every item between it and i; inference links i to its best
-  scoring candidate if that score is > 0.
+  scoring candidate if that score is > 0. A candidate mention outside the gold key
+  (`m_in_key` 0: a predicted mention with no twin in the key) makes a negative of every
+  link to an earlier item: the paper's examples (gold mentions) come only from items with an
+  antecedent, so a non-mention would otherwise never be an anaphor in training and the SVM
+  would link it whenever it looks like an anaphor (issue #42). With gold mentions, or items
+  without `m_in_key` (document clustering), the examples are the paper's.
 """
 
 import numpy as np
@@ -98,6 +103,16 @@ def gold_representatives(doc_item_offsets, item_cluster):
     return rep.astype(np.int64)
 
 
+def outside_key(corpus):
+    """bool per item: a candidate mention that is not a mention of the gold key (`m_in_key` 0, a
+    predicted mention without a twin in the key). Empty (no such item) when the corpus records no
+    `m_in_key` (document clustering) or has no key mention at all (no key to be outside of)."""
+    in_key = getattr(corpus, "m_in_key", None)
+    if in_key is None or not np.any(np.asarray(in_key) == 1):
+        return np.zeros(0, dtype=np.bool_)
+    return np.asarray(in_key) == 0
+
+
 @njit(cache=True)
 def binleftlink_sgd_epoch(
     v,
@@ -110,11 +125,15 @@ def binleftlink_sgd_epoch(
     arc_feats,
     arc_vals,
     rep,
+    off_key,
     lam,
     eta0,
     step,
 ):
-    """One SGD pass of the hinge loss on Bengtson & Roth's examples."""
+    """One SGD pass of the hinge loss on Bengtson & Roth's examples.
+
+    off_key[i] (empty: none) marks an item outside the gold key: all its links to earlier items
+    are negatives (it has no closest antecedent); other items without one make no example."""
     for d in doc_order:
         lo = doc_item_offsets[d]
         for i in range(lo, doc_item_offsets[d + 1]):
@@ -124,11 +143,11 @@ def binleftlink_sgd_epoch(
                 j = arc_ante[a]
                 if j >= 0 and rep[lo + j] == rep[i] and j > closest_j:
                     closest, closest_j = a, j
-            if closest < 0:
+            if closest < 0 and (off_key.shape[0] == 0 or not off_key[i]):
                 continue
             for a in range(a0, a1):
                 j = arc_ante[a]
-                if j < closest_j:
+                if j < 0 or j < closest_j:
                     continue  # the root and mentions before the closest antecedent make no example
                 y = 1.0 if a == closest else -1.0
                 eta = eta0 / (1.0 + eta0 * lam * step)
@@ -159,14 +178,18 @@ class _SGDLeftLinker(ClusteringLearnerMixin, Learner):
         rng = np.random.default_rng(self.seed)
         v = np.zeros(1 << int(data.store.n_bits))
         scale, step = 1.0, 0
-        rep = gold_representatives(arrays[0], np.asarray(data.corpus.m_cluster, dtype=np.int64))
+        gold = self._gold_arrays(data, arrays)
         for epoch in range(1, self.epochs + 1):
             order = rng.permutation(arrays[0].shape[0] - 1).astype(np.int64)
             scale, step = type(self)._epoch_kernel(
-                v, scale, order, *arrays, rep, float(self.lam), float(self.eta0), step
+                v, scale, order, *arrays, *gold, float(self.lam), float(self.eta0), step
             )
             self._end_epoch(epoch, v, scale, callback)
         return self
+
+    def _gold_arrays(self, data, arrays):
+        """What the epoch kernel reads of the gold clustering: the representatives."""
+        return (gold_representatives(arrays[0], np.asarray(data.corpus.m_cluster, dtype=np.int64)),)
 
     def predict_labels(self, data):
         """Cluster id per item (document-local index of the cluster's first item)."""
@@ -188,3 +211,7 @@ class BinLeftLink(_SGDLeftLinker):
 
     _epoch_kernel = staticmethod(binleftlink_sgd_epoch)
     _cluster_kernel = staticmethod(best_left_link_cluster)
+
+    def _gold_arrays(self, data, arrays):
+        """The representatives and the items outside the gold key (`outside_key`)."""
+        return (*super()._gold_arrays(data, arrays), outside_key(data.corpus))
