@@ -1,12 +1,14 @@
 """Haponchyk & Moschitti (2017): Table 1, Fig. 2 (the regressor), Fig. 3, Tables 2–4 (the learners).
 
-- Table 1: regressor trained on sample S1 tested on S2 and back: examples, MSE, SCC (%).
-- Fig. 2: MSE and SCC on the other sample vs the number of training examples (log x,
+- Table 1: regressor trained on sample S1 tested on S2 and back: examples, MSE, SCC (%), the
+  paper's squared correlation coefficient: Pearson r² of predicted and true MELA (`mse_scc`).
+- Fig. 2: MSE and SCC (Pearson r²) on the other sample vs the number of training examples (log x,
   10 to all; each size a seeded random subset of the training sample).
 - Fig. 3: one panel per N: dev MELA vs epoch for LSP_F, LSP_YJ, LSP_ρ; last panel: test
   MELA vs N at each model's best dev epoch (T_best).
-- Table 2: dev and test MELA and T_best for N_selected (the N where LSP_ρ's best dev MELA
-  is highest among the reduced spaces) and All; Table 3: test MUC, B3, CEAFe, MELA at
+- Table 2: dev and test MELA and T_best for N_selected (the reduced N where the learners'
+  mean best dev MELA is highest, ties to the smaller N: the paper fixed N in advance, so no
+  one learner's score picks it) and All; Table 3: test MUC, B3, CEAFe, MELA at
   T_best; Table 4: the same on the second corpus, including LSP_ρ with the regressor of
   the first corpus (LSP^1st_ρ, the paper's LSP^EN_ρ transfer).
 """
@@ -24,6 +26,11 @@ from coreflab.seeds import main_seed_rows as main_rows
 from coreflab.seeds import n_seeds, seed_order
 
 LEARNER_ORDER = ("lsp_f", "lsp_yj", "lsp_rho")
+
+# `mse_scc`'s SCC is the squared Pearson correlation of predicted and true MELA (the paper's
+# "squared correlation coefficient"), not a rank (Spearman) correlation.
+SCC_LABEL = "SCC (Pearson r², %)"
+SCC_CAPTION = "SCC = squared correlation coefficient, Pearson r² of predicted and true MELA (%)"
 
 
 def display_name(learner):
@@ -92,13 +99,13 @@ def fig2(points, corpus=None, seed=None):
         for ax, col in zip(axes, ("MSE", "SCC")):
             main = _main_mask(sub, seed)
             style.line_with_band(ax, sub, "n_examples", col, main, k, f"train {train}, test {test}")
-    for ax, ylabel in zip(axes, ("MSE (squared MELA points)", "SCC (Spearman, %)")):
+    for ax, ylabel in zip(axes, ("MSE (squared MELA points)", SCC_LABEL)):
         style.plain_log_axis(ax, "x")
         ax.set_xlabel("training examples (log scale)")
         ax.set_ylabel(ylabel)
         ax.legend(fontsize=8)
     axes[0].set_title("mean squared error (lower is better)")
-    axes[1].set_title("rank correlation (higher is better)")
+    axes[1].set_title("squared Pearson correlation r² (higher is better)")
     what = "MELA regressor accuracy vs training examples"
     return style.finish_figure(
         fig, style.title("hm2017", "Fig. 2", corpus, "samples S1/S2", what) + style.seeds_note(n_seeds(points))
@@ -190,14 +197,31 @@ def fig3(runs, n_all, corpus=None, seed=None):
     )
 
 
+SELECT_N_RULE = (
+    "N_selected = the reduced N (not All) where the mean over the learners of the best dev MELA is highest "
+    "(ties: the smaller N); no single learner's score picks it"
+)
+
+
 def select_n(best, n_all):
-    """N_selected: the reduced N (not All) where LSP_ρ has the best dev MELA (else any learner)."""
+    """N_selected: the reduced N (not All) with the highest MEAN best dev MELA over the table's learners.
+
+    The paper fixed N in advance (1M of about 16.8M features), so the choice must not favour one
+    learner: every learner of `best` counts with the same weight. Only the N where every learner has
+    a row compete (else, when no N has them all, every reduced N with the learners it has); ties go
+    to the smaller N. 0 when there is no reduced N.
+    """
     reduced = best[(best["n_features"] > 0) & (best["n_features"] < n_all)]
     if reduced.empty:
         return 0
-    rho = reduced[reduced["learner"] == "lsp_rho"]
-    pick = rho if not rho.empty else reduced
-    return int(pick.sort_values(["dev_mela", "n_features"], ascending=[False, True]).iloc[0]["n_features"])
+    learners = set(best["learner"])
+    per_n = reduced.groupby("n_features")
+    complete = [n for n, sub in per_n if set(sub["learner"]) >= learners]
+    mean = per_n["dev_mela"].mean()
+    if complete:
+        mean = mean.loc[complete]
+    top = mean.max()
+    return int(min(n for n, v in mean.items() if v == top))
 
 
 def table2(best, n_all, n_sel):
@@ -262,6 +286,9 @@ __all__ = [
     "best_epochs_per_seed",
     "fig3",
     "select_n",
+    "SELECT_N_RULE",
+    "SCC_LABEL",
+    "SCC_CAPTION",
     "table2",
     "table3",
     "table4",

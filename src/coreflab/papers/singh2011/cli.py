@@ -5,7 +5,10 @@ VERBS = {
     "run": ("coreflab.papers.singh2011.commands.run", "distributed MCMC cross-document coreference on Dask"),
     "synth": ("coreflab.papers.singh2011.commands.synth", "synthetic cross-document corpus (Person-X / large scale)"),
     "ecbplus": ("coreflab.papers.singh2011.commands.ecbplus", "ECB+ entity mentions as a cross-document corpus"),
-    "calibrate": ("coreflab.papers.singh2011.commands.calibrate", "entity bias giving the true number of entities"),
+    "calibrate": (
+        "coreflab.papers.singh2011.commands.calibrate",
+        "the prior: b giving the true entity count (Person-X) or b, w tuned on held-out entities",
+    ),
     "baselines": ("coreflab.papers.singh2011.commands.baselines", "string-match and label-propagation baselines"),
     "report": ("coreflab.papers.singh2011.commands.report", "Singh et al. 2011 Figs. 5-7 and Table 2"),
 }

@@ -1,4 +1,4 @@
-"""Singh et al. 2011's run grid: the prior each corpus is tuned for, the traces of Fig. 7 and the
+"""Singh et al. 2011's run grid: the prior each corpus is calibrated for (and by which rule), the traces of Fig. 7 and the
 baselines of Table 2 (ECB+ only when its folder is configured), and the seeds the run jobs of
 Figs. 5-7 trace besides `crossdoc.seed` (the workflow's `seeds`, run inside the same job: the
 figures' bands). `Grid` binds the grid to a workflow config for workflow/rules/papers/singh2011.smk.
@@ -11,15 +11,18 @@ from coreflab.seeds import seeds_args
 
 
 def tuning_params(crossdoc_config, corpus, context_suffix=""):
-    """Model, initialisation, string-weight grid and evaluated schedule the prior is tuned for:
-    Person-X runs (Figs. 5-6) start from singletons with w meaningless (every string is X), the
-    string-initialised runs (Fig. 7, Table 2) use the hierarchical model."""
+    """Rule, model, initialisation, string-weight grid and evaluated schedule of a corpus's prior:
+    Person-X runs (Figs. 5-6) start from singletons with w meaningless (every string is X) and
+    get b by the paper's Person-X rule (§5.2: the predicted number of entities equals the true
+    one, `--rule entity-count`); the string-initialised runs (Fig. 7, Table 2) use the
+    hierarchical model and b, w tuned by B3 F1 on held-out entities (§5.3, `--rule heldout-b3`)."""
     c = crossdoc_config
     if corpus == "personx":
         # mention-pair Person-X runs share the flat model's prior; node-level (union) runs score
         # aggregated contexts, whose cosines are on another scale, so they get their own
         union = context_suffix == "_union"
         return dict(
+            rule="entity-count",
             model="hier" if union else "flat",
             context="union" if union else "pairwise",
             init="singletons",
@@ -29,6 +32,7 @@ def tuning_params(crossdoc_config, corpus, context_suffix=""):
             samples=c["samples_per_round"],
         )
     return dict(
+        rule="heldout-b3",
         model="hier",
         context=c["context"],
         init="string",

@@ -16,7 +16,16 @@ test set" and chose w and b by the results on that development set. This module 
   * `tune_prior`: a 1-D search per parameter (coordinate sweeps: b over its grid with w fixed,
     then w over its grid with the chosen b), each point scored by the B3 F1 of a short chain on
     the development entities, with the same initialisation, model and proposals per mention as
-    the evaluated run. Ties keep the earlier grid point, so the choice is deterministic.
+    the evaluated run. Ties keep the earlier grid point, so the choice is deterministic. This is
+    the protocol of the large corpus (Table 2, Fig. 7) and ECB+.
+  * `count_calibrated_bias`: the Person-X protocol (§5.2, Figs. 5-6: "we set the bias b to
+    achieve the same number of entities"): b such that the chain's predicted number of entities
+    equals (else is closest to) the true number, on the whole corpus (nothing is held out: the
+    rule reads only the gold entity count, as the paper's did). The count rises with b (a larger
+    b repels more), so the search brackets the true count between the ends of the bias grid
+    (widening them by a factor 4 while they do not bracket it) and bisects log b until the
+    count is hit or the bisections are spent; of every b tried, the one whose count is closest
+    wins (ties: the smaller b).
 """
 
 import json
@@ -84,9 +93,8 @@ def state_scores(corpus, bias, string_weight, blocks=None):
     }
 
 
-def _dev_run(dev, params, schedule, within_topic):
-    """B3 F1 and entity count of a short single-machine chain on the development corpus."""
-    cfg = InferenceConfig(
+def _chain_config(params, schedule, within_topic):
+    return InferenceConfig(
         params=params,
         rounds=schedule["rounds"],
         samples_per_round=schedule["samples"],
@@ -96,8 +104,87 @@ def _dev_run(dev, params, schedule, within_topic):
         seed=schedule["seed"],
         within_topic=within_topic,
     )
+
+
+def _dev_run(dev, params, schedule, within_topic):
+    """B3 F1 and entity count of a short single-machine chain on the development corpus."""
+    cfg = _chain_config(params, schedule, within_topic)
     labels, _ = run_inference(dev, cfg, SerialExecutor(dev.features()), shards=1)
     return b3_scores(labels, dev.gold)[2], int(len(np.unique(labels)))
+
+
+def predicted_entities(corpus, params, schedule, within_topic=False, executor=None):
+    """Number of entities of a chain's final state on `corpus`: `schedule` as in `tune_prior`
+    plus `shards` (default 1). The shards run one after another here, which gives the
+    distributed run of the same shards and seed bit for bit (`distributed`)."""
+    cfg = _chain_config(params, schedule, within_topic)
+    executor = executor or SerialExecutor(corpus.features())
+    labels, _ = run_inference(corpus, cfg, executor, shards=int(schedule.get("shards", 1)))
+    return int(len(np.unique(labels)))
+
+
+def count_calibrated_bias(
+    corpus, params, bias_lo, bias_hi, schedule, bisections=12, widen=4.0, max_widen=8, within_topic=False
+):
+    """The Person-X rule (Singh et al. 2011 §5.2): b whose chain predicts the true number of entities.
+
+    The target is the number of gold entities of `corpus` (the only thing of the gold labels
+    it reads). Search: count(b) at `bias_lo` and `bias_hi`; while count(lo) > target, lo /= `widen`,
+    while count(hi) < target, hi *= `widen` (at most `max_widen` times each); then bisection on
+    log b (the geometric midpoint: a count below the target moves lo up, above moves hi down)
+    for at most `bisections` steps, stopping as soon as the count equals the target. The chosen
+    b is the tried one with the smallest |count − target| (ties: the smaller b). The sub- and
+    super-entity biases keep their ratios to b, w stays `params.string_weight`.
+
+    Returns (params with the chosen biases, one record per tried b in the order tried, target).
+    """
+    if not 0 < bias_lo <= bias_hi:
+        raise UserError(f"need 0 < bias_lo <= bias_hi, got {bias_lo}, {bias_hi}")
+    target = int(len(np.unique(corpus.gold)))
+    r_sub = params.sub_bias / params.bias
+    r_sup = params.super_bias / params.bias
+    executor = SerialExecutor(corpus.features())
+    counts, tries = {}, []
+
+    def with_bias(b):
+        return replace(params, bias=b, sub_bias=b * r_sub, super_bias=b * r_sup)
+
+    def count(b):
+        b = float(b)
+        if b not in counts:
+            counts[b] = predicted_entities(corpus, with_bias(b), schedule, within_topic, executor)
+            tries.append(
+                {
+                    "bias": b,
+                    "string_weight": float(params.string_weight),
+                    "entities": counts[b],
+                    "true_entities": target,
+                    "gap": counts[b] - target,
+                }
+            )
+        return counts[b]
+
+    lo, hi = float(bias_lo), float(bias_hi)
+    for _ in range(max_widen):
+        if count(lo) <= target:
+            break
+        lo /= widen
+    for _ in range(max_widen):
+        if count(hi) >= target:
+            break
+        hi *= widen
+    if count(lo) < target < count(hi):
+        for _ in range(bisections):
+            mid = float(np.sqrt(lo * hi))
+            c = count(mid)
+            if c == target:
+                break
+            if c < target:
+                lo = mid
+            else:
+                hi = mid
+    b = min(counts, key=lambda x: (abs(counts[x] - target), x))
+    return with_bias(b), tries, target
 
 
 def tune_prior(dev, params, bias_grid, weight_grid, schedule, sweeps=1, within_topic=False):

@@ -77,12 +77,13 @@ def run(args):
         R.table2(best, n_all, n_sel),
         out / "table2",
         caption=f"H&M 2017 Table 2 on {corpus} (dev and test): MELA and T_best (epoch of the best dev MELA), "
-        f"N_selected = {n_sel:,} of {n_all:,} features. {note}".strip(),
+        f"N_selected = {n_sel:,} of {n_all:,} features ({R.SELECT_N_RULE}). {note}".strip(),
     )
     write_table(
         R.table3(best, n_all, n_sel),
         out / "table3",
-        caption=f"H&M 2017 Table 3 on {corpus} (test): MUC, B3, CEAFe and MELA F1 at T_best. {note}".strip(),
+        caption=f"H&M 2017 Table 3 on {corpus} (test): MUC, B3, CEAFe and MELA F1 at T_best, at N_selected = "
+        f"{n_sel:,} and All ({R.SELECT_N_RULE}). {note}".strip(),
     )
     if args.second_runs:
         second = R.best_epochs(R.main_rows(_read(args.second_runs), args.seed))

@@ -29,7 +29,7 @@ def run(args):
         R.table1(df, seed=args.seed),
         out / "table1",
         caption=f"H&M 2017 Table 1 on {corpus}: MELA regressor trained on one document sample (S1 or S2), "
-        "tested on the other; MSE in squared MELA points, SCC = Spearman correlation (%).",
+        f"tested on the other; MSE in squared MELA points, {R.SCC_CAPTION}.",
     )
     points = R.fig2_points_seeds(df, seed=args.seed, seeds=args.seeds)
     write_table(points, out / "fig2", formats=("csv",))

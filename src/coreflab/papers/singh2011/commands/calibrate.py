@@ -1,11 +1,22 @@
-"""`coreflab singh2011 calibrate`: tune b and w on a held-out 5% of the entities (Singh et al. 2011 §5.3).
+"""`coreflab singh2011 calibrate`: set the prior (b, w) of a corpus by one of the paper's two protocols.
 
-Writes a JSON with the chosen bias and string weight, the held-out entity ids (which the runs
+`--rule heldout-b3` (default; the large corpus and ECB+, Table 2 / Fig. 7, Singh et al. 2011 §5.3):
+tune b and w on a held-out 5% of the entities. Writes a JSON with the chosen bias and string weight, the held-out entity ids (which the runs
 and baselines then leave out: they are evaluated on the other 95%) and every grid point tried
 with its development B3 F1 and log p(gold) / log p(string match) on the development entities.
 The development chain gets the same proposals per mention per round as the evaluated run
 (`--eval-samples-per-round` × `--eval-workers` over the test mentions), so b is tuned for the
 schedule it is used with.
+
+`--rule entity-count` (Person-X, Figs. 5-6, §5.2: "we set the bias b to achieve the same number
+of entities"): b such that the predicted number of entities equals (else is closest to) the
+true number, on the whole corpus, w fixed at `--string-weight` (`tuning.count_calibrated_bias`:
+bracket from the ends of `--bias-grid`, then `--bisections` bisection steps on log b). The
+chain is the evaluated run's: `--rounds`, `--eval-workers` shards of `--eval-samples-per-round`
+proposals each, `--init`, `--seed`, so at the chosen b the run with that many workers ends with
+the counted number of entities. Nothing is held out (`dev_entities` is empty): the runs are
+evaluated on every entity, as the paper's Person-X runs were. The JSON logs every b tried with
+its predicted and true entity count.
 """
 
 import numpy as np
@@ -14,19 +25,46 @@ from coreflab.arg_types import at_least
 from coreflab.errors import UserError
 from coreflab.papers.singh2011.arguments import add_model_arguments, model_params
 from coreflab.papers.singh2011.data import CrossdocCorpus
-from coreflab.papers.singh2011.tuning import heldout_split, split_corpus, tune_prior, write_prior
+from coreflab.papers.singh2011.tuning import (
+    count_calibrated_bias,
+    heldout_split,
+    split_corpus,
+    tune_prior,
+    write_prior,
+)
+
+RULES = ("heldout-b3", "entity-count")
 
 
 def add_arguments(p):
     p.add_argument("--corpus", required=True)
     add_model_arguments(p)
-    p.add_argument("--bias-grid", type=float, nargs="+", required=True, help="candidate entity biases b")
+    p.add_argument(
+        "--rule",
+        choices=RULES,
+        default="heldout-b3",
+        help="heldout-b3: b and w by development B3 F1 on held-out entities (large corpus, ECB+); "
+        "entity-count: b giving the true number of entities on the whole corpus (Person-X)",
+    )
+    p.add_argument(
+        "--bisections",
+        type=at_least(0),
+        default=12,
+        help="entity-count: bisection steps on log b after bracketing (default 12)",
+    )
+    p.add_argument(
+        "--bias-grid",
+        type=float,
+        nargs="+",
+        required=True,
+        help="candidate entity biases b (entity-count: its smallest and largest start the bracket)",
+    )
     p.add_argument(
         "--weight-grid",
         type=float,
         nargs="+",
         default=[0.0],
-        help="candidate string weights w (Person-X: 0, every string is X)",
+        help="candidate string weights w (Person-X: 0, every string is X); entity-count: only --string-weight",
     )
     p.add_argument("--heldout-frac", type=float, default=0.05, help="share of the gold entities held out")
     p.add_argument("--sweeps", type=at_least(1), default=1, help="coordinate sweeps (b, then w)")
@@ -52,6 +90,8 @@ def run(args):
     if min(args.bias_grid) <= 0 or min(args.weight_grid) < 0:
         raise UserError("biases must be positive and string weights non-negative")
     corpus = CrossdocCorpus.load(args.corpus)
+    if args.rule == "entity-count":
+        return _entity_count(args, corpus)
     _, dev_entities = heldout_split(corpus.gold, args.heldout_frac, args.seed)
     dev, test = split_corpus(corpus, dev_entities)
     if len(dev) == 0 or len(test) == 0:
@@ -81,6 +121,7 @@ def run(args):
         len(dev),
         tries,
         {
+            "rule": "heldout-b3",
             "heldout_frac": args.heldout_frac,
             "setting": "within topic" if args.within_topic else "whole corpus",
             "dev_samples_per_round": schedule["samples"],
@@ -92,5 +133,57 @@ def run(args):
     print(
         f"tuned on {len(dev)} held-out mentions ({len(dev_entities)} entities): b = {params.bias:.4g}, "
         f"w = {params.string_weight:.4g}, dev B3 F1 {100 * chosen['dev_b3_f1']:.1f}"
+    )
+    return 0
+
+
+def _entity_count(args, corpus):
+    """Person-X (§5.2): b giving the true number of entities, on the whole corpus."""
+    if set(args.weight_grid) - {args.string_weight}:
+        raise UserError(
+            "--rule entity-count sets b only: w is --string-weight, so --weight-grid may hold only that value"
+        )
+    if len(corpus) == 0:
+        raise UserError(f"{args.corpus}: no mentions")
+    schedule = {
+        "rounds": args.rounds,
+        "samples": args.eval_samples_per_round,
+        "shards": args.eval_workers,
+        "t_start": args.t_start,
+        "t_stop": args.t_stop,
+        "init": args.init,
+        "seed": args.seed,
+    }
+    params, tries, target = count_calibrated_bias(
+        corpus,
+        model_params(args),
+        min(args.bias_grid),
+        max(args.bias_grid),
+        schedule,
+        bisections=args.bisections,
+        within_topic=args.within_topic,
+    )
+    chosen = next(t for t in tries if t["bias"] == params.bias)
+    write_prior(
+        args.out,
+        params,
+        [],
+        0,
+        tries,
+        {
+            "rule": "entity-count",
+            "true_entities": target,
+            "predicted_entities": chosen["entities"],
+            "heldout_frac": 0.0,
+            "setting": "within topic" if args.within_topic else "whole corpus",
+            "samples_per_round": args.eval_samples_per_round,
+            "workers": args.eval_workers,
+            "rounds": args.rounds,
+            "init": args.init,
+        },
+    )
+    print(
+        f"entity count on all {len(corpus)} mentions: b = {params.bias:.4g} predicts {chosen['entities']} entities "
+        f"(true {target}) after {len(tries)} chains"
     )
     return 0
