@@ -29,6 +29,10 @@ VERBS = {
         "coreflab.commands.mention_model",
         "learn which predicted mentions are entity mentions of the key (filter, singletons)",
     ),
+    "mentions-table": (
+        "coreflab.commands.mentions_table",
+        "mention detection per split, stage and mention type (rules, candidates, classifier)",
+    ),
     "baseline": ("coreflab.commands.baseline", "string-match baseline predictions"),
     "features": (
         "coreflab.commands.features",

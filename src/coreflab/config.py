@@ -38,6 +38,11 @@ def _describe(error):
         known = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(known))
         return f"config key {where + '.' if error.absolute_path else ''}{extra[0]!r} is unknown; expected one of {', '.join(known)}"
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        # the branch that fits the value's own type says what is wrong (`mentions: silver`: not one of ...)
+        typed = [e for e in error.context if e.validator != "type"] or list(error.context)
+        inner = jsonschema.exceptions.best_match(typed)
+        return f"config key {where}: {inner.message}{_text_hint(inner)}"
     return f"config key {where}: {error.message}{_text_hint(error)}"
 
 

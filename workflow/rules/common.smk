@@ -212,13 +212,28 @@ def paper_targets(paper, corpora=None):
     if (
         paper == "bk2014" and "bk_delayed_laso" in config["systems"]
     ):  # Table 2 needs that leaderboard system
-        return paper_targets("bk2014_table2", corpora) + [
-            f"results/{c}/{n}" for c in corpora or RUNS for n in PAPER_OUTPUTS["bk2014"]
+        return paper_targets("bk2014_table2", corpora or paper_runs("bk2014")) + [
+            f"results/{c}/{n}"
+            for c in corpora or paper_runs("bk2014")
+            for n in PAPER_OUTPUTS["bk2014"]
         ]
     names = PAPER_OUTPUTS[paper]
     if paper == "l3m2014" and doccluster_enabled():
         names = names + ["paper/l3m2014/table2_vi.md"]
-    return [f"results/{corpus}/{name}" for corpus in corpora or RUNS for name in names]
+    return [
+        f"results/{corpus}/{name}"
+        for corpus in corpora or paper_runs(paper)
+        for name in names
+    ]
+
+
+def paper_runs(paper):
+    """The runs a paper's experiments use: those with its mentions (`paper_mentions`) when the config
+    runs that mode, else every run."""
+    wanted = config["paper_mentions"].get(paper)
+    if wanted not in MENTION_MODES:
+        return RUNS
+    return [r for r in RUNS if run_mentions(r) == wanted]
 
 
 def config_json(wildcards):
@@ -235,6 +250,8 @@ def all_targets(wildcards):
             f"results/{corpus}/overview.png",
             f"results/{corpus}/overview.pdf",
         ]
+        if mention_model_used(corpus):
+            out.append(f"results/{corpus}/mentions/detection.md")
         # models are targets too: deleting one reruns its training and exactly what depends on it
         # (Snakemake does not regenerate a missing intermediate file whose consumers are up to date)
         out += [

@@ -79,3 +79,36 @@ rule prepare:
         "--mentions {params.mentions} {params.model} --parses {params.parses} "
         "--singletons {params.singletons} --scheme-key {input.scheme} "
         "--out {output.compiled} --stats {output.stats} > {log} 2>&1"
+
+
+localrules:
+    mentions_table,
+
+
+rule mentions_table:
+    input:
+        stats=expand(
+            "results/{{corpus}}/compiled/{split}.stats.json", split=EVAL_SPLITS
+        ),
+        model="results/{corpus}/mentions/model.npz",
+    output:
+        csv="results/{corpus}/mentions/detection.csv",
+        md="results/{corpus}/mentions/detection.md",
+        tex="results/{corpus}/mentions/detection.tex",
+        html=report(
+            "results/{corpus}/mentions/detection.html",
+            caption="../report/mentions_table.rst",
+            category="Mentions",
+            labels={"corpus": "{corpus}", "table": "mention detection"},
+        ),
+    log:
+        "results/{corpus}/logs/mentions_table.log",
+    conda:
+        "../envs/coreflab.yaml"
+    params:
+        prefix="results/{corpus}/mentions/detection",
+        stats=lambda wildcards, input: " ".join(f"--stats {s}" for s in input.stats),
+        filter=config["mention_model"]["filter_below"],
+    shell:
+        "coreflab mentions-table {params.stats} --corpus {wildcards.corpus} --filter {params.filter} "
+        "--out-prefix {params.prefix} > {log} 2>&1"

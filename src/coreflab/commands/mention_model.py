@@ -2,7 +2,8 @@
 
     coreflab mention-model --conll TRAIN.conll --out MODEL.npz [--c 1.0] [--folds 5] [--stats STATS.json]
 
-Compiles the training split with predicted (rule-based) mentions, fits the mention classifier
+Compiles the training split's candidate mentions (the rules' and the nested ones they leave out,
+`coreflab.corpus.mentions.candidate_mentions`), fits the mention classifier
 (`coreflab.features.mention_model`) on whether each candidate is a key mention, and prints its
 cross-fitted precision and recall on that split per mention type. `coreflab prepare --mention-model`
 then filters candidates and decides which unlinked mentions are entities.
@@ -37,7 +38,7 @@ def run(args):
     docs = read_conll_path(args.conll)
     if not docs:
         raise UserError(f"{args.conll}: holds no documents")
-    corpus = compile_documents(docs, args.corpus, "train", mentions="predicted")
+    corpus = compile_documents(docs, args.corpus, "train", mentions="candidates")
     model = fit_mention_model(corpus, c=args.c, folds=args.folds)
     model.save(args.out)
     if args.stats:

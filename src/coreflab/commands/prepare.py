@@ -121,16 +121,22 @@ def singleton_policy(choice, mentions, has_model, docs, conll, scheme_key=None):
     return decide_policy(mentions, annotates, has_model, None), why
 
 
-def apply_model(args, corpus, docs):
-    """Filter the candidates with the mention model; the per-type detection of rules and rules + classifier."""
+def apply_model(args, docs):
+    """The classifier's candidates filtered with the mention model, and the per-type detection of the rules,
+    the candidates and those the classifier keeps (None without a key)."""
     from coreflab.features.mention_model import MentionModel, apply_mention_model, detection_by_type
 
     model = MentionModel.load(args.mention_model)
-    filtered, prob = apply_mention_model(corpus, model, args.mention_filter, cross_fit=args.cross_fit)
-    if "key" in corpus.missing:
+    candidates = compile_documents(docs, args.corpus, args.split, mentions="candidates")
+    filtered, prob = apply_mention_model(candidates, model, args.mention_filter, cross_fit=args.cross_fit)
+    if "key" in candidates.missing:
         return filtered, None
-    key_corpus = compile_documents(docs, args.corpus, args.split, mentions="gold")
-    return filtered, detection_by_type(key_corpus, corpus, prob >= args.mention_filter)
+    stages = {
+        "rules": (compile_documents(docs, args.corpus, args.split, mentions="predicted"), None),
+        "candidates": (candidates, None),
+        "rules + classifier": (candidates, prob >= args.mention_filter),
+    }
+    return filtered, detection_by_type(compile_documents(docs, args.corpus, args.split, mentions="gold"), stages)
 
 
 def run(args):
@@ -141,10 +147,11 @@ def run(args):
         raise UserError("--mention-model applies to predicted mentions (--mentions predicted)")
     has_model = bool(args.mention_model)
     policy, why = singleton_policy(args.singletons, args.mentions, has_model, docs, args.conll, args.scheme_key)
-    corpus = compile_documents(docs, args.corpus, args.split, mentions=args.mentions)
     by_type = None
     if has_model:
-        corpus, by_type = apply_model(args, corpus, docs)
+        corpus, by_type = apply_model(args, docs)
+    else:
+        corpus = compile_documents(docs, args.corpus, args.split, mentions=args.mentions)
     corpus.response_singletons = keep = keeps_singletons(policy)
     corpus.singleton_policy = policy
     corpus.mention_mode = args.mentions
@@ -168,8 +175,9 @@ def run(args):
         if by_type is not None:
             rules = by_type["rules"]["all"]
             line += (
-                f"; rules: {rules['predicted']} candidates, recall {100 * rules['recall']:.2f}%, "
-                f"precision {100 * rules['precision']:.2f}%; kept at entity probability >= {args.mention_filter:g}:"
+                f"; rules: {rules['predicted']} mentions, recall {100 * rules['recall']:.2f}%, "
+                f"precision {100 * rules['precision']:.2f}%; classifier: of {by_type['candidates']['all']['predicted']} "
+                f"candidates, kept at entity probability >= {args.mention_filter:g}:"
             )
         line += (
             f" {stats['mentions']} predicted mentions, recall {100 * stats['mention_recall']:.2f}%, "

@@ -25,11 +25,14 @@ from coreflab.corpus.attributes import (
 )
 from coreflab.corpus.compiled import ARRAY_FIELDS, CompiledCorpus
 from coreflab.corpus.lexicon import NEUTER_NE_TYPES, NUMERIC_NE_TYPES
-from coreflab.corpus.mentions import analyse_document, gold_mentions, predicted_mentions
+from coreflab.corpus.mentions import analyse_document, candidate_mentions, gold_mentions, predicted_mentions
 from coreflab.corpus.parse_tree import LABELS, label_id
 from coreflab.errors import UserError
 
 MENTION_MODES = ("gold", "predicted")
+# what compile_documents extracts: the modes, and `candidates`, the mention classifier's superset of
+# the predicted mentions (`mentions.candidate_mentions`)
+EXTRACTORS = {"gold": None, "predicted": predicted_mentions, "candidates": candidate_mentions}
 
 
 class Vocab:
@@ -100,7 +103,7 @@ def compile_documents(docs, name, split, mentions="gold"):
 
 
 def _compile_documents(docs, name, split, mentions):
-    if mentions not in MENTION_MODES:
+    if mentions not in EXTRACTORS:
         raise UserError(f"unknown mention mode {mentions!r}; expected one of {', '.join(MENTION_MODES)}")
     vocab = Vocab()
     has = {"pos": False, "parse": False, "speaker": False, "ne": False, "genre": False}
@@ -138,7 +141,7 @@ def _compile_documents(docs, name, split, mentions):
         has["genre"] |= genre is not None
         doc_genre.append(vocab.optional(genre))
         # mentions, heads, syntax
-        ms, me = gold_mentions(doc) if mentions == "gold" else predicted_mentions(doc, a)
+        ms, me = gold_mentions(doc) if mentions == "gold" else EXTRACTORS[mentions](doc, a)
         exact, heads = a.spans_nodes_heads(ms, me)
         k = len(ms)
         per_m["start"].append(ms)

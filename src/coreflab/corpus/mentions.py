@@ -198,8 +198,11 @@ def _capitalised_runs(doc, lower, sent_start):
     return starts, ends
 
 
-def predicted_mentions(doc, analysis=None):
-    """Rule-based mentions of a document (see module docstring): (starts, ends) int32 arrays."""
+def predicted_mentions(doc, analysis=None, dedupe_heads=True):
+    """Rule-based mentions of a document (see module docstring): (starts, ends) int32 arrays.
+
+    dedupe_heads=False keeps every candidate that shares its head with a larger one (the mention
+    classifier's candidates, `candidate_mentions`)."""
     a = analysis or analyse_document(doc)
     parts = []  # (starts, ends, exempt) arrays
     if a.tree is not None:
@@ -245,7 +248,7 @@ def predicted_mentions(doc, analysis=None):
     if pleonastic:
         keep &= ~((s == e) & np.isin(s, pleonastic))
     # same head: keep the largest span (ties: the earliest); coordinated NPs are exempt
-    cand = np.flatnonzero(keep & ~ex)
+    cand = np.flatnonzero(keep & ~ex) if dedupe_heads else _EMPTY_I32
     if len(cand):
         length = (e[cand] - s[cand]).astype(np.int64)
         order = np.lexsort((s[cand], -length, heads[cand]))
@@ -254,6 +257,58 @@ def predicted_mentions(doc, analysis=None):
         dup[1:] = h_sorted[1:] == h_sorted[:-1]
         keep[cand[order[dup]]] = False
     return s[keep], e[keep]
+
+
+_NESTED_POS = ("NN", "NNS", "NNP", "NNPS", "CD")
+_NAME_POS = ("NNP", "NNPS")
+
+
+def nested_mentions(analysis):
+    """Candidates inside NPs that the rules leave out (Python-free per token): each noun or number that
+    modifies its NP's head ("the [L2] learners", "[Tuesday] 's vote") and each run of two or more proper
+    nouns before the head ("the [New York] office"). Empty without a parse."""
+    a = analysis
+    if a.tree is None or not a.has_pos:
+        return _EMPTY_I32.copy(), _EMPTY_I32.copy()
+    t = a.tree
+    parent = t.tok_parent
+    n = a.n
+    np_id = LABEL_IDS["NP"]
+    inside = parent >= 0
+    in_np = np.zeros(n, np.bool_)
+    in_np[inside] = t.label[parent[inside]] == np_id
+    head_of_parent = np.full(n, -1, np.int32)
+    head_of_parent[inside] = a.node_head[parent[inside]]
+    modifier = in_np & (head_of_parent != np.arange(n))
+    noun = np.append(_label_table(_NESTED_POS), False)[a.tok_label] & modifier
+    single = np.flatnonzero(noun).astype(np.int32)
+    name = np.append(_label_table(_NAME_POS), False)[a.tok_label] & modifier
+    # runs of consecutive name tokens under one NP
+    same = np.zeros(n, np.bool_)
+    same[1:] = name[1:] & name[:-1] & (parent[1:] == parent[:-1])
+    starts = np.flatnonzero(name & ~same)
+    ends = np.empty(len(starts), np.int64)
+    if len(starts):
+        run_id = np.cumsum(name & ~same) - 1
+        last = np.flatnonzero(name & ~np.append(same[1:], False))
+        ends[run_id[last]] = last
+    multi = ends > starts
+    s = np.concatenate([single, starts[multi].astype(np.int32)])
+    e = np.concatenate([single, ends[multi].astype(np.int32)])
+    return s, e
+
+
+def candidate_mentions(doc, analysis=None):
+    """The mention classifier's candidates: the rules' mentions, the NPs the same-head rule drops and
+    `nested_mentions`, sorted by (start, end). Several times as many spans as key mentions: the
+    classifier (`coreflab.features.mention_model`) decides which are entities."""
+    a = analysis or analyse_document(doc)
+    s1, e1 = predicted_mentions(doc, a, dedupe_heads=False)
+    s2, e2 = nested_mentions(a)
+    spans = np.unique(np.stack([np.concatenate([s1, s2]), np.concatenate([e1, e2])], axis=1), axis=0)
+    if not len(spans):
+        return _EMPTY_I32.copy(), _EMPTY_I32.copy()
+    return spans[:, 0].astype(np.int32).copy(), spans[:, 1].astype(np.int32).copy()
 
 
 def mention_detection_scores(docs, mode="predicted"):

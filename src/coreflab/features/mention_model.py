@@ -342,24 +342,25 @@ __all__ = [
 ]
 
 
-def detection_by_type(key_corpus, corpus, kept):
-    """Mention detection of the candidates of `corpus` (all, and those where `kept`) against the key
-    mentions of `key_corpus` (the same split compiled with gold mentions), overall and per mention type:
-    recall per type of the key mention, precision per type of the candidate. Exact span match."""
+def detection_by_type(key_corpus, stages):
+    """Mention detection of each stage's mentions against the key mentions of `key_corpus` (the same split
+    compiled with gold mentions), overall and per mention type: recall per type of the key mention,
+    precision per type of the predicted one. Exact span match.
+
+    stages: {name: (compiled split, mask of its mentions that the stage keeps, or None for all)}."""
     from coreflab.corpus.compiled import TYPE_LETTERS
 
-    def spans(c, mask=None):
+    def spans(c):
         a = c.arrays
-        keys = (a["m_doc"].astype(np.int64) << 40) | (a["m_start"].astype(np.int64) << 20) | a["m_end"]
-        return keys if mask is None else keys[mask]
+        return (a["m_doc"].astype(np.int64) << 40) | (a["m_start"].astype(np.int64) << 20) | a["m_end"]
 
     gold = spans(key_corpus)
     gold_type = key_corpus.arrays["m_type"]
-    cand = spans(corpus)
-    cand_type = corpus.arrays["m_type"]
-    in_key = corpus.arrays["m_in_key"].astype(bool)
     out = {}
-    for stage, mask in (("rules", np.ones(corpus.n_mentions, bool)), ("rules + classifier", np.asarray(kept, bool))):
+    for stage, (corpus, kept) in stages.items():
+        mask = np.ones(corpus.n_mentions, bool) if kept is None else np.asarray(kept, bool)
+        cand, cand_type = spans(corpus), corpus.arrays["m_type"]
+        in_key = corpus.arrays["m_in_key"].astype(bool)
         found = np.isin(gold, cand[mask])
         row = {}
         for name, k in [("all", None)] + [(TYPE_LETTERS[t], t) for t in (1, 2, 3)]:

@@ -79,8 +79,9 @@ class Evaluator:
         policy_from: path of the compiled training split, whose singleton policy the held-out part follows
         (keep_singletons then only overrides it when not auto)."""
         train_docs, self.held_docs = split_documents(docs, seed)
-        self.train = compile_documents(train_docs, name, "select-train", mentions)
-        self.held = compile_documents(self.held_docs, name, "select-held", mentions)
+        extract = "candidates" if mention_model is not None else mentions
+        self.train = compile_documents(train_docs, name, "select-train", extract)
+        self.held = compile_documents(self.held_docs, name, "select-held", extract)
         if mention_model is not None:
             model = MentionModel.load(mention_model)
             self.train = apply_mention_model(self.train, model, mention_filter, cross_fit=True)[0]
