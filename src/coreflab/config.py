@@ -316,7 +316,7 @@ def check_corpus_folders(config):
 
     Separate from check_config, which judges the config alone; this looks at the machine."""
     from coreflab.corpus.download import DOWNLOAD_KEY, local_copy
-    from coreflab.corpus.readers.conll2012_release import SPLIT_DIRS, release_files
+    from coreflab.corpus.readers.conll2012_release import SPLIT_DIRS, read_annotation
 
     for name in config.get("run", {}).get("corpora", []):
         entry = config.get("corpora", {}).get(name) or {}
@@ -325,7 +325,7 @@ def check_corpus_folders(config):
         try:
             if name == "conll2012":
                 for split in SPLIT_DIRS:  # the layout, language and annotation of every split, as the import reads them
-                    release_files(local, split, entry.get("language", "english"), entry.get("annotation", "gold"))
+                    read_annotation(local, split, entry.get("language", "english"), entry.get("annotation", "gold"))
             elif name in DOWNLOAD_KEY:
                 local_copy(name, local)
         except UserError as err:  # named as a config key, so that the message says which file set it

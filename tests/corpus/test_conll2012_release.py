@@ -77,8 +77,9 @@ def test_one_file_per_split(tmp_path):
         got = load_conll2012_release(flat, split)
         want = load_conll2012_release(root, split)
         assert [d.key for d in got] == [d.key for d in want] and [d.clusters for d in got] == [d.clusters for d in want]
-    with pytest.raises(UserError, match="train.english.v4_auto_conll"):
-        load_conll2012_release(flat, "train", annotation="auto")
+    with pytest.warns(UserWarning, match="no \\*_auto_conll files for split 'train'"):  # gold files only: read them
+        auto = load_conll2012_release(flat, "train", annotation="auto")
+    assert [d.key for d in auto] == [d.key for d in load_conll2012_release(root, "train")]
 
 
 def test_an_empty_file_is_named_in_a_warning_and_a_file_for_a_folder_says_so(tmp_path):
@@ -90,3 +91,23 @@ def test_an_empty_file_is_named_in_a_warning_and_a_file_for_a_folder_says_so(tmp
         assert len(load_conll2012_release(root, "test")) == n
     with pytest.raises(UserError, match=r"wsj_2399.v4_gold_conll: a file, not a directory"):
         load_conll2012_release(empty, "test")
+
+
+def test_auto_falls_back_to_gold_files_where_a_split_has_no_auto_files(tmp_path):
+    """B&K's setting reads the auto columns; a release shipped with gold files only is still read, and the
+    workflow's captions say gold parses (`read_annotation`)."""
+    from coreflab.corpus.readers.conll2012_release import read_annotation
+
+    root = make_release(tmp_path / "r")
+    assert read_annotation(root, "train", annotation="auto") == "auto"
+    assert read_annotation(root, "dev", annotation="gold") == "gold"
+    for path in (root / "data/test").rglob("*_auto_conll"):
+        path.unlink()
+    assert read_annotation(root, "test", annotation="auto") == "gold"
+    with pytest.warns(UserWarning, match="no \\*_auto_conll files for split 'test'"):
+        docs = load_conll2012_release(root, "test", annotation="auto")
+    assert [d.doc_id for d in docs] == ["nw/wsj/23/wsj_2301"]
+    for path in (root / "data/test").rglob("*_gold_conll"):
+        path.unlink()
+    with pytest.raises(UserError, match="_gold_conll"):
+        read_annotation(root, "test", annotation="auto")

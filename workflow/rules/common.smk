@@ -138,9 +138,20 @@ def selection_model_args(wildcards, input):
 
 
 def parses_param(wildcards):
-    """What the parse column holds: `auto` for a CoNLL-2012 release read with its auto columns."""
-    options = config["corpora"].get(run_source(wildcards.corpus), {})
-    return "auto" if options.get("annotation") == "auto" else "gold"
+    """What the parse column holds: `auto` for a CoNLL-2012 release read with its auto files (where it has
+    them: `read_annotation`), else gold."""
+    source = run_source(wildcards.corpus)
+    options = config["corpora"].get(source, {})
+    if source != "conll2012" or options.get("annotation") != "auto":
+        return "gold"
+    from coreflab.corpus.readers.conll2012_release import read_annotation
+
+    return read_annotation(
+        options["local_dir"],
+        wildcards.split,
+        options.get("language", "english"),
+        "auto",
+    )
 
 
 def systems():

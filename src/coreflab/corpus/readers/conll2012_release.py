@@ -47,10 +47,32 @@ def require_release_root(root):
     return path
 
 
+def read_annotation(root, split, language="english", annotation="gold"):
+    """The annotation a split is read with: `auto` where the release has its auto files, else `gold`
+    (a release shipped with gold files only is still read, and captions say gold parses); a UserError
+    saying what is missing when the split has neither."""
+    if annotation != "auto":
+        release_files(root, split, language, annotation)  # a UserError naming what is missing
+        return annotation
+    try:
+        release_files(root, split, language, "auto")
+    except UserError:
+        release_files(root, split, language, "gold")  # neither: the error names the gold files
+        return "gold"
+    return "auto"
+
+
 def load_conll2012_release(root, split, language="english", annotation="gold"):
-    """Every document part of one split of the release, for one language and annotation."""
+    """Every document part of one split of the release, for one language and annotation (`auto` falls
+    back to the gold files, with a warning, where the release has no auto files: `read_annotation`)."""
     docs, seen = [], {}
-    for path in release_files(root, split, language, annotation):
+    read = read_annotation(root, split, language, annotation)
+    if read != annotation:
+        warnings.warn(
+            f"{root}: no *_auto_conll files for split {split!r}; reading its *_gold_conll files (gold parses)",
+            stacklevel=2,
+        )
+    for path in release_files(root, split, language, read):
         read = read_conll(path, layout="conll2012")
         if not read:
             warnings.warn(

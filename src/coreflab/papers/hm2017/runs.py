@@ -72,7 +72,9 @@ class Grid:
         # the config's `seeds`, repeated inside each Fig. 2 and Fig. 3 job (a run is seconds of a
         # job's startup: one job per seed would cost more than the runs)
         self.seeds_args = seeds_args(config.get("seeds"))
-        self.figure_corpora = set(config.get("run", {}).get("corpora", []))
+        corpora = config.get("run", {}).get("corpora", [])
+        # the runs of those corpora: gold mentions write results/<corpus>/, predicted results/<corpus>_predicted/
+        self.figure_corpora = set(corpora) | {f"{c}_predicted" for c in corpora}
 
     def run_seeds(self, wildcards):
         """The seeds of one run job: Fig. 3's corpora only (a paired corpus's runs feed Table 4,
