@@ -314,3 +314,29 @@ def test_skipped_experiments_are_announced_at_the_end_and_in_the_results(two_run
     table = (two_runs[0] / "results" / "skipped_experiments.md").read_text()
     assert "20 Newsgroups" in table and "ECB+" in table
     assert (two_runs[0] / "results" / "skipped_experiments.html").stat().st_size > 0
+
+
+def test_predicted_mentions_end_to_end_beside_gold(tmp_path):
+    """`mentions: [gold, predicted]`: the predicted run writes results/synth_predicted/ with the mention
+    classifier's filtered splits, a leaderboard whose caption and columns say how the mentions were
+    found, and the mention-detection table; `paper_mentions` plans each paper in its own setting."""
+    _copy_workflow(tmp_path)
+    both = ["--config", "mentions=[gold, predicted]", "paper_mentions={bk2014: predicted, l3m2014: gold}"]
+    proc = _snakemake(tmp_path, "-n", *both)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    planned = proc.stdout
+    assert "results/synth_predicted/paper/bk2014/table1.md" in planned
+    assert "results/synth/paper/bk2014/table1.md" not in planned
+    assert "results/synth/paper/l3m2014/table1.md" in planned
+    assert "results/synth_predicted/paper/l3m2014/table1.md" not in planned
+    targets = ["results/synth_predicted/leaderboard.md", "results/synth_predicted/mentions/detection.md"]
+    proc = _snakemake(tmp_path, "--config", "mentions=predicted", "--", *targets)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    board = (tmp_path / targets[0]).read_text()
+    assert "predicted mentions, gold parses" in board.splitlines()[0]
+    assert "Mentions R" in board and "Mentions P" in board
+    detection = (tmp_path / targets[1]).read_text()
+    assert "rules + classifier" in detection and "pronoun" in detection
+    log = (tmp_path / "results/synth_predicted/logs/prepare_test.log").read_text()
+    assert "singleton policy drop" in log  # the synthetic key has no singletons
+    assert (tmp_path / "results/synth_predicted/mentions/model.npz").exists()
