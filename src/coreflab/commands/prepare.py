@@ -134,7 +134,7 @@ def apply_model(args, docs):
     stages = {
         "rules": (compile_documents(docs, args.corpus, args.split, mentions="predicted"), None),
         "candidates": (candidates, None),
-        "rules + classifier": (candidates, prob >= args.mention_filter),
+        "classifier": (candidates, prob >= args.mention_filter),
     }
     return filtered, detection_by_type(compile_documents(docs, args.corpus, args.split, mentions="gold"), stages)
 

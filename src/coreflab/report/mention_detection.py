@@ -2,7 +2,7 @@
 
 Rows come from the `detection_by_type` entry that `coreflab prepare --mention-model` writes into a
 split's stats JSON: the rules alone, the classifier's candidates (the rules plus the nested spans they
-leave out) and the candidates the classifier keeps, each against the key's mentions (exact spans).
+leave out) and the candidates the classifier keeps (`classifier`), each against the key's mentions (exact spans).
 """
 
 import json
@@ -13,6 +13,7 @@ import pandas as pd
 from coreflab.errors import UserError
 
 TYPE_NAMES = {"all": "all", "P": "pronoun", "N": "name", "C": "common noun phrase"}
+STAGE_NAMES = {"rules": "rules", "candidates": "candidates", "classifier": "rules + classifier"}
 
 
 def detection_frame(stats_files):
@@ -28,7 +29,7 @@ def detection_frame(stats_files):
                 rows.append(
                     {
                         "split": stats["split"],
-                        "stage": stage,
+                        "stage": STAGE_NAMES.get(stage, stage),
                         "mention type": TYPE_NAMES.get(letter, letter),
                         "key": v["key"],
                         "predicted": v["predicted"],
