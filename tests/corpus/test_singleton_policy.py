@@ -1,20 +1,16 @@
 """The singleton policy table (`coreflab.corpus.singletons`): every combination of mention mode, key
 scheme and mention model, as `coreflab prepare` decides and records it, and as responses apply it."""
 
-import json
-
 import numpy as np
 import pytest
 
-from coreflab.cli import main
 from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.corpus.readers.conll import read_conll
 from coreflab.corpus.singletons import DROP, ENTITIES, KEEP, decide_policy, keeps_singletons
 from coreflab.errors import UserError
 from coreflab.learn.output import response_documents
-from tests.commands.toy_conll import ROWS, conll_text
-
-ROWS_SINGLETON = [r if r is None or r[0] != "Mary" else (*r[:4], "(3)") for r in ROWS]
+from tests.commands.test_prepare_singletons import ROWS_SINGLETON, prepare
+from tests.commands.toy_conll import conll_text
 
 
 @pytest.mark.parametrize(
@@ -48,13 +44,6 @@ def test_an_unknown_mode_or_policy_is_a_user_error():
         decide_policy("auto", True, False)
     with pytest.raises(UserError):
         keeps_singletons("some")
-
-
-def prepare(tmp_path, conll, *extra, split="dev"):
-    out, stats = tmp_path / f"{split}.npz", tmp_path / f"{split}.json"
-    argv = ["prepare", "--conll", str(conll), "--corpus", "toy", "--split", split, "--out", str(out)]
-    assert main([*argv, "--stats", str(stats), *extra]) == 0
-    return CompiledCorpus.load(out), json.loads(stats.read_text())
 
 
 @pytest.fixture
