@@ -61,7 +61,7 @@ def _coref(c, d):
 
 
 def compiled(n_docs, split="train", order=None):
-    return compile_documents(parse_conll(conll_text(n_docs, order)), "toy", split, mentions="candidates")
+    return compile_documents(parse_conll(conll_text(n_docs, order)), "toy", split, mentions="predicted")
 
 
 def test_features_mean_the_same_in_every_split():
@@ -96,6 +96,10 @@ def test_the_model_round_trips(tmp_path):
     model.save(tmp_path / "m.npz")
     again = MentionModel.load(tmp_path / "m.npz")
     assert np.array_equal(again.probabilities(corpus), model.probabilities(corpus))
+    assert (again.candidates, again.extractor) == ("rules", "predicted")
+    extended = compile_documents(parse_conll(conll_text(6)), "toy", "train", mentions="candidates")
+    fit_mention_model(extended, folds=3, candidates="extended").save(tmp_path / "x.npz")
+    assert MentionModel.load(tmp_path / "x.npz").extractor == "candidates"  # prepare extracts what it classified
     (tmp_path / "bad.npz").write_bytes(b"not a model")
     with pytest.raises(UserError, match="not a mention model"):
         MentionModel.load(tmp_path / "bad.npz")

@@ -45,9 +45,10 @@ rule mention_model:
     params:
         c=config["mention_model"]["c"],
         folds=config["mention_model"]["folds"],
+        candidates=config["mention_model"]["candidates"],
     shell:
         "coreflab mention-model --conll {input.conll} --corpus {wildcards.corpus} --c {params.c} "
-        "--folds {params.folds} --out {output.model} --stats {output.stats} > {log} 2>&1"
+        "--folds {params.folds} --candidates {params.candidates} --out {output.model} --stats {output.stats} > {log} 2>&1"
 
 
 rule prepare:

@@ -2,8 +2,8 @@
 
     coreflab mention-model --conll TRAIN.conll --out MODEL.npz [--c 1.0] [--folds 5] [--stats STATS.json]
 
-Compiles the training split's candidate mentions (the rules' and the nested ones they leave out,
-`coreflab.corpus.mentions.candidate_mentions`), fits the mention classifier
+Compiles the training split's candidate mentions (the rules', or with `--candidates extended` those and the
+nested ones they leave out, `coreflab.corpus.mentions.candidate_mentions`), fits the mention classifier
 (`coreflab.features.mention_model`) on whether each candidate is a key mention, and prints its
 cross-fitted precision and recall on that split per mention type. `coreflab prepare --mention-model`
 then filters candidates and decides which unlinked mentions are entities.
@@ -27,19 +27,25 @@ def add_arguments(parser):
     parser.add_argument(
         "--folds", type=at_least(1), default=5, help="folds of documents for the cross-fitted training probabilities"
     )
+    parser.add_argument(
+        "--candidates",
+        choices=("rules", "extended"),
+        default="rules",
+        help="what it classifies: the rules' mentions (default), or those and the nested spans the rules leave out",
+    )
     parser.add_argument("--stats", help="also write the cross-fitted detection statistics as JSON here")
 
 
 def run(args):
-    from coreflab.features.mention_model import fit_mention_model
+    from coreflab.features.mention_model import CANDIDATE_SETS, fit_mention_model
 
     if args.c <= 0:
         raise UserError(f"--c must be positive, not {args.c}")
     docs = read_conll_path(args.conll)
     if not docs:
         raise UserError(f"{args.conll}: holds no documents")
-    corpus = compile_documents(docs, args.corpus, "train", mentions="candidates")
-    model = fit_mention_model(corpus, c=args.c, folds=args.folds)
+    corpus = compile_documents(docs, args.corpus, "train", mentions=CANDIDATE_SETS[args.candidates])
+    model = fit_mention_model(corpus, c=args.c, folds=args.folds, candidates=args.candidates)
     model.save(args.out)
     if args.stats:
         atomic_write_text(args.stats, json.dumps(model.stats, indent=2) + "\n")

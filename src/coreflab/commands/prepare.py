@@ -127,12 +127,13 @@ def apply_model(args, docs):
     from coreflab.features.mention_model import MentionModel, apply_mention_model, detection_by_type
 
     model = MentionModel.load(args.mention_model)
-    candidates = compile_documents(docs, args.corpus, args.split, mentions="candidates")
+    candidates = compile_documents(docs, args.corpus, args.split, mentions=model.extractor)
     filtered, prob = apply_mention_model(candidates, model, args.mention_filter, cross_fit=args.cross_fit)
     if "key" in candidates.missing:
         return filtered, None
+    rules = candidates if model.candidates == "rules" else compile_documents(docs, args.corpus, args.split, "predicted")
     stages = {
-        "rules": (compile_documents(docs, args.corpus, args.split, mentions="predicted"), None),
+        "rules": (rules, None),
         "candidates": (candidates, None),
         "classifier": (candidates, prob >= args.mention_filter),
     }

@@ -8,7 +8,9 @@ pronoun form, length, nesting, the words around it, and how often its head and i
 in the document -- gives each candidate the probability that it is a key mention (anaphoricity /
 singleton detection, Recasens et al. 2013; Björkelund & Farkas 2012 filter with the same cues).
 
-Two uses (`coreflab prepare --mention-model`): candidates below the filter probability are dropped
+The candidates are the rules' mentions, or (`extended`) those and the nested spans the rules leave out:
+nouns modifying a head and NPs sharing a head with a larger one, which some schemes mark (GUM). Two uses
+(`coreflab prepare --mention-model`): candidates below the filter probability are dropped
 before the learners see them, and the `entities` singleton policy keeps an unlinked mention as a
 one-mention entity where the probability is at least one half (`coreflab.learn.output`).
 
@@ -29,6 +31,9 @@ from coreflab.errors import UserError
 from coreflab.features.hashing import string_keys
 
 N_COLUMNS = 1 << 20
+# the spans a model classifies -> the `compile_documents` mode that extracts them: the rules' mentions, or
+# those and the nested spans the rules leave out (`coreflab.corpus.mentions.candidate_mentions`)
+CANDIDATE_SETS = {"rules": "predicted", "extended": "candidates"}
 FORMAT = "coreflab-mention-model/1"
 TEMPLATES = (
     "type",
@@ -198,6 +203,12 @@ class MentionModel:
     c: float
     folds: int
     stats: dict
+    candidates: str = "rules"  # which spans it classifies: CANDIDATE_SETS
+
+    @property
+    def extractor(self):
+        """The `compile_documents` mention mode that extracts this model's candidates."""
+        return CANDIDATE_SETS[self.candidates]
 
     def probabilities(self, corpus):
         """P(key mention) of every mention of a compiled split (float32)."""
@@ -207,7 +218,14 @@ class MentionModel:
     def save(self, path):
         from coreflab.corpus.readers.conll import atomic_write_bytes
 
-        meta = {"format": FORMAT, "intercept": self.intercept, "c": self.c, "folds": self.folds, "stats": self.stats}
+        meta = {
+            "format": FORMAT,
+            "intercept": self.intercept,
+            "c": self.c,
+            "folds": self.folds,
+            "candidates": self.candidates,
+            "stats": self.stats,
+        }
         nz = np.flatnonzero(self.weights)
         import io
 
@@ -226,15 +244,21 @@ class MentionModel:
             raise UserError(f"{path}: not a mention model written by `coreflab mention-model` ({err})") from None
         if meta.get("format") != FORMAT:
             raise UserError(f"{path}: mention model format {meta.get('format')!r}, expected {FORMAT!r}")
-        return cls(weights, float(meta["intercept"]), float(meta["c"]), int(meta["folds"]), meta.get("stats", {}))
+        candidates = meta.get("candidates", "rules")
+        if candidates not in CANDIDATE_SETS:
+            raise UserError(f"{path}: candidate set {candidates!r}, expected one of {', '.join(CANDIDATE_SETS)}")
+        return cls(
+            weights, float(meta["intercept"]), float(meta["c"]), int(meta["folds"]), meta.get("stats", {}), candidates
+        )
 
 
-def fit_mention_model(corpus, c=1.0, folds=5):
-    """Fit the classifier on a compiled split of predicted candidates (labels: `m_in_key`); its stats
-    hold the cross-fitted precision and recall on that split (`detection_stats`)."""
+def fit_mention_model(corpus, c=1.0, folds=5, candidates="rules"):
+    """Fit the classifier on a compiled split of predicted candidates (labels: `m_in_key`; `candidates`
+    names how they were extracted, CANDIDATE_SETS); its stats hold the cross-fitted precision and recall
+    on that split (`detection_stats`)."""
     x, y = design_matrix(corpus), _labels(corpus)
     weights, intercept = _fit(x, y, c)
-    model = MentionModel(weights, intercept, c, folds, {})
+    model = MentionModel(weights, intercept, c, folds, {}, candidates)
     model.stats = {"train_cross_fitted": detection_stats(corpus, cross_fitted_probabilities(corpus, model, x, y))}
     return model
 
@@ -339,6 +363,7 @@ __all__ = [
     "detection_stats",
     "detection_by_type",
     "TEMPLATES",
+    "CANDIDATE_SETS",
 ]
 
 

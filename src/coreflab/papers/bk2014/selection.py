@@ -79,11 +79,11 @@ class Evaluator:
         policy_from: path of the compiled training split, whose singleton policy the held-out part follows
         (keep_singletons then only overrides it when not auto)."""
         train_docs, self.held_docs = split_documents(docs, seed)
-        extract = "candidates" if mention_model is not None else mentions
+        model = MentionModel.load(mention_model) if mention_model is not None else None
+        extract = model.extractor if model is not None else mentions
         self.train = compile_documents(train_docs, name, "select-train", extract)
         self.held = compile_documents(self.held_docs, name, "select-held", extract)
-        if mention_model is not None:
-            model = MentionModel.load(mention_model)
+        if model is not None:
             self.train = apply_mention_model(self.train, model, mention_filter, cross_fit=True)[0]
             self.held = apply_mention_model(self.held, model, mention_filter, cross_fit=True)[0]
         recorded = CompiledCorpus.load(policy_from) if policy_from is not None else None
