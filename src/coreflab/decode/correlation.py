@@ -1,26 +1,41 @@
-"""Correlation clustering: an exact solver (HiGHS via scipy's linprog/milp) and a greedy fallback.
+"""Correlation clustering: an exact solver (cutting-plane LP, then branch and bound, HiGHS via
+scipy's linprog/milp) and a greedy fallback.
 
-Maximise Σ_{i<j} W_ij x_ij over partitions (x_ij = 1 iff i and j share a cluster). Three
-reductions make the exact solver cover most documents (issue 15, item 7; it used to reach
-few documents of the synthetic corpus within `max_items` = 15 and 0.5 s):
+Maximise Σ_{i<j} W_ij x_ij over partitions (x_ij = 1 iff i and j share a cluster). Pairs
+without a score (outside the candidate window) weigh 0. The exact solver (issue 43, item 8:
+with the budgets of the GUM and LitBank runs the old one proved 0% of LitBank's and 17–30% of
+GUM's test documents optimal) works in three steps:
 - the document splits into the connected components of its positive pairs, solved
-  separately (exact: see `positive_components`); `max_items` bounds a component;
-- per component, the LP relaxation with lazily added triangle inequalities
-  x_ab + x_bm − x_am ≤ 1 (cutting planes, most violated first) is often integral, or its
-  bound proves the greedy partition optimal;
-- otherwise the ILP (branch and bound) starts from every triangle found by the LP and the
-  greedy objective as a cutoff (warm start), adding triangles violated by its solutions.
-Without a proof of optimality in time, the fallback is used: greedy online assignment
-(join the cluster with the largest positive summed weight, as Sum-Link does) followed by
-single-item moves while the objective improves. The caller counts and reports fallbacks.
+  separately (exact: see `positive_components`);
+- per component, the LP relaxation of the multicut problem on the component's scored pairs,
+  with triangle and cycle inequalities added lazily (`correlation_lp`), within
+  `lp_iterations` simplex iterations. An integral LP optimum is an optimal partition; a
+  fractional one is an upper bound that may prove the heuristic partition optimal;
+- otherwise, components of at most `max_items` items go to branch and bound (HiGHS milp),
+  started from the LP's rows and the heuristic's objective as a cutoff, within `node_limit`
+  nodes, adding cycle inequalities violated by its solutions.
+A component none of these proves is clustered by the fallback: the better of the greedy
+partition (greedy online assignment, joining the cluster with the largest positive summed
+weight as Sum-Link does, then single-item moves while the objective improves) and the LP
+solution rounded (components of its pairs with y < 0.5) and improved by the same moves. A
+document is exact when every component is; the caller counts and reports the others.
 """
 
 import time
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
+
+from coreflab.decode.correlation_lp import (
+    PATHS_PER_ROUND,
+    _rows_matrix,
+    cutting_plane_lp,
+    graph_triangles,
+    labels_of_uncut,
+    violated_cycles,
+)
 
 
 def partition_objective(W, labels):
@@ -41,6 +56,13 @@ def greedy_partition(W, max_passes=20):
             c = int(np.argmax(sums))
             if sums[c] > 0:
                 labels[i] = c
+    return _improve(W0, labels, max_passes)
+
+
+def _improve(W0, labels, max_passes=20):
+    """Single-item moves (to the cluster with the largest summed weight, or alone) while the objective rises."""
+    n = W0.shape[0]
+    labels = np.array(labels, dtype=np.int64)
     for _ in range(max_passes):
         moved = False
         for i in range(n):
@@ -75,168 +97,203 @@ def positive_components(W):
     """
     n = W.shape[0]
     iu, ju = np.nonzero(np.triu(W > 0, 1))
-    graph = coo_matrix((np.ones(iu.size), (iu, ju)), shape=(n, n))
+    return _components(n, iu, ju)
+
+
+def _components(n, a, b):
+    graph = coo_matrix((np.ones(a.size), (a, b)), shape=(n, n))
     return connected_components(graph, directed=False)[1]
 
 
-def _violated_triangles(x, iu, ju, index, n, tol, cap):
-    """Rows (3 pair indices, signs +1 +1 −1) of the most violated x_ab + x_bm − x_am ≤ 1 in x.
-
-    All triangles of the n items are checked at once (n ≤ a few dozen per component);
-    the `cap` most violated are returned, so each round adds few rows.
-    """
-    X = np.zeros((n, n))
-    X[iu, ju] = x
-    X += X.T
-    a, b, m = np.meshgrid(np.arange(n), np.arange(n), np.arange(n), indexing="ij")
-    ok = (a != b) & (b != m) & (a < m)  # the pair (a, m) is the one counted negatively
-    a, b, m = a[ok], b[ok], m[ok]
-    excess = X[a, b] + X[b, m] - X[a, m] - 1.0
-    bad = np.flatnonzero(excess > tol)
-    if bad.size > cap:
-        bad = bad[np.argsort(-excess[bad], kind="stable")[:cap]]
-    return np.stack([index[a[bad], b[bad]], index[b[bad], m[bad]], index[a[bad], m[bad]]], axis=1)
-
-
-def _triangle_matrix(rows, n_vars):
-    """Sparse matrix of the triangle rows: +1, +1, −1 on their three pair variables."""
-    k = rows.shape[0]
-    return coo_matrix(
-        (np.tile([1.0, 1.0, -1.0], k), (np.repeat(np.arange(k), 3), rows.ravel())), shape=(k, n_vars)
-    ).tocsr()
-
-
-def _constraint(rows, n_vars, extra=None):
-    """The triangle rows (≤ 1) and an optional objective-cutoff row, as milp constraints."""
-    cons = [LinearConstraint(_triangle_matrix(rows, n_vars), -np.inf, 1.0)] if rows.shape[0] else []
-    if extra is not None:
-        cons.append(extra)
-    return cons
-
-
-# Branch-and-bound nodes per ILP solve before the greedy fallback is used instead.
+# Branch-and-bound nodes per ILP solve before the fallback is used instead.
 NODE_LIMIT = 1000
 
-# Triangle cuts added per cutting-plane round, per item of the component (most violated first);
-# on 60 synthetic training documents 30 took a quarter of the LP time of 3 (fewer rounds).
-CUTS_PER_ITEM = 30
+# Simplex iterations of the cutting-plane LP per positive component (all rounds together)
+# before it gives up: deterministic, so reruns reproduce. On LitBank's test documents (components
+# of 100–250 mentions) 8 of 10 were exact with 20,000 and 7 with 5,000; GUM's needed a few hundred
+# (bench/results/corr_clustering_lp.json).
+LP_ITERATIONS = 20000
 
-# Up to this many items the ILP gets all 3·C(n, 3) triangle rows at once: on random
-# N(0, 1) weights, 15 items, all rows plus the cutoff took 2.0 s against 7.4 s lazily.
+# Up to this many items the ILP gets every triangle row of the component at once (HiGHS then
+# prunes better than with rows added lazily).
 FULL_TRIANGLES = 20
 
+# ILP solves per component (each adding the cycle inequalities its solution violates) before the
+# fallback is used instead.
+ILP_ROUNDS = 20
 
-def _solve_component(W, incumbent, deadline, node_limit):
-    """Exact labels for one positive component, or None when the node or time budget runs out.
+# How a component of 3 or more items was solved: every way but "heuristic" proves it optimal.
+SOLVED_BY = ("enumeration", "lp", "bound", "ilp", "heuristic")
 
-    Cutting planes first: the LP relaxation with triangle inequalities added lazily
-    (the most violated first) is often integral on these instances, and when its bound
-    equals the objective of the greedy `incumbent` that partition is proved optimal.
-    Otherwise the ILP (HiGHS branch and bound) runs with every triangle found so far,
-    warm-started by the incumbent's objective as a cutoff row (no worse partition is
-    searched), adding violated triangles of its integer solutions until none is left.
-    """
-    n = W.shape[0]
-    iu, ju = np.triu_indices(n, 1)
-    index = -np.ones((n, n), dtype=np.int64)
-    index[iu, ju] = np.arange(iu.size)
-    index[ju, iu] = index[iu, ju]
-    c = -W[iu, ju]
-    best = partition_objective(W, incumbent)
-    rows = np.empty((0, 3), dtype=np.int64)
-    cap = max(CUTS_PER_ITEM * n, 30)
-    integral = False
-    while True:
-        if time.monotonic() >= deadline:
-            return None
-        res = linprog(
-            c,
-            A_ub=_triangle_matrix(rows, iu.size) if rows.size else None,
-            b_ub=np.ones(rows.shape[0]) if rows.size else None,
-            bounds=(0, 1),
-            method="highs",
-            options={"time_limit": max(deadline - time.monotonic(), 1e-3)},
-        )
-        if res.status != 0:
-            return None
-        new = _violated_triangles(res.x, iu, ju, index, n, 1e-7, cap)
-        if new.size == 0:
-            integral = bool(np.all(np.minimum(res.x, 1.0 - res.x) < 1e-7))
-            bound = -float(res.fun)
-            break
-        rows = np.concatenate([rows, new])
-    if integral:
-        return _labels(res.x > 0.5, iu, ju, n)
-    if bound <= best + 1e-9 * max(1.0, abs(best)):
-        return incumbent  # the LP bound proves the greedy partition optimal
-    cutoff = LinearConstraint(-c[None, :], best, np.inf)  # Σ W x ≥ objective of the incumbent
-    if n <= FULL_TRIANGLES:  # small: every triangle at once (HiGHS then prunes better, see above)
-        rows = _violated_triangles(np.zeros(iu.size), iu, ju, index, n, -2.0, np.inf)
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return None
-        res = milp(
-            c,
-            integrality=np.ones(iu.size),
-            bounds=Bounds(0, 1),
-            constraints=_constraint(rows, iu.size, cutoff),
-            options={"time_limit": remaining, "node_limit": node_limit, "disp": False},
-        )
+# Components of up to this many items are solved by enumerating their partitions (4,140 for 8
+# items): no solver call, whose overhead (about 2 ms a linprog call) dominated documents made
+# of many small components.
+ENUMERATE_ITEMS = 8
+
+_PARTITIONS = {}
+
+
+def all_partitions(k):
+    """Every partition of k items as restricted growth strings (rows of a Bell(k) × k array)."""
+    if k not in _PARTITIONS:
+        rows = [[0]]
+        for _ in range(k - 1):
+            rows = [r + [c] for r in rows for c in range(max(r) + 2)]
+        _PARTITIONS[k] = np.array(rows, dtype=np.int64).reshape(-1, k)
+    return _PARTITIONS[k]
+
+
+def _edges(n, a, b, w):
+    """Each scored pair once (a < b; a repeated pair keeps its last weight, as W[a, b] = w does), weight ≠ 0."""
+    a, b, w = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64), np.asarray(w, dtype=np.float64)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    key = lo * n + hi
+    last = key.size - 1 - np.unique(key[::-1], return_index=True)[1]
+    keep = last[(lo[last] != hi[last]) & (w[last] != 0.0)]
+    keep.sort()
+    return lo[keep], hi[keep], w[keep]
+
+
+def _dense(n, a, b, w):
+    W = np.zeros((n, n))
+    W[a, b] = w
+    W[b, a] = w
+    return W
+
+
+def _branch_and_bound(n, a, b, w, rows, best, node_limit, time_left):
+    """Optimal labels by HiGHS branch and bound on the component's edges, or None when the node or
+    time budget runs out. Starts from `rows` (triangle rows, cycles) and the cutoff Σ W x ≥ best."""
+    m = a.size
+    tri_rows, cycles = rows if rows is not None else (np.empty((0, 3), dtype=np.int64), [])
+    if n <= FULL_TRIANGLES:
+        tri = graph_triangles(n, a, b)
+        tri_rows = np.concatenate([tri, tri[:, [1, 0, 2]], tri[:, [2, 0, 1]]])
+    total = float(w.sum())
+    # Σ_e W_e (1 − y_e) ≥ best, with a hair of slack so that the incumbent itself stays feasible
+    cutoff = LinearConstraint(w[None, :], -np.inf, total - best + 1e-9 * max(1.0, abs(best)))
+    eid = np.full((n, n), -1, dtype=np.int64)
+    eid[a, b] = np.arange(m)
+    eid[b, a] = np.arange(m)
+    for _ in range(ILP_ROUNDS):
+        options = {"node_limit": node_limit, "disp": False, "mip_rel_gap": 0.0}
+        if time_left is not None:
+            secs = time_left()
+            if secs <= 0:
+                return None
+            options["time_limit"] = secs
+        cons = [cutoff]
+        if tri_rows.shape[0] or cycles:
+            cons.append(LinearConstraint(_rows_matrix(tri_rows, cycles, m), -np.inf, 0.0))
+        res = milp(w, integrality=np.ones(m), bounds=Bounds(0, 1), constraints=cons, options=options)
         if res.status != 0 or res.x is None:  # 1: node or time limit reached without a proof
             return None
-        x = np.round(res.x)
-        new = _violated_triangles(x, iu, ju, index, n, 0.5, cap)
-        if new.size == 0:
-            return _labels(x > 0.5, iu, ju, n)
-        rows = np.concatenate([rows, new])
+        y = np.round(res.x)
+        new = violated_cycles(n, a, b, y, eid, 0.5, PATHS_PER_ROUND)
+        if not new:
+            return labels_of_uncut(n, a, b, y < 0.5)
+        cycles = cycles + new
+    return None
 
 
-def _labels(x, iu, ju, n):
-    X = np.zeros((n, n), dtype=bool)
-    X[iu, ju] = x
-    _, labels = connected_components(coo_matrix(X), directed=False)
-    return _canonical(labels)
+def _solve_component(n, a, b, w, max_items, node_limit, lp_iterations, time_left):
+    """(labels, how) for one positive component of n ≥ 3 items with edges (a, b, w): how is one of
+    SOLVED_BY; every way but "heuristic" is a proof of optimality."""
+    if not (w < 0).any():  # nothing repels: one cluster takes every weight, the largest objective there is
+        return np.zeros(n, dtype=np.int64), "enumeration"
+    if n <= ENUMERATE_ITEMS:
+        parts = all_partitions(n)
+        values = (parts[:, a] == parts[:, b]) @ w
+        return _canonical(parts[int(np.argmax(values))]), "enumeration"
+    outcome = cutting_plane_lp(n, a, b, w, lp_iterations, time_left) if lp_iterations > 0 else None
+    if outcome is not None and outcome.status == "integral":
+        return _canonical(outcome.labels), "lp"
+    W = _dense(n, a, b, w)
+    labels = greedy_partition(W)
+    best = partition_objective(W, labels)
+    if outcome is not None and outcome.y is not None:
+        rounded = _improve(W, labels_of_uncut(n, a, b, outcome.y < 0.5))
+        value = partition_objective(W, rounded)
+        if value > best:
+            labels, best = rounded, value
+        if outcome.bound <= best + 1e-9 * max(1.0, abs(best)):
+            return labels, "bound"  # the LP bound proves the heuristic partition optimal
+    lp_gave_up = outcome is not None and outcome.status == "budget"
+    if (max_items is None or n <= max_items) and not (lp_gave_up and n > FULL_TRIANGLES):
+        # (an LP out of budget leaves no rows to start from: only small components get all triangles)
+        rows = outcome.rows if outcome is not None else None
+        exact = _branch_and_bound(n, a, b, w, rows, best, node_limit, time_left)
+        if exact is not None:
+            return _canonical(exact), "ilp"
+    return labels, "heuristic"
 
 
-def exact_partition(W, time_limit=None, max_items=None, node_limit=NODE_LIMIT):
-    """Optimal partition, or None when no optimum is proved within the budget or a component exceeds max_items.
-
-    The positive components (`positive_components`) are solved one by one within the
-    shared time limit; a component of one or two items needs no solver. The budget is
-    `node_limit` branch-and-bound nodes per ILP solve (deterministic: the same weights
-    give the same answer on a loaded machine). `time_limit` seconds is an optional safety
-    net, off (None) by default: when it is what stops a solve, the outcome depends on the
-    machine's speed and load (measured: 0.5 s gave 96 exact documents of 200 at load 6 where
-    the node budget alone gives 121), so a rerun would not reproduce its tables.
+def solve_edges(n, a, b, w, max_items=None, time_limit=None, node_limit=NODE_LIMIT, lp_iterations=LP_ITERATIONS):
+    """(labels, exact, counts) for n items whose scored pairs are (a_k, b_k) with weight w_k, every
+    other pair weighing 0. `labels`: cluster id = index of the cluster's first item; `exact`: every
+    positive component proved optimal; `counts`: components of 3 or more items by how they were
+    solved (SOLVED_BY). Budgets per component: `lp_iterations` simplex iterations of the LP, then
+    branch and bound for components of at most `max_items` items (None: any size) within
+    `node_limit` nodes per solve. `time_limit` seconds (over the document) is an optional safety
+    net, off (None) by default: when it is what stops a solve the outcome depends on the machine's
+    speed and load, so a rerun would not reproduce its tables. max_items ≤ 0 never calls the
+    exact solver: the greedy partition of the whole document, not exact (the paper's inference
+    for 20 Newsgroups, `l3m2014.doccluster`).
     """
-    W = np.array(W, dtype=np.float64)
-    n = W.shape[0]
-    if n <= 1:
-        return np.zeros(n, dtype=np.int64)
-    comp = positive_components(W)
-    sizes = np.bincount(comp)
-    if max_items is not None and sizes.max() > max_items:
-        return None
-    deadline = np.inf if time_limit is None else time.monotonic() + time_limit
+    counts = dict.fromkeys(SOLVED_BY, 0)
     labels = np.arange(n, dtype=np.int64)
+    a, b, w = _edges(n, a, b, w)
+    if max_items is not None and max_items <= 0:
+        return greedy_partition(_dense(n, a, b, w)), False, counts
+    if n <= 1:
+        return np.zeros(n, dtype=np.int64), True, counts
+    pos = w > 0
+    comp = _components(n, a[pos], b[pos])
+    sizes = np.bincount(comp, minlength=1)
+    if time_limit is None:
+        time_left = None
+    else:
+        deadline = time.monotonic() + time_limit
+        time_left = lambda: deadline - time.monotonic()  # noqa: E731
+    inner = comp[a] == comp[b]  # edges inside a component (the others are cut in some optimum)
+    order = np.flatnonzero(inner)
+    order = order[np.argsort(comp[a[order]], kind="stable")]
+    edge_off = np.searchsorted(comp[a[order]], np.arange(sizes.size + 1))
+    exact = True
     for k in np.flatnonzero(sizes > 1):
         items = np.flatnonzero(comp == k)
         if items.size == 2:
-            part = np.zeros(2, dtype=np.int64)  # one positive pair: together
-        else:
-            sub = W[np.ix_(items, items)]
-            part = _solve_component(sub, greedy_partition(sub), deadline, node_limit)
-            if part is None:
-                return None
+            labels[items[1]] = items[0]  # one positive pair: together
+            continue
+        e = order[edge_off[k] : edge_off[k + 1]]
+        local = np.full(n, -1, dtype=np.int64)
+        local[items] = np.arange(items.size)
+        part, how = _solve_component(
+            items.size, local[a[e]], local[b[e]], w[e], max_items, node_limit, lp_iterations, time_left
+        )
+        counts[how] += 1
+        exact &= how != "heuristic"
         labels[items] = items[part]
-    return _canonical(labels)
+    return _canonical(labels), bool(exact), counts
 
 
-def correlation_partition(W, max_items=40, time_limit=None, node_limit=NODE_LIMIT):
-    """(labels, exact?) — the optimum when every positive component has ≤ max_items items and
-    is solved within the budget, else the greedy partition (the caller counts and reports these)."""
-    labels = exact_partition(W, time_limit, max_items, node_limit)
-    if labels is not None:
-        return labels, True
-    return greedy_partition(W), False
+def exact_partition(W, time_limit=None, max_items=None, node_limit=NODE_LIMIT, lp_iterations=LP_ITERATIONS):
+    """Optimal partition of the dense weights W, or None when some positive component is not
+    proved optimal within the budgets (`solve_edges`)."""
+    labels, exact, _ = _solve_dense(W, max_items, time_limit, node_limit, lp_iterations)
+    return labels if exact else None
+
+
+def _solve_dense(W, max_items, time_limit, node_limit, lp_iterations):
+    W = np.array(W, dtype=np.float64)
+    n = W.shape[0]
+    iu, ju = np.nonzero(np.triu(W != 0, 1))
+    return solve_edges(n, iu, ju, W[iu, ju], max_items, time_limit, node_limit, lp_iterations)
+
+
+def correlation_partition(W, max_items=40, time_limit=None, node_limit=NODE_LIMIT, lp_iterations=LP_ITERATIONS):
+    """(labels, exact?) — the optimum when every positive component is proved optimal within the
+    budgets (`solve_edges`), else the fallback on the components that are not (the caller counts
+    and reports these)."""
+    labels, exact, _ = _solve_dense(W, max_items, time_limit, node_limit, lp_iterations)
+    return labels, exact

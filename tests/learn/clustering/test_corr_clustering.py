@@ -1,12 +1,14 @@
-"""Correlation clustering: the ILP optimum is a partition and beats greedy; the learner learns."""
+"""Correlation clustering: the exact solver's optimum is a partition and beats greedy; the learner learns."""
 
 import itertools
+from unittest import mock
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import coreflab.decode.correlation as solver
 from coreflab.decode.correlation import correlation_partition, exact_partition, greedy_partition, partition_objective
 from coreflab.learn.clustering.corr_clustering import CorrClustering
 from tests.learn.leftlink.leftlink_data import local_gold, separable
@@ -59,8 +61,17 @@ def test_learner_learns_separable_task_and_counts_fallbacks():
     train = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(20)], seed=2)
     test = separable([list(rng.integers(0, 4, size=int(rng.integers(3, 9)))) for _ in range(6)], seed=3)
     model = CorrClustering(epochs=2, eta0=0.5, max_items=5, seed=1).fit(train)
-    assert model.exact_ > 0 and model.fallback_ > 0  # documents above 5 items use the greedy solver
+    assert (model.exact_, model.fallback_) == (40, 0)  # components of up to 8 items: enumerated
+    assert model.solved_["heuristic"] == 0 and sum(model.solved_.values()) > 0
     assert (model.predict_labels(test) == local_gold(test)).all()
+    assert (model.exact_, model.fallback_) == (46, 0)  # prediction adds its 6 documents
+    # no enumeration, no LP: components above 5 items fall back to the heuristic, and are counted
+    with mock.patch.object(solver, "ENUMERATE_ITEMS", 0):
+        budgets = {"lp_iterations": 0, "train_lp_iterations": 0}
+        model = CorrClustering(epochs=2, eta0=0.5, max_items=5, seed=1, **budgets).fit(train)
+        assert model.exact_ > 0 and model.fallback_ > 0
+        assert model.solved_["heuristic"] == model.fallback_ and model.solved_["lp"] == 0
+        assert (model.predict_labels(test) == local_gold(test)).all()
 
 
 def _block_weights(seed, sizes):
@@ -94,19 +105,38 @@ def test_documents_above_max_items_are_exact_when_their_positive_components_are_
 
 
 def test_a_component_above_max_items_falls_back_and_says_so():
-    W, _, _ = _block_weights(0, [17, 3])
+    W, perm, _ = _block_weights(0, [17, 3])
     W[W > -0.05] = np.abs(W[W > -0.05]) + 0.01  # make the 17-block one positive component
+    block = np.sort(np.argsort(perm)[:17])
+    # without the LP, the 17-item component is beyond branch and bound's 15: the heuristic's partition
+    labels, exact = correlation_partition(W, max_items=15, time_limit=60, lp_iterations=0)
+    assert not exact
+    sub = greedy_partition(W[np.ix_(block, block)])
+    assert (labels[block] == block[sub]).all()
+    # the LP proves it whatever its size (its optimum is integral here)
     labels, exact = correlation_partition(W, max_items=15, time_limit=60)
-    assert not exact and (labels == greedy_partition(W)).all()
+    assert exact and partition_objective(W, labels) >= partition_objective(W, greedy_partition(W)) - 1e-9
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 10**6), st.integers(2, 7), st.floats(-1.0, 1.0))
-def test_exact_solver_equals_brute_force(seed, n, shift):
-    # shifted weights vary the share of positive pairs (many small components ... one big one)
+@given(st.integers(0, 10**6), st.integers(2, 7), st.floats(-1.0, 1.0), st.booleans())
+def test_exact_solver_equals_brute_force(seed, n, shift, enumerate_small):
+    # shifted weights vary the share of positive pairs (many small components ... one big one);
+    # without enumeration every component of 3 or more items goes through the LP and branch and bound
     W = _random_weights(seed, n) + shift
     np.fill_diagonal(W, 0.0)
-    labels = exact_partition(W, time_limit=60)
+    with mock.patch.object(solver, "ENUMERATE_ITEMS", solver.ENUMERATE_ITEMS if enumerate_small else 0):
+        labels = exact_partition(W, time_limit=60)
+    assert partition_objective(W, labels) == pytest.approx(_brute_force(W), abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", [3, 8, 17, 19, 30])
+def test_fractional_lp_optima_are_finished_by_branch_and_bound(seed):
+    # complete graphs of 8 items with N(0, 1) weights whose triangle LP optimum is fractional
+    W = _random_weights(seed, 8)
+    with mock.patch.object(solver, "ENUMERATE_ITEMS", 0):
+        labels, exact, counts = solver._solve_dense(W, None, None, solver.NODE_LIMIT, solver.LP_ITERATIONS)
+    assert exact and counts["ilp"] + counts["bound"] == 1 and counts["heuristic"] == 0
     assert partition_objective(W, labels) == pytest.approx(_brute_force(W), abs=1e-9)
 
 
