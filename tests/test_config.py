@@ -234,10 +234,19 @@ def test_a_users_conll2012_plans_every_learner_and_paper_experiment(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = proc.stdout + proc.stderr
     default = _cfg()
-    for system in default["learners"]:
-        assert f"results/conll2012/models/{system}.npz" in text, system
-    for table in ("bk2014/table1.md", "cc2007/table3.md", "l3m2014/table1.md", "hm2017/table3.md"):
-        assert f"results/conll2012/paper/{table}" in text, table
+    for system in default["learners"]:  # gold and predicted mentions side by side
+        for run in ("conll2012", "conll2012_predicted"):
+            assert f"results/{run}/models/{system}.npz" in text, (run, system)
+    # each paper in its own setting: L3M on gold mentions, the others on predicted ones
+    for table, run in (
+        ("bk2014/table1.md", "conll2012_predicted"),
+        ("cc2007/table3.md", "conll2012_predicted"),
+        ("l3m2014/table1.md", "conll2012"),
+        ("hm2017/table3.md", "conll2012_predicted"),
+    ):
+        assert f"results/{run}/paper/{table}" in text, table
+        other = "conll2012" if run.endswith("_predicted") else "conll2012_predicted"
+        assert f"results/{other}/paper/{table}" not in text, table
 
 
 def _dry_run(*args):

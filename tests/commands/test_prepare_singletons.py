@@ -1,8 +1,6 @@
 """One response-singletons decision per corpus: `coreflab prepare` records it in every compiled split
 (from the training key, or the config's keep/drop) and every step that scores a split follows it."""
 
-import json
-
 import numpy as np
 import pytest
 
@@ -11,17 +9,7 @@ from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.corpus.readers.conll import read_conll
 from coreflab.learn.output import response_documents
 from coreflab.mela.mode import resolve_keep_singletons
-from tests.commands.toy_conll import ROWS, conll_text
-
-# the same text with "Mary" a one-mention entity: 1 of 3 key clusters is a singleton (33% > 25%)
-ROWS_SINGLETON = [r if r is None or r[0] != "Mary" else (*r[:4], "(3)") for r in ROWS]
-
-
-def prepare(tmp_path, conll, *extra):
-    out, stats = tmp_path / "c.npz", tmp_path / "c.json"
-    argv = ["prepare", "--conll", str(conll), "--corpus", "toy", "--split", "dev", "--out", str(out)]
-    assert main([*argv, "--stats", str(stats), *extra]) == 0
-    return CompiledCorpus.load(out), json.loads(stats.read_text())
+from tests.commands.toy_conll import ROWS_SINGLETON, conll_text, prepare
 
 
 @pytest.fixture

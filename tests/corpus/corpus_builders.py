@@ -5,6 +5,7 @@ import io
 import tarfile
 import urllib.error
 
+from coreflab.corpus.readers.conll import parse_conll
 from coreflab.corpus.readers.ptb import unescape_ptb
 
 
@@ -207,3 +208,39 @@ def make_litbank(root):
         for split, name in zip(("train", "dev", "test"), order):
             d.joinpath(f"{split}.ids").write_text(f"{name}.tsv\n")
     return root
+
+
+# from test_mentions.py (also test_candidate_mentions.py)
+def conll_doc(rows, doc_id="t"):
+    """rows: (word, pos, parse bit, ne, coref) per token; '' row = sentence break."""
+    lines = [f"#begin document ({doc_id}); part 000"]
+    i = 0
+    for r in rows:
+        if not r:
+            lines.append("")
+            i = 0
+            continue
+        w, p, b, n, c = r
+        lines.append(f"{doc_id}\t0\t{i}\t{w}\t{p}\t{b}\t-\t-\t-\tA\t{n}\t-\t{c}")
+        i += 1
+    lines += ["", "#end document", ""]
+    return parse_conll("\n".join(lines))[0]
+
+
+# John Smith said it is likely that he saw the dog of Mary .
+SENTENCE = [
+    ("John", "NNP", "(TOP(S(NP*", "(PERSON*", "(1"),
+    ("Smith", "NNP", "*)", "*)", "1)"),
+    ("said", "VBD", "(VP*", "*", "-"),
+    ("it", "PRP", "(SBAR(S(NP*)", "*", "-"),
+    ("is", "VBZ", "(VP*", "*", "-"),
+    ("likely", "JJ", "(ADJP*)", "*", "-"),
+    ("that", "IN", "(SBAR*", "*", "-"),
+    ("he", "PRP", "(S(NP*)", "*", "(1)"),
+    ("saw", "VBD", "(VP*", "*", "-"),
+    ("the", "DT", "(NP(NP*", "*", "(2"),
+    ("dog", "NN", "*)", "*", "-"),
+    ("of", "IN", "(PP*", "*", "-"),
+    ("Mary", "NNP", "(NP*))))))))))", "(PERSON)", "(3)|2)"),
+    (".", ".", "*))", "*", "-"),
+]

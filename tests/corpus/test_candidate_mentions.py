@@ -1,7 +1,8 @@
 """The mention classifier's candidates: the rules' mentions plus the nested spans they leave out."""
 
+from corpus_builders import SENTENCE, conll_doc
+
 from coreflab.corpus.mentions import analyse_document, candidate_mentions, nested_mentions, predicted_mentions
-from tests.corpus.test_mentions import SENTENCE, conll_doc
 
 # The New York office hired two L2 learners .
 NESTED = [

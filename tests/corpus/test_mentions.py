@@ -1,41 +1,7 @@
+from corpus_builders import SENTENCE, conll_doc
+
 from coreflab.corpus.document import Document
 from coreflab.corpus.mentions import analyse_document, gold_mentions, mention_detection_scores, predicted_mentions
-from coreflab.corpus.readers.conll import parse_conll
-
-
-def conll_doc(rows, doc_id="t"):
-    """rows: (word, pos, parse bit, ne, coref) per token; '' row = sentence break."""
-    lines = [f"#begin document ({doc_id}); part 000"]
-    i = 0
-    for r in rows:
-        if not r:
-            lines.append("")
-            i = 0
-            continue
-        w, p, b, n, c = r
-        lines.append(f"{doc_id}\t0\t{i}\t{w}\t{p}\t{b}\t-\t-\t-\tA\t{n}\t-\t{c}")
-        i += 1
-    lines += ["", "#end document", ""]
-    return parse_conll("\n".join(lines))[0]
-
-
-# John Smith said it is likely that he saw the dog of Mary .
-SENTENCE = [
-    ("John", "NNP", "(TOP(S(NP*", "(PERSON*", "(1"),
-    ("Smith", "NNP", "*)", "*)", "1)"),
-    ("said", "VBD", "(VP*", "*", "-"),
-    ("it", "PRP", "(SBAR(S(NP*)", "*", "-"),
-    ("is", "VBZ", "(VP*", "*", "-"),
-    ("likely", "JJ", "(ADJP*)", "*", "-"),
-    ("that", "IN", "(SBAR*", "*", "-"),
-    ("he", "PRP", "(S(NP*)", "*", "(1)"),
-    ("saw", "VBD", "(VP*", "*", "-"),
-    ("the", "DT", "(NP(NP*", "*", "(2"),
-    ("dog", "NN", "*)", "*", "-"),
-    ("of", "IN", "(PP*", "*", "-"),
-    ("Mary", "NNP", "(NP*))))))))))", "(PERSON)", "(3)|2)"),
-    (".", ".", "*))", "*", "-"),
-]
 
 
 def test_predicted_mentions_of_a_parsed_sentence():

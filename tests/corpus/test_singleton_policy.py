@@ -9,8 +9,7 @@ from coreflab.corpus.readers.conll import read_conll
 from coreflab.corpus.singletons import DROP, ENTITIES, KEEP, decide_policy, keeps_singletons
 from coreflab.errors import UserError
 from coreflab.learn.output import response_documents
-from tests.commands.test_prepare_singletons import ROWS_SINGLETON, prepare
-from tests.commands.toy_conll import conll_text
+from tests.commands.toy_conll import ROWS_SINGLETON, conll_text, prepare
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ from scipy.sparse.csgraph import connected_components
 
 from coreflab.decode.correlation_lp import (
     PATHS_PER_ROUND,
-    _rows_matrix,
+    constraint_rows,
     cutting_plane_lp,
     graph_triangles,
     labels_of_uncut,
@@ -184,7 +184,7 @@ def _branch_and_bound(n, a, b, w, rows, best, node_limit, time_left):
             options["time_limit"] = secs
         cons = [cutoff]
         if tri_rows.shape[0] or cycles:
-            cons.append(LinearConstraint(_rows_matrix(tri_rows, cycles, m), -np.inf, 0.0))
+            cons.append(LinearConstraint(constraint_rows(tri_rows, cycles, m), -np.inf, 0.0))
         res = milp(w, integrality=np.ones(m), bounds=Bounds(0, 1), constraints=cons, options=options)
         if res.status != 0 or res.x is None:  # 1: node or time limit reached without a proof
             return None

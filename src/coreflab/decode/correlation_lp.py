@@ -125,7 +125,7 @@ def violated_cycles(n, a, b, y, eid, tol, cap):
     return cycles
 
 
-def _rows_matrix(tri_rows, cycles, m):
+def constraint_rows(tri_rows, cycles, m):
     """Sparse matrix of the rows: triangles (+1, −1, −1) then cycles (+1 on e, −1 on its path)."""
     k = tri_rows.shape[0]
     r = [np.repeat(np.arange(k), 3)]
@@ -184,7 +184,7 @@ def cutting_plane_lp(n, a, b, w, max_iterations, time_left=None):
                 return LPOutcome("budget", iterations=used, rounds=rounds)
             options["time_limit"] = secs
         nr = tri_rows.shape[0] + len(cycles)
-        A = _rows_matrix(tri_rows, cycles, m) if nr else None
+        A = constraint_rows(tri_rows, cycles, m) if nr else None
         res = linprog(w, A_ub=A, b_ub=np.zeros(nr) if nr else None, bounds=(0, 1), method="highs", options=options)
         used += max(int(getattr(res, "nit", 0) or 0), 1)  # a round costs at least 1: the loop ends
         rounds += 1
