@@ -47,3 +47,37 @@ def test_doccluster_names_a_local_copy_or_none_so_the_command_downloads(default_
     (or left the option without its value), and the download was never reached."""
     config = {**default_config, "doccluster": {**default_config["doccluster"], "local_dir": local_dir}}
     assert runs.Grid(config).doccluster_source_args() == args
+
+
+def test_cccp_vs_sgd_runs_on_20_newsgroups_when_it_is_there_else_on_the_corpus(default_config):
+    on = {**default_config, "doccluster": {**default_config["doccluster"], "enabled": True}}
+    off = {**default_config, "doccluster": {**default_config["doccluster"], "enabled": False}}
+    wc = SimpleNamespace(corpus="synth")
+    assert runs.Grid(on).table_inputs(wc)["cccp"] == "results/doccluster/runs/cccp_vs_sgd.csv"
+    assert runs.Grid(off).table_inputs(wc)["cccp"] == "results/synth/paper/l3m2014/runs/cccp_vs_sgd.csv"
+    args = runs.Grid(on).cccp_args()
+    cfg = default_config["l3m2014"]
+    for flag, key in (("--docs", "cccp_docs"), ("--draws", "cccp_draws"), ("--max-outer", "cccp_max_outer")):
+        assert f"{flag} {cfg[key]}" in args
+    assert "--inner" in args and "--tol" in args
+
+
+def test_studies_read_table1s_online_curves(default_config):
+    grid = runs.Grid(default_config)
+    curves = grid.study_curves(SimpleNamespace(corpus="synth"))
+    assert curves == [
+        f"results/synth/paper/l3m2014/runs/curves_{t}.csv"
+        for t in grid.techniques()
+        if t in ("sumlink", "binleftlink") or t.startswith("l3m-g")
+    ]
+
+
+def test_doccluster_tunes_lambda_eta0_and_gives_batch_techniques_their_passes(default_config):
+    grid = runs.Grid(default_config)
+    args = grid.doccluster_tune_args()
+    d = default_config["doccluster"]
+    assert f"--batch-passes {d['batch_passes']}" in args and d["batch_passes"] == 10
+    assert "--lams " in args and "--eta0s " in args and "--rs " in args
+    shuffled = grid.doccluster_shuffle_flag(SimpleNamespace(order="shuffled"))
+    assert shuffled == "--shuffle-items --techniques sumlink,binleftlink,l3m_gamma0,l3m"
+    assert grid.doccluster_shuffle_flag(SimpleNamespace(order="natural")) == ""

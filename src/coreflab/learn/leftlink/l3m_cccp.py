@@ -89,11 +89,16 @@ def l3m_value_and_grad(
     return total, grad, q_out
 
 
-def train_cccp(train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100, weighting="document"):
+def train_cccp(
+    train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100, weighting="document", inner_iterations=None
+):
     """CCCP from w = 0; returns (w, history of (seconds, objective)) after every outer step.
 
     `lam` is L3M's per-item λ and `weighting` its item weights, so CCCP minimises (and
     reports) the objective L3M's SGD minimises, `L3M.objective`: Σ_i u_i f_i + N·λ/2‖w‖².
+    Stops after `outer` outer steps, or earlier when an outer step lowers the objective by
+    less than `tol`·max(1, |objective|) (relative). `inner_iterations`: a list that receives
+    the L-BFGS iterations of every outer step (the convex program's own iterations).
     """
     data = as_training_data(train)
     arrays = list(kernel_arrays(data, lean=True))
@@ -114,7 +119,10 @@ def train_cccp(train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100
             value, grad, _ = l3m_value_and_grad(x, *arrays, cluster, weight, gamma, lam, q, True)
             return value, grad
 
-        w = minimize(convex, w, jac=True, method="L-BFGS-B", options={"maxiter": inner_maxiter}).x
+        result = minimize(convex, w, jac=True, method="L-BFGS-B", options={"maxiter": inner_maxiter})
+        w = result.x
+        if inner_iterations is not None:
+            inner_iterations.append(int(result.nit))
         obj = float(l3m_objective(w, *arrays, cluster, weight, gamma, lam))
         history.append((time.perf_counter() - start, obj))
         if history[-2][1] - obj < tol * max(1.0, abs(obj)):

@@ -5,9 +5,17 @@ STUDY = "coreflab.papers.l3m2014.commands.study"
 HELP = "Samdani, Chang & Roth 2014: studies, document clustering and tables"
 VERBS = {
     "curves": (STUDY, "learning curves of one learner over a (λ, η0) grid (Table 1)", {"study": "curves"}),
-    "robustness": (STUDY, "L3M from random initialisations", {"study": "robustness"}),
-    "cccp_vs_sgd": (STUDY, "training objective and time of CCCP and of SGD", {"study": "cccp_vs_sgd"}),
-    "order_control": (STUDY, "every technique with mentions shuffled within documents", {"study": "order_control"}),
+    "robustness": (STUDY, "L3M from random initialisations (λ, η0 tuned on dev)", {"study": "robustness"}),
+    "cccp_vs_sgd": (
+        STUDY,
+        "training-data clustering quality and time of CCCP (to convergence) and of SGD",
+        {"study": "cccp_vs_sgd"},
+    ),
+    "order_control": (
+        STUDY,
+        "Table 1's tuned online systems with mentions shuffled within documents",
+        {"study": "order_control"},
+    ),
     "doccluster": (
         "coreflab.papers.l3m2014.commands.doccluster",
         "supervised clustering of 20 Newsgroups posts (Table 2)",

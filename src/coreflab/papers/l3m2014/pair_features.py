@@ -20,7 +20,9 @@ _POS_EDGES = np.array([1, 3, 10, 30, 100])
 
 
 def fit_vectorizer(item_sets):
-    """TF-IDF over every post body (unsupervised, so fitting on all sets leaks no labels)."""
+    """TF-IDF over the post bodies of `item_sets`. Cross-validation fits it on each fold's training sets
+    only (`doccluster.fold_parts`): IDF weights and the vocabulary fitted on every set would carry the
+    test sets' word statistics into the features."""
     texts = [p.body for items in item_sets for p in items]
     return TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=2, max_df=0.5, dtype=np.float64).fit(texts)
 

@@ -11,6 +11,9 @@ import shlex
 from coreflab import optional_data
 
 BASELINES = ("corr_clustering", "spanning_forest", "sumlink", "binleftlink")
+ONLINE_LEARNERS = ("sumlink", "binleftlink", "l3m")  # Table 1's online techniques (order control, §5.4)
+ONLINE_TECHNIQUES = ("sumlink", "binleftlink", "l3m_gamma0", "l3m")  # their Table 2 names
+NEWSGROUPS_CCCP = "results/doccluster/runs/cccp_vs_sgd.csv"
 L3M_PREFIX = "l3m-g"
 DOCCLUSTER_KEYS = ("author", "thread")
 DOCCLUSTER_ORDERS = ("natural", "shuffled")
@@ -39,6 +42,14 @@ def technique_params(l3m_config, technique):
     if gamma is not None:
         params["gamma"] = gamma
     return params
+
+
+def cccp_file(config, corpus):
+    """The CCCP-vs-SGD run a corpus's tables show: on 20 Newsgroups author clustering (the paper's task)
+    when that experiment runs, else on the corpus's own training documents."""
+    if optional_data.doccluster_enabled(config):
+        return NEWSGROUPS_CCCP
+    return f"results/{corpus}/paper/l3m2014/runs/cccp_vs_sgd.csv"
 
 
 def doccluster_files(config):
@@ -73,15 +84,41 @@ class Grid:
         local = self.full_config["doccluster"].get("local_dir")
         return f"--local-dir {shlex.quote(str(local))}" if local else ""
 
+    def doccluster_tune_args(self):
+        """Table 2's tuning grid and pass counts: λ and η0 for every technique, r for Spanning Forest."""
+        d = self.full_config["doccluster"]
+        tune = d["tune"]
+        join = lambda xs: ",".join(f"{float(x):g}" for x in xs)  # noqa: E731
+        return (
+            f"--batch-passes {d['batch_passes']} --gammas {join(self.config['gammas'])} --lams {join(tune['lam'])} "
+            f"--eta0s {join(tune['eta0'])} --rs {join(tune['r'])}"
+        )
+
     def doccluster_shuffle_flag(self, wildcards):
-        return "--shuffle-items" if wildcards.order == "shuffled" else ""
+        """Shuffled runs serve the order control (§5.4), which covers the online techniques only."""
+        if wildcards.order != "shuffled":
+            return ""
+        return "--shuffle-items --techniques " + ",".join(ONLINE_TECHNIQUES)
+
+    def study_curves(self, wildcards):
+        """The curves the studies read Table 1's dev-tuned systems from: the online techniques' (robustness
+        and CCCP take L3M's λ, η0 at γ = 1; order control runs every online system as tuned)."""
+        base = f"results/{wildcards.corpus}/paper/l3m2014/runs"
+        return [f"{base}/curves_{t}.csv" for t in self.techniques() if parse_technique(t)[0] in ONLINE_LEARNERS]
+
+    def cccp_args(self):
+        c = self.config
+        return (
+            f"--docs {c['cccp_docs']} --draws {c['cccp_draws']} --max-outer {c['cccp_max_outer']} "
+            f"--inner {c['cccp_inner']} --tol {c['cccp_tol']}"
+        )
 
     def table_inputs(self, wildcards):
         base = f"results/{wildcards.corpus}/paper/l3m2014/runs"
         return {
             "curves": [f"{base}/curves_{t}.csv" for t in self.techniques()],
             "robustness": f"{base}/robustness.csv",
-            "cccp": f"{base}/cccp_vs_sgd.csv",
+            "cccp": cccp_file(self.full_config, wildcards.corpus),
             "order": f"{base}/order_control.csv",
             "doccluster": doccluster_files(self.full_config),
         }

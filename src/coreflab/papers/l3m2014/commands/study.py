@@ -5,21 +5,28 @@ studies (one verb each; the studies themselves are coreflab.papers.l3m2014.exper
                  test MUC/B3/CEAFe/AVG after every pass (Table 1: 1 pass, and passes tuned
                  on dev; λ and η0 are tuned on dev per technique, as the paper does).
   robustness     30 random N(0, 1) initialisations of L3M, γ = 1, one pass, documents in
-                 one fixed order: AVG per run on the training split (the paper's measure)
-                 and on test.
-  cccp_vs_sgd    on the first --docs training documents: training objective and time of
-                 CCCP (L-BFGS inner solver) and of SGD passes, from w = 0.
-  order_control  each technique trained and tested with mentions shuffled within documents
-                 (every pair keeps its features) against the natural order: AVG and the drop.
+                 one fixed order, λ and η0 as Table 1 tuned them on dev (--curves): AVG per
+                 run on the training split (the paper's measure) and on test.
+  cccp_vs_sgd    §5.3: on --draws random subsets of --docs training item sets, L3M (γ = 1)
+                 trained by CCCP until its objective stops changing (relative --tol, at most
+                 --max-outer × --inner iterations) and by --sgd-passes SGD passes: training-data
+                 clustering quality, objective, iterations and seconds of both. With
+                 --newsgroups: VI of 20 Newsgroups author clustering (the paper's task);
+                 otherwise MELA on the corpus's training documents.
+  order_control  §5.4: Table 1's online systems as tuned on dev (--curves: passes, γ, λ, η0)
+                 trained and tested with mentions shuffled within documents (every pair keeps
+                 its features) against the natural order: AVG and the drop.
 """
 
 import argparse
 
 from coreflab.arg_types import at_least
 from coreflab.corpus.readers.conll import read_conll_path
+from coreflab.errors import UserError
 from coreflab.learn.base import as_training_data
 from coreflab.learn.io import load_split
-from coreflab.papers.l3m2014.experiments import cccp_vs_sgd, curves, order_control, robustness
+from coreflab.papers.l3m2014.experiments import cccp_settings, cccp_vs_sgd, curves, order_control, robustness
+from coreflab.papers.l3m2014.report import ONLINE, read_curves
 from coreflab.report.io import atomic_write_text
 
 STUDIES = ("curves", "robustness", "cccp_vs_sgd", "order_control")
@@ -38,36 +45,85 @@ def add_arguments(p):
     p.add_argument("--dev-arcs")
     p.add_argument("--dev-conll")
     for split in ("train", "test"):
-        p.add_argument(f"--{split}-compiled", required=True)
-        p.add_argument(f"--{split}-arcs", required=True)
-        p.add_argument(f"--{split}-conll", required=True)
+        p.add_argument(f"--{split}-compiled")
+        p.add_argument(f"--{split}-arcs")
+        p.add_argument(f"--{split}-conll")
+    p.add_argument(
+        "--curves",
+        nargs="+",
+        default=None,
+        help="robustness, cccp_vs_sgd, order_control: Table 1's curves CSVs (the dev-tuned systems)",
+    )
+    p.add_argument("--corpus", default="the corpus", help="name of the corpus, for the tables")
     p.add_argument("--runs", type=at_least(1), default=30, help="robustness: random initialisations")
-    p.add_argument("--docs", type=at_least(1), default=20, help="cccp_vs_sgd: training documents in the subset")
-    p.add_argument("--passes", type=at_least(1), default=5)
+    p.add_argument(
+        "--docs", type=at_least(1), default=20, help="cccp_vs_sgd: training item sets per subset (paper 100)"
+    )
+    p.add_argument("--draws", type=at_least(1), default=3, help="cccp_vs_sgd: random subsets (paper 10)")
+    p.add_argument("--max-outer", type=at_least(1), default=100, help="cccp_vs_sgd: cap on CCCP's outer steps")
+    p.add_argument("--inner", type=at_least(1), default=100, help="cccp_vs_sgd: cap on L-BFGS iterations per step")
+    p.add_argument("--tol", type=float, default=1e-6, help="cccp_vs_sgd: relative objective change that stops CCCP")
+    p.add_argument("--sgd-passes", type=at_least(1), default=1, help="cccp_vs_sgd: SGD passes (paper 1)")
+    p.add_argument("--newsgroups", action="store_true", help="cccp_vs_sgd on 20 Newsgroups author clustering")
+    p.add_argument("--local-dir", default=None, help="--newsgroups: 20 Newsgroups bydate copy; empty = download")
+    p.add_argument("--resources", default="resources")
+    p.add_argument("--set-size", type=at_least(2), default=100, help="--newsgroups: posts per item set")
+    p.add_argument("--passes", type=at_least(1), default=5, help="curves: passes")
     p.add_argument("--gamma", type=float, default=1.0)
-    p.add_argument("--lam", type=float, default=1e-4)
-    p.add_argument("--eta0", type=float, default=0.1)
+    p.add_argument("--lam", type=float, default=1e-4, help="without --curves (robustness, cccp_vs_sgd)")
+    p.add_argument("--eta0", type=float, default=0.1, help="without --curves (robustness, cccp_vs_sgd)")
     p.add_argument(
         "--techniques",
-        default='{"l3m": {"gamma": 0.0}, "sumlink": {}, "binleftlink": {}}',
-        help="order_control: JSON {learner: params}",
+        default=None,
+        help=f"order_control: Table 1 techniques, comma-separated (default: its online ones, {','.join(ONLINE)})",
     )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True)
 
 
+def _split(args, split):
+    paths = [getattr(args, f"{split}_{part}") for part in ("compiled", "arcs", "conll")]
+    if not all(paths):
+        raise UserError(f"{args.study} needs --{split}-compiled, --{split}-arcs and --{split}-conll")
+    return as_training_data(load_split(paths[0], paths[1])), read_conll_path(paths[2])
+
+
+def _curves(args, required):
+    if not args.curves:
+        if required:
+            raise UserError(f"{args.study} needs --curves: Table 1's curves CSVs (its dev-tuned systems)")
+        return None
+    try:
+        return read_curves(args.curves)
+    except FileNotFoundError as err:
+        raise UserError(f"{err.filename}: no such file") from None
+
+
+def _newsgroups_cccp(args):
+    from coreflab.papers.l3m2014 import doccluster
+    from coreflab.papers.l3m2014.newsgroups import item_sets, load_posts
+
+    sets = item_sets(load_posts(args.local_dir or None, args.resources), args.set_size)
+    settings = cccp_settings(args, args.lam, args.eta0)
+    return doccluster.cccp_vs_sgd(sets, "author", docs=args.docs, draws=args.draws, settings=settings)
+
+
 def run(args):
-    train = as_training_data(load_split(args.train_compiled, args.train_arcs))
-    test = as_training_data(load_split(args.test_compiled, args.test_arcs))
-    key = read_conll_path(args.test_conll)
-    if args.study == "curves":
-        df = curves(args, train, test, key)
-    elif args.study == "robustness":
-        df = robustness(args, train, test, key, read_conll_path(args.train_conll))
+    if args.study == "cccp_vs_sgd" and args.newsgroups:
+        df = _newsgroups_cccp(args)
     elif args.study == "cccp_vs_sgd":
-        df = cccp_vs_sgd(args, train)
+        train, train_key = _split(args, "train")
+        df = cccp_vs_sgd(args, train, train_key, _curves(args, False), corpus_name=args.corpus)
     else:
-        df = order_control(args, train, test, key)
+        train, train_key = _split(args, "train")
+        test, key = _split(args, "test")
+        if args.study == "curves":
+            df = curves(args, train, test, key)
+        elif args.study == "robustness":
+            df = robustness(args, train, test, key, train_key, _curves(args, False))
+        else:
+            techniques = [t.strip() for t in args.techniques.split(",") if t.strip()] if args.techniques else None
+            df = order_control(args, train, test, key, _curves(args, True), techniques)
     atomic_write_text(args.out, df.to_csv(index=False, lineterminator="\n", float_format="%.6f"))
     print(df.to_string(index=False))
     return 0
