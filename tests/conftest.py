@@ -12,18 +12,20 @@ threadpool_limits(int(os.environ["OPENBLAS_NUM_THREADS"]))
 
 
 def _with_singletons(docs):
-    """The key with one extra singleton mention per document (its first free one-token span)."""
+    """The key as a singleton-annotating scheme has it: one-mention entities on free one-token spans, as many
+    per document as it has clusters (at least one), so that half its clusters have one mention."""
     out = []
     for doc in docs:
         used = {s for c in doc.clusters for s in c}
-        span = next((t, t) for t in range(len(doc.words)) if (t, t) not in used)
-        out.append(doc.with_clusters([list(c) for c in doc.clusters] + [[span]]))
+        free = [(t, t) for t in range(len(doc.words)) if (t, t) not in used]
+        lone = [[span] for span in free[: max(1, len(doc.clusters))]]
+        out.append(doc.with_clusters([list(c) for c in doc.clusters] + lone))
     return out
 
 
 @pytest.fixture(scope="session")
 def with_singletons():
-    """Function: documents → the same documents with a singleton cluster added to each."""
+    """Function: documents → the same documents with one-mention clusters added (`_with_singletons`)."""
     return _with_singletons
 
 

@@ -155,7 +155,8 @@ def test_predict_writes_singletons_iff_the_key_annotates_them(files):
     )
     plain = read_conll(dv[2])
     assert not any(len(c) == 1 for d in plain for c in d.clusters)  # CoNLL-2012 style: no singletons
-    with_one = [plain[0].with_clusters(plain[0].clusters + [[(0, 0)]])] + plain[1:]
+    # a singleton-annotating key: as many one-mention entities as there are clusters (half of the key's)
+    with_one = [d.with_clusters(d.clusters + lone_tokens(d, len(d.clusters))) for d in plain]
     annotated = tmp / "dev_singletons.conll"
     write_conll(with_one, annotated)
 
@@ -186,3 +187,9 @@ def test_predict_writes_singletons_iff_the_key_annotates_them(files):
     assert singletons(annotated) > 0  # the key annotates singletons, so the response keeps its own
     assert singletons(annotated, "--drop-singletons") == 0
     assert singletons(dv[2], "--keep-singletons") == singletons(annotated)
+
+
+def lone_tokens(doc, n):
+    """n one-mention clusters on tokens that no mention of the key covers."""
+    used = {t for c in doc.clusters for s, e in c for t in range(s, e + 1)}
+    return [[(t, t)] for t in range(len(doc.words)) if t not in used][:n]

@@ -287,8 +287,8 @@ def test_held_out_responses_follow_the_whole_training_key_or_the_choice():
     docs = generate_corpus("tiny", seed=0)["train"][:8]
     held = split_documents(docs, 1)[1][0]  # the Evaluator's default seed
     taken = {t for c in held.clusters for s, e in c for t in range(s, e + 1)}
-    free = next(t for t in range(len(held.words)) if t not in taken)
-    docs = [d.with_clusters(d.clusters + [[(free, free)]]) if d is held else d for d in docs]
+    free = [t for t in range(len(held.words)) if t not in taken][: len(held.clusters)]
+    docs = [d.with_clusters(d.clusters + [[(t, t)] for t in free]) if d is held else d for d in docs]
     ev = selection.Evaluator(docs, "synth", n_bits=12)
     assert key_has_singletons(ev.held_docs) and not key_has_singletons(docs)  # the two disagree
     assert ev.held.response_singletons is False
