@@ -273,8 +273,7 @@ def test_a_warning_is_one_line_naming_the_verb_not_our_source(split_files, tmp_p
     assert done.returncode == 0, done.stderr
     warned = [line for line in done.stderr.splitlines() if "warning" in line.split(" -> ")[0].lower()]
     assert warned == [
-        "coreflab train: warning: lbfgs failed to converge after 1 iteration(s) (status=1): "
-        "STOP: TOTAL NO. OF ITERATIONS REACHED LIMIT"
+        "coreflab train: warning: newton failed to converge after 1 iteration(s) (status=1): STOP: ITERATION CAP"
     ], done.stderr
     assert ".py:" not in done.stderr and "fit_logistic(" not in done.stderr
 

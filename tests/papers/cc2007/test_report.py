@@ -66,3 +66,33 @@ def test_table3_reports_test_at_train_choice_and_stars_the_train_best_configurat
     assert t.loc["SLT (closest), Pa λ = 1.5", "e%"] == "14.00*"  # best on train, though worse on test
     assert t.loc["SLT (closest), Pa λ = 3", "e%"] == "5.00"
     assert t.loc["SLT (closest)", "iteration"] == 3 and t.loc["SLT (closest)", "e%"] == "13.00"
+
+
+def _fit_rows(learner, bias, weight, iteration, converged=True, rel=3e-5, its=7):
+    values = {"converged": float(converged), "solver_iterations": its, "hessian_products": 40, "grad_norm_rel": rel}
+    values.update({"rel_objective_change": 1e-9, "objective": 0.1, "tol": 1e-4})
+    return [(learner, bias, weight, iteration, "fit", "solver", m, v) for m, v in values.items()]
+
+
+def test_the_convergence_note_states_the_tolerance_or_lists_the_fits_that_missed_it():
+    from coreflab.papers.cc2007.report import convergence_note
+
+    runs = runs_frame()
+    assert convergence_note(runs) == "solver convergence not recorded (runs from before fits kept it)"
+    fits = _fit_rows("cc_base", "none", 1.0, 1, its=9) + [
+        r for it in (1, 2, 3) for r in _fit_rows("cc_slt_closest", "none", 1.0, it, rel=8e-5 if it == 2 else 2e-5)
+    ]
+    converged = pd.concat([runs, pd.DataFrame(fits, columns=runs.columns)], ignore_index=True)
+    assert convergence_note(converged) == (
+        "all 4 fits converged: ‖∇f‖ ≤ 0.0001·‖∇f(0)‖ (largest 8.0e-05), at most 9 solver iterations, "
+        "last relative objective change ≤ 1.0e-09"
+    )
+    fits[-7:] = _fit_rows("cc_slt_closest", "none", 1.0, 3, converged=False, rel=2e-3, its=300)
+    missed = pd.concat([runs, pd.DataFrame(fits, columns=runs.columns)], ignore_index=True)
+    assert convergence_note(missed) == (
+        "1 of 4 fits did NOT converge to ‖∇f‖ ≤ 0.0001·‖∇f(0)‖: "
+        "SLT (closest) iteration 3 (‖∇f‖/‖∇f(0)‖ = 2.0e-03 after 300 iterations)"
+    )
+    # a run without records beside recorded ones is counted, not taken for converged
+    partial = pd.concat([runs, pd.DataFrame(fits[:7], columns=runs.columns)], ignore_index=True)
+    assert convergence_note(partial).endswith("; 3 more without a record")

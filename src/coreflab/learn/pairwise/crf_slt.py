@@ -3,9 +3,12 @@
 The local model is one binary variable per mention pair with a log-linear potential over
 the pair's features, trained by maximum likelihood with a Gaussian prior of variance
 σ² = 1.0. That is L2-regularised logistic regression with C = σ² (scikit-learn minimises
-½‖w‖² + C·Σ loss): `coreflab.learn.pairwise.pair_logistic` minimises exactly scikit-learn's lbfgs
-objective with the same L-BFGS-B settings, but reads the pairs' features from the arc store
-(no design matrix: issue 17, every job within 8 GB at CoNLL-2012 size). The pairs of each
+½‖w‖² + C·Σ loss): `coreflab.learn.pairwise.pair_logistic` minimises scikit-learn's lbfgs
+objective, reading the pairs' features from the arc store (no design matrix: issue 17, every job
+within 8 GB at CoNLL-2012 size), with a truncated Newton solver (`newton`) run until
+‖∇f‖ ≤ tol·‖∇f(0)‖ (issue 43 item 7: L-BFGS stopped at its cap, where the order of floating-point
+sums moved the tables by up to 3 points); `max_iter` caps its Newton iterations. Each EM
+iteration's convergence record is kept (`convergence_`, saved with the model). The pairs of each
 store the model meets are built once and cached on the model (not saved, cleared by fit).
 Clustering is single link (connected components of the predicted-coreferent pairs).
 
@@ -30,7 +33,7 @@ from coreflab.errors import UserError
 from coreflab.learn.base import Learner
 from coreflab.learn.labels import labels_to_antecedents
 from coreflab.learn.pairwise.pair_data import build_pairs
-from coreflab.learn.pairwise.pair_logistic import StorePairs, column_map_of, fit_logistic, probabilities
+from coreflab.learn.pairwise.pair_logistic import TOL, StorePairs, column_map_of, fit_logistic, probabilities
 from coreflab.learn.pairwise.slt_estep import closest_positive_pairs, estep_closest, estep_preserving
 from coreflab.learn.registry import register
 
@@ -46,7 +49,7 @@ class PairwiseCRF(Learner):
     """
 
     estep = "none"
-    _meta_fields = ("feature_ids_", "n_iterations_", "iteration_", "relabelled_")
+    _meta_fields = ("feature_ids_", "n_iterations_", "iteration_", "relabelled_", "convergence_")
 
     def __init__(
         self,
@@ -55,7 +58,7 @@ class PairwiseCRF(Learner):
         em_iterations=5,
         prior_variance=1.0,
         max_iter=300,
-        tol=1e-4,
+        tol=TOL,
         threshold=0.5,
         seed=0,
     ):
@@ -102,6 +105,7 @@ class PairwiseCRF(Learner):
         weights = self.pair_weights(pairs)  # fixed: the predicate reads y*, not h
         self._iterations = []
         self.relabelled_ = []
+        self.convergence_ = []  # per EM iteration: the solver's record (fit_logistic's convergence)
         for t in range(1, self.n_em_iterations + 1):
             if t > 1:
                 prob = probabilities(arcs.decision(cols, *self._iterations[-1]))
@@ -109,9 +113,9 @@ class PairwiseCRF(Learner):
                 self.relabelled_.append(int(np.count_nonzero(new != labels)))
                 labels = new
             if t == 1 and first_fit is not None:
-                coef, intercept = self._shared_first_fit(first_fit)
+                coef, intercept, record = self._shared_first_fit(first_fit)
             else:  # warm-started from the previous iteration, as LogisticRegression(warm_start=True)
-                coef, intercept, _ = fit_logistic(
+                coef, intercept, _, record = fit_logistic(
                     arcs,
                     cols,
                     ids.shape[0],
@@ -123,6 +127,7 @@ class PairwiseCRF(Learner):
                     warm=self._iterations[-1] if self._iterations else None,
                 )
             self._iterations.append((coef, intercept))
+            self.convergence_.append(record)
             self.iteration_ = t
             self._pack()
             if callback is not None:
@@ -131,9 +136,19 @@ class PairwiseCRF(Learner):
         return self
 
     def _settings(self):
-        """What iteration 1 depends on besides the data (λ only where a bias uses it)."""
+        """What iteration 1 depends on besides the data (λ only where a bias uses it), the solver included."""
         weight = float(self.bias_weight) if self.bias != "none" else 1.0
-        return (self.bias, weight, float(self.prior_variance), float(self.tol), int(self.max_iter))
+        return (self.bias, weight, float(self.prior_variance), float(self.tol), int(self.max_iter), self.solver_)
+
+    @property
+    def solver_(self):
+        """The solver of this model's fits: the Newton solver's, unless a model loaded from a file written
+        before fits kept their convergence record, whose fits were L-BFGS's (then it stands in for no fit
+        of today: `fit_key` differs)."""
+        records = self.__dict__.get("convergence_")
+        if records is None:
+            return "lbfgs" if "coef_" in self.__dict__ else "newton"
+        return records[0].get("solver", "newton") if records and records[0] else "newton"
 
     @property
     def n_em_iterations(self):
@@ -158,14 +173,25 @@ class PairwiseCRF(Learner):
     def first_fit(self):
         """Iteration 1 of this fitted model, for `fit(first_fit=...)` of a variant on the same split."""
         coef, intercept = self.iterations_[0]
-        return {"settings": self._settings(), "feature_ids": self.feature_ids_, "coef": coef, "intercept": intercept}
+        record = (getattr(self, "convergence_", None) or [None])[0]
+        return {
+            "settings": self._settings(),
+            "feature_ids": self.feature_ids_,
+            "coef": coef,
+            "intercept": intercept,
+            "convergence": record,
+        }
 
     def _shared_first_fit(self, first_fit):
         if first_fit["settings"] != self._settings() or first_fit["feature_ids"] != self.feature_ids_:
             raise UserError(
                 f"first_fit comes from other settings or another training store: {first_fit['settings']} vs {self._settings()}"
             )
-        return np.array(first_fit["coef"], dtype=np.float64), float(first_fit["intercept"])
+        return (
+            np.array(first_fit["coef"], dtype=np.float64),
+            float(first_fit["intercept"]),
+            first_fit.get("convergence"),
+        )
 
     _CACHED_STORES = 4  # train, test, and a little more: cc-run scores two splits per iteration
 

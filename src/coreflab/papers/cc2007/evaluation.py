@@ -4,6 +4,8 @@ Before clustering: the model's pair decisions (P ≥ threshold) against the gold
 after clustering: the pair labels implied by the single-link clustering, on the same pair
 set. Pairwise error rate (100 − accuracy) and pairwise P/R/F, plus MUC R/P/F of the
 clustering from the project's scorer (MUC needs clusters, so it exists after clustering only).
+And, per EM iteration, how its fit converged (`convergence_rows`, split "fit": what the tables'
+captions state).
 """
 
 import numpy as np
@@ -35,4 +37,31 @@ def cc_rows(model, corpus, store, key_docs, iteration, split):
         (iteration, split, "after", "muc_precision", 100 * p),
         (iteration, split, "after", "muc_f1", 100 * f),
     ]
+    return rows
+
+
+FIT_SPLIT, FIT_STAGE = "fit", "solver"  # the rows of the solver's record (not scores)
+CONVERGENCE_MEASURES = {  # measure: key of the fit's convergence record (pair_logistic.fit_logistic)
+    "converged": "converged",
+    "solver_iterations": "iterations",
+    "hessian_products": "cg_iterations",
+    "grad_norm_rel": "grad_norm_rel",
+    "rel_objective_change": "rel_decrease",
+    "objective": "f",
+    "tol": "tol",
+}
+
+
+def convergence_rows(model, iteration):
+    """Tidy rows (iteration, "fit", "solver", measure, value) of how iteration's fit converged: the
+    record the model keeps per EM iteration (none for a model saved before it kept one)."""
+    records = getattr(model, "convergence_", None) or []
+    record = records[iteration - 1] if iteration <= len(records) else None
+    if not record:
+        return []
+    rows = []
+    for measure, key in CONVERGENCE_MEASURES.items():
+        value = record.get(key)
+        if value is not None:
+            rows.append((iteration, FIT_SPLIT, FIT_STAGE, measure, float(value)))
     return rows
