@@ -74,3 +74,50 @@ def test_analysis_flags_use_pos():
     assert a.has_pos and a.tree is not None
     assert a.is_noun.tolist()[:3] == [True, True, False]
     assert a.is_stop[11] and a.is_stop[6]
+
+
+def _spans_text(doc):
+    s, e = predicted_mentions(doc)
+    return [" ".join(doc.words[a : b + 1]) for a, b in zip(s.tolist(), e.tolist())]
+
+
+def test_both_nps_of_an_apposition_are_mentions_beside_the_whole():
+    rows = [
+        ("Thyrza", "NNP", "(TOP(S(NP(NP*)", "*", "-"),
+        (",", ",", "*", "*", "-"),
+        ("a", "DT", "(NP*", "*", "-"),
+        ("poem", "NN", "*)", "*", "-"),
+        (",", ",", "*)", "*", "-"),
+        ("sold", "VBD", "(VP*)", "*", "-"),
+        (".", ".", "*))", "*", "-"),
+    ]
+    # the whole NP keeps its own head (Thyrza) and the first NP is no longer dropped for sharing it;
+    # the whole's trailing comma is trimmed
+    assert _spans_text(conll_doc(rows)) == ["Thyrza", "Thyrza , a poem", "a poem"]
+
+
+def test_a_flat_coordinated_np_gives_its_conjuncts():
+    rows = [
+        ("defaults", "NNS", "(TOP(NP*", "*", "-"),
+        (",", ",", "*", "*", "-"),
+        ("fees", "NNS", "*", "*", "-"),
+        ("and", "CC", "*", "*", "-"),
+        ("late", "JJ", "*", "*", "-"),
+        ("payments", "NNS", "*))", "*", "-"),
+    ]
+    assert _spans_text(conll_doc(rows)) == ["defaults", "defaults , fees and late payments", "fees", "late payments"]
+
+
+def test_spans_lose_edge_punctuation_and_a_trailing_bracketed_group():
+    rows = [
+        ("limited", "JJ", "(TOP(FRAG(NP(NP*", "*", "-"),
+        ("exposure", "NN", "*", "*", "-"),
+        ("[", "-LRB-", "*", "*", "-"),
+        ("22", "CD", "*", "*", "-"),
+        ("]", "-RRB-", "*)", "*", "-"),
+        (".", ".", "*)))", "*", "-"),
+    ]
+    # NP(limited exposure [ 22 ]) and its parent NP(... .) both become "limited exposure": one mention
+    assert _spans_text(conll_doc(rows)) == ["limited exposure"]
+    rows = [("Bonus", "NN", "(TOP(NP*", "*", "-"), ("?", ".", "*))", "*", "-")]
+    assert _spans_text(conll_doc(rows)) == ["Bonus"]

@@ -11,6 +11,13 @@ pronoun (POS PRP, PRP$), every named entity of the NE column, then filters:
     are dropped;
   * same-head duplicates: of candidates sharing a head token only the largest span is kept
     (coordinated NPs -- an NP with a CC child -- are exempt, their head being only one conjunct).
+Two more candidate kinds are exempt from that rule (`_split_parts`): the two NPs of an apposition
+(an NP whose children are NP , NP [,]: "Thyrza , a series of elegies" gives "Thyrza" too) and the
+conjuncts of a flat coordinated NP (tokens only, no NP child: "defaults and delinquencies" gives
+"defaults" and "delinquencies"). Every span is trimmed of leading and trailing punctuation and of a
+trailing bracketed group ("limited exposure [ 22 ]" -> "limited exposure"), which parses often attach
+to an NP. On GUM's dev split the trimming and the two kinds raise the rules' recall of the key's
+mentions from 80.6% to 84.7% at the same precision (80%).
 Without a parse the fallback is: NE spans + pronouns (by word form) + maximal runs of
 capitalised tokens that are not pronouns, leading function words ("The", "A") stripped,
 and a sentence-initial first word dropped when it also occurs lower-cased. Spans are inclusive token indices, returned sorted by (start, end).
@@ -22,6 +29,7 @@ attributes share (tree, node heads, POS label ids, NE spans, per-token flags).
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from coreflab.corpus.heads import node_heads, span_nodes_and_heads
 from coreflab.corpus.lexicon import FUNCTION_WORDS, HEAD_STOP_WORDS, NUMERIC_NE_TYPES, PRONOUNS
@@ -35,6 +43,11 @@ _SEEM = frozenset("seems seemed seem appears appeared appear happens happened ha
 _COMPLEMENTISER = frozenset("that to whether if".split())
 _IT_FORMS = frozenset(("it", "It", "IT"))
 _EMPTY_I32 = np.zeros(0, np.int32)
+_OPENING = frozenset(("(", "[", "{", "-LRB-", "-LSB-", "-LCB-"))
+_CLOSING = frozenset((")", "]", "}", "-RRB-", "-RSB-", "-RCB-"))
+_PUNCTUATION = frozenset(". , : ; ! ? ` ' `` '' \" -- - — – ... …".split())
+_COORDINATORS = frozenset(("and", "or", "nor", "&"))
+OTHER, PUNCT, OPEN, CLOSE, COMMA, COORD = range(6)  # token kinds of `_token_kinds`
 
 
 def _label_table(labels):
@@ -198,6 +211,108 @@ def _capitalised_runs(doc, lower, sent_start):
     return starts, ends
 
 
+def _token_kinds(words, tok_label, has_pos):
+    """Per token: PUNCT, OPEN / CLOSE bracket, COMMA, COORD (POS CC, or the word without POS), else OTHER."""
+    cc = LABEL_IDS.get("CC", -2)
+
+    def kind(t, w):
+        if w == ",":
+            return COMMA
+        if w in _OPENING:
+            return OPEN
+        if w in _CLOSING:
+            return CLOSE
+        if w in _PUNCTUATION:
+            return PUNCT
+        if (tok_label[t] == cc) if has_pos else (w.lower() in _COORDINATORS):
+            return COORD
+        return OTHER
+
+    return np.fromiter((kind(t, w) for t, w in enumerate(words)), np.int8, len(words))
+
+
+@njit(cache=True)
+def _trim_spans(kind, s, e):
+    """Each span without leading or trailing punctuation (commas included) and without a trailing
+    bracketed group; a span of punctuation alone is left as it is (then dropped by the caller)."""
+    for i in range(s.shape[0]):
+        a, b = s[i], e[i]
+        while a < b:
+            k = kind[b]
+            if k == PUNCT or k == COMMA:
+                b -= 1
+            elif k == CLOSE:
+                depth, j = 1, b - 1
+                while j > a:
+                    if kind[j] == CLOSE:
+                        depth += 1
+                    elif kind[j] == OPEN:
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j -= 1
+                if j > a and depth == 0:
+                    b = j - 1
+                else:
+                    break
+            elif kind[a] == PUNCT or kind[a] == COMMA:
+                a += 1
+            else:
+                break
+        s[i], e[i] = a, b
+
+
+@njit(cache=True)
+def _split_parts(label, child_off, child_item, np_id, kind, exempt, out_s, out_e):
+    """Apposition NPs (exempt[node] = True for both) and flat conjuncts (written to out_s/out_e:
+    returns how many); see the module docstring."""
+    m = 0
+    for n in range(label.shape[0]):
+        if label[n] != np_id:
+            continue
+        lo, hi = child_off[n], child_off[n + 1]
+        k = hi - lo
+        # NP , NP [,]
+        if k == 3 or k == 4:
+            c0, c1, c2 = child_item[lo], child_item[lo + 1], child_item[lo + 2]
+            tail_ok = k == 3 or (child_item[lo + 3] < 0 and kind[-(child_item[lo + 3] + 1)] == COMMA)
+            if (
+                c0 >= 0
+                and c2 >= 0
+                and label[c0] == np_id
+                and label[c2] == np_id
+                and c1 < 0
+                and kind[-(c1 + 1)] == COMMA
+                and tail_ok
+            ):
+                exempt[c0] = True
+                exempt[c2] = True
+                continue
+        # flat coordination: token children only, at least one coordinator
+        flat, coordinated = True, False
+        for q in range(lo, hi):
+            it = child_item[q]
+            if it >= 0:
+                flat = False
+                break
+            if kind[-(it + 1)] == COORD:
+                coordinated = True
+        if not (flat and coordinated):
+            continue
+        first = -1
+        for q in range(lo, hi + 1):
+            tok = -(child_item[q] + 1) if q < hi else -1
+            sep = q == hi or kind[tok] == COMMA or kind[tok] == COORD
+            if sep:
+                if first >= 0:
+                    out_s[m], out_e[m] = first, -(child_item[q - 1] + 1)
+                    m += 1
+                first = -1
+            elif first < 0:
+                first = tok
+    return m
+
+
 def predicted_mentions(doc, analysis=None, dedupe_heads=True):
     """Rule-based mentions of a document (see module docstring): (starts, ends) int32 arrays.
 
@@ -205,9 +320,15 @@ def predicted_mentions(doc, analysis=None, dedupe_heads=True):
     classifier's candidates, `candidate_mentions`)."""
     a = analysis or analyse_document(doc)
     parts = []  # (starts, ends, exempt) arrays
+    kind = _token_kinds(a.words, a.tok_label, a.has_pos)
     if a.tree is not None:
-        np_nodes = np.flatnonzero(a.tree.label == LABEL_IDS["NP"])
-        parts.append((a.tree.start[np_nodes], a.tree.end[np_nodes], a.coordinated[np_nodes]))
+        t = a.tree
+        split_exempt = np.zeros(t.n_nodes, np.bool_)
+        conj_s, conj_e = np.empty(a.n, np.int32), np.empty(a.n, np.int32)
+        k = _split_parts(t.label, t.child_off, t.child_item, LABEL_IDS["NP"], kind, split_exempt, conj_s, conj_e)
+        np_nodes = np.flatnonzero(t.label == LABEL_IDS["NP"])
+        parts.append((t.start[np_nodes], t.end[np_nodes], a.coordinated[np_nodes] | split_exempt[np_nodes]))
+        parts.append((conj_s[:k], conj_e[:k], np.ones(k, np.bool_)))
     if a.has_pos:
         pron = np.flatnonzero(_pronoun_pos_table()[a.tok_label]).astype(np.int32)
     else:
@@ -227,6 +348,9 @@ def predicted_mentions(doc, analysis=None, dedupe_heads=True):
         return _EMPTY_I32.copy(), _EMPTY_I32.copy()
     e = np.concatenate([p[1] for p in parts]).astype(np.int32)
     ex = np.concatenate([p[2] for p in parts]).astype(np.bool_)
+    _trim_spans(kind, s, e)
+    real = (s < e) | (kind[s] == OTHER) | (kind[s] == COORD)
+    s, e, ex = s[real], e[real], ex[real]
     # exact duplicates (an NE that is also an NP): keep one, exempt if any copy is
     key = s.astype(np.int64) * (a.n + 1) + e
     order = np.lexsort((~ex, key))
