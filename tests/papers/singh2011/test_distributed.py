@@ -43,7 +43,7 @@ def corpus():
 )
 def test_dask_run_equals_serial_chain(client, corpus, model, shards, init, context):
     """K = 1 on Dask is the single-machine chain; K = 2 equals the serial run of the same shards
-    (also with node-level factors: they only involve a shard's own nodes)."""
+    (with node-level factors too: every shard gets the same start-of-round Z_all either way)."""
     cfg = InferenceConfig(
         params=ModelParams(model=model, context=context, bias=0.04, string_weight=0.3),
         rounds=3,

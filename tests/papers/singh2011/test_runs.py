@@ -45,3 +45,9 @@ def test_run_jobs_get_the_workflows_seeds():
     grid = runs.Grid({"crossdoc": {"ecbplus_dir": None}, "seeds": [1, 2]})
     assert grid.run_seeds_args(SimpleNamespace(model="hier", ctx="", workers="2")) == "--seeds 1 2"
     assert grid.run_seeds_args(SimpleNamespace(model="hier", ctx="_union", workers="2")) == ""
+
+
+def test_heldout_minimum_of_the_config_is_the_calibrate_default(default_config):
+    from coreflab.papers.singh2011.tuning import HELDOUT_MIN_MENTIONS
+
+    assert default_config["crossdoc"]["tune"]["heldout_min_mentions"] == HELDOUT_MIN_MENTIONS

@@ -1,7 +1,7 @@
-"""Held-out tuning of b and w (Singh et al. 2011 §5.3; issue 15 item 8).
+"""Held-out tuning of b and w (Singh et al. 2011 §5.3).
 
-The O(nnz) entity-level log p equals the dense reference; the split holds out whole entities and
-the tuning never sees another one; with the untuned prior (b = 0.1, w = 0.8) string match
+The O(nnz) entity-level log p equals the dense reference; the split holds out whole entities (5%,
+or more up to a minimum of mentions, never more than half) and the tuning never sees another one; with the untuned prior (b = 0.1, w = 0.8) string match
 outscores the truth, and after tuning on held-out entities the run improves on string match.
 """
 
@@ -63,17 +63,70 @@ def test_entity_log_score_hand_computed():
     assert tuning.entity_log_score(c, np.array([0, 1]), 0.1, 0.8) == pytest.approx(-(0.6 + 0.8 - 0.1))
 
 
-@settings(max_examples=30, deadline=None)
-@given(n_entities=st.integers(2, 200), frac=st.floats(0.01, 0.5), seed=st.integers(0, 100))
-def test_heldout_split_holds_out_whole_entities_deterministically(n_entities, frac, seed):
-    gold = np.random.default_rng(seed).integers(0, n_entities, 3 * n_entities)
-    mask, dev = tuning.heldout_split(gold, frac, seed)
-    mask2, dev2 = tuning.heldout_split(gold, frac, seed)
+def skewed_gold(sizes, seed):
+    """Mentions of entities with the given sizes, shuffled, under scattered entity ids."""
+    ids = np.random.default_rng(seed).permutation(len(sizes)) * 3 + 7
+    return np.random.default_rng(seed + 1).permutation(np.repeat(ids, sizes))
+
+
+entity_sizes = st.lists(st.integers(1, 300), min_size=2, max_size=120)
+
+
+@settings(max_examples=40, deadline=None)
+@given(sizes=entity_sizes, frac=st.floats(0.01, 0.9), seed=st.integers(0, 100), minimum=st.integers(0, 3000))
+def test_heldout_split_holds_out_whole_entities_deterministically(sizes, frac, seed, minimum):
+    gold = skewed_gold(sizes, seed)
+    mask, dev = tuning.heldout_split(gold, frac, seed, min_mentions=minimum)
+    mask2, dev2 = tuning.heldout_split(gold, frac, seed, min_mentions=minimum)
     np.testing.assert_array_equal(dev, dev2)
-    present = np.unique(gold)
-    assert 1 <= len(dev) < len(present)
-    assert len(dev) >= min(int(np.ceil(frac * len(present))), len(present) - 1)
+    np.testing.assert_array_equal(mask, mask2)
     np.testing.assert_array_equal(mask, np.isin(gold, dev))  # every mention of a held-out entity, no other
+    assert 1 <= len(dev) < len(sizes)
+    assert mask.sum() <= len(gold) // 2  # never more than half the mentions
+
+
+@settings(max_examples=40, deadline=None)
+@given(sizes=entity_sizes, frac=st.floats(0.01, 0.3), seed=st.integers(0, 100), minimum=st.integers(0, 3000))
+def test_heldout_split_meets_the_minimum_when_the_corpus_allows(sizes, frac, seed, minimum):
+    """While the held-out mentions are below the minimum every entity still fits under half the
+    mentions when minimum + the largest entity <= half: then the minimum is always reached."""
+    gold = skewed_gold(sizes, seed)
+    mask, dev = tuning.heldout_split(gold, frac, seed, min_mentions=minimum)
+    if minimum + max(sizes) <= len(gold) // 2:
+        assert mask.sum() >= minimum
+    assert len(dev) >= 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(n_entities=st.integers(3, 200), size=st.integers(1, 40), frac=st.floats(0.01, 0.4), seed=st.integers(0, 100))
+def test_heldout_split_keeps_ceil_frac_entities_when_they_have_the_minimum(n_entities, size, frac, seed):
+    """Equal entities: the first ceil(frac · entities) (at least 2) are held out when they hold the
+    minimum already; a lower minimum, or none, changes nothing, a higher one only adds entities."""
+    gold = skewed_gold([size] * n_entities, seed)
+    k = min(max(int(np.ceil(frac * n_entities)), 2), n_entities - 1)
+    if k * size > len(gold) // 2:
+        return
+    mask, dev = tuning.heldout_split(gold, frac, seed, min_mentions=0)
+    assert len(dev) == k
+    for minimum in (1, k * size // 2, k * size):
+        np.testing.assert_array_equal(tuning.heldout_split(gold, frac, seed, min_mentions=minimum)[1], dev)
+    more = tuning.heldout_split(gold, frac, seed, min_mentions=k * size + 1)[1]
+    if (k + 1) * size <= len(gold) // 2:  # room for one more entity under half the mentions
+        assert set(dev.tolist()) < set(more.tolist()) and len(more) == k + 1
+    else:
+        np.testing.assert_array_equal(more, dev)
+
+
+def test_default_split_of_the_large_small_corpus_has_the_minimum():
+    """large_small (300 entities with skewed sizes): 5% of the entities hold a few hundred
+    mentions or fewer, so the default split adds entities up to HELDOUT_MIN_MENTIONS, whole."""
+    from coreflab.papers.singh2011.synthetic import config_for
+
+    gold = generate(config_for("large_small", seed=1)).gold
+    mask, dev = tuning.heldout_split(gold)
+    assert tuning.HELDOUT_MIN_MENTIONS <= mask.sum() <= len(gold) // 2
+    assert len(dev) > np.ceil(0.05 * len(np.unique(gold)))
+    np.testing.assert_array_equal(mask, np.isin(gold, dev))
 
 
 def test_untuned_prior_prefers_string_match_to_the_truth():
@@ -116,6 +169,8 @@ def test_tuning_only_ever_runs_on_heldout_entities(tmp_path, monkeypatch):
                 "2",
                 "--eval-samples-per-round",
                 "2000",
+                "--heldout-min-mentions",
+                "150",
                 "--out",
                 str(out),
             ]
@@ -124,6 +179,9 @@ def test_tuning_only_ever_runs_on_heldout_entities(tmp_path, monkeypatch):
     )
     prior = json.loads(out.read_text())
     dev = set(prior["dev_entities"])
+    held = int(np.isin(corpus.gold, list(dev)).sum())
+    assert prior["heldout_entities"] == len(dev) and prior["heldout_mentions"] == prior["dev_mentions"] == held
+    assert 150 <= held <= len(corpus) // 2 and prior["heldout_min_mentions"] == 150
     assert seen and all(set(g.tolist()) <= dev for g in seen)
     assert {(t["bias"], t["string_weight"]) for t in prior["tries"]} >= {(prior["bias"], prior["string_weight"])}
     best = max(t["dev_b3_f1"] for t in prior["tries"])
@@ -207,6 +265,8 @@ def test_tuned_run_improves_on_string_match_and_scores_the_truth_higher(tmp_path
     dev = json.loads(prior.read_text())["dev_entities"]
     test = tuning.split_corpus(corpus, dev)[1]
     assert int(trace["mentions"].iloc[-1]) == len(test) < len(corpus)
+    assert (trace["heldout_entities"] == len(dev)).all()
+    assert (trace["heldout_mentions"] == len(corpus) - len(test)).all()
     string_f1 = b3_scores(string_match_labels(test), test.gold)[2]
     assert trace["b3_f1"].iloc[0] == pytest.approx(string_f1)
     assert trace["b3_f1"].iloc[-1] > string_f1 + 0.02

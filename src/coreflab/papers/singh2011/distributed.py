@@ -14,6 +14,13 @@ Throughput: the corpus is sent to the workers once; a round ships O(n/K) int64 a
 way, one task per worker pinned to it (`DaskExecutor`). The trace times every phase of a round
 (client prepare, round trip, worker build/sample/compact, merge) so fixed costs are visible.
 
+Node-level (union) factors (`nodelevel`): their repulsion pairs every node of a level with every
+other, across shards, so each round also sends every shard Z_all (the sum of all nodes' normalised
+contexts) and the node counts as of the start of the round (`union_totals`); a shard adds its own
+changes to them. With K > 1 the union-form round is therefore not exactly one chain with a
+restricted proposer (the pairwise form is): a shard does not see the other shards' changes
+during the round. Within-topic chains keep the repulsion among their own topic's nodes.
+
 Seeds: the redistribution of round r uses SeedSequence([seed, r]) and shard k of round r
 uses SeedSequence([seed, r, k + 1]) (k: shard or topic index), so results do not depend on which worker runs what or
 in which order: the Dask run equals the serial run of the same shards bit for bit.
@@ -24,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from coreflab.errors import UserError
 from coreflab.papers.singh2011.b3 import b3_scores
@@ -221,6 +229,47 @@ def shard_calls(k, unit_of_mention, rng, blocks=None, samples=1):
     return [(order[bounds[b] : bounds[b + 1]], int(alloc[b])) for b in range(len(sizes))]
 
 
+def _inverse_norms(X, strings, node):
+    """1/‖C_c‖ (words) and 1/‖σ_c‖ (strings) per node c (0 for an empty part), C_c = Σ_{m∈c} x_m,
+    σ_c the node's string counts; `node`: node id per mention."""
+    k = int(node.max()) + 1
+    onehot = sp.csr_matrix((np.ones(len(node)), (node, np.arange(len(node)))), shape=(k, len(node)))
+    C = onehot @ X
+    words = np.asarray(C.multiply(C).sum(axis=1)).ravel()
+    pairs, counts = np.unique(np.stack([node, strings]), axis=1, return_counts=True)
+    strs = np.bincount(pairs[0], weights=counts.astype(np.float64) ** 2, minlength=k)
+
+    def inv(x):
+        return np.divide(1.0, np.sqrt(x), out=np.zeros_like(x), where=x > 1e-300)
+
+    return inv(words), inv(strs)
+
+
+def union_totals(corpus, params, m_sub, sub_ent):
+    """(Z_all, node counts) of the node levels of a configuration: Z_all[0] = Σ of the sub-entities'
+    normalised contexts (words, then strings: the sampler's feature space), Z_all[1] = that of the
+    entities; counts = (sub-entities, entities). None when the model has no node level."""
+    on0 = params.model in ("sub", "hier")
+    on2 = params.model in ("super", "hier")
+    if params.context != "union" or not (on0 or on2) or len(corpus) == 0:
+        return None
+    X, strings = corpus.X, corpus.strings
+    nvocab = X.shape[1]
+    nfeat = corpus.features()[2]
+    Z = np.zeros((2, nfeat))
+    counts = np.zeros(2, dtype=np.int64)
+    for row, (on, node) in enumerate([(on0, m_sub), (on2, sub_ent[m_sub])]):
+        if not on:
+            continue
+        _, node = np.unique(node, return_inverse=True)
+        node = node.reshape(-1)
+        rw, rs = _inverse_norms(X, strings, node)
+        Z[row, :nvocab] = X.T @ rw[node]
+        Z[row, nvocab:] = np.bincount(strings, weights=rs[node], minlength=nfeat - nvocab)
+        counts[row] = int(node.max()) + 1
+    return Z, counts
+
+
 def run_inference(corpus, config, executor, shards=None, callback=None):
     """Run `config.rounds` rounds on `shards` shards (default: the executor's workers).
 
@@ -248,9 +297,11 @@ def run_inference(corpus, config, executor, shards=None, callback=None):
         t0 = config.t_start * ratio ** (r / config.rounds)
         t1 = config.t_start * ratio ** ((r + 1) / config.rounds)
         calls = []
+        # union form over several shards: Z_all and the node counts at the start of the round
+        zall = union_totals(corpus, p, m_sub, sub_ent) if k > 1 and blocks is None else None
         for s, (ids, samples) in enumerate(shard_calls(k, unit_of_mention, rng, blocks, config.samples_per_round)):
             ls, le, la = _local_groups(m_sub[ids], sub_ent, ent_sup)
-            calls.append((ids, ls, le, la, p, samples, t0, t1, _seed(config.seed, r, s + 1)))
+            calls.append((ids, ls, le, la, p, samples, t0, t1, _seed(config.seed, r, s + 1), zall))
         sent = time.perf_counter()
         results = executor.map_shards(calls)
         back = time.perf_counter()

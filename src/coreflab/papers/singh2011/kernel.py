@@ -24,19 +24,27 @@ and Σ_{n∈g} φ(m, n) = m̂·S_g + w·count_g(str m) − b·|g| uses the group
 so a proposal costs O(nnz of the block), never O(group size). The self term is subtracted
 explicitly (Σ_{n∈U} includes n = m).
 
-With P[P_NODE] = 1 (`ModelParams.context = "union"`, issue 15 item 9) the entity level (when
-sub-entities are on) and the super-entity level score their *nodes* instead of mention pairs: a
-node's context is the union (sum) of its children's bags and the factor between two children of
-one parent is a cosine of those unions (`nodelevel` docstring). Those Δs come from
-`node_delta`; the structures they need (Z sums at table levels 3 and 4, the nodes' squared
-norms in F, the children counts in G) are kept up to date by `node_unhook` / `node_hook`.
+With P[P_NODE] = 1 (`ModelParams.context = "union"`) the entity level (when sub-entities are
+on) and the super-entity level score their *nodes* instead of mention pairs: a node's context is
+the union (sum) of its children's bags, and two nodes have a factor on the cosine of those unions,
+affinity if they share a parent and repulsion otherwise (`nodelevel` docstring). Those Δs come from
+`node_delta`; the structures they need (Z sums at table levels 3 and 4, the sums Z_all over all
+nodes of a level in ZA, the nodes' squared norms in F, the children counts in G) are kept up to
+date by `node_unhook` / `node_hook`.
 """
 
 import numpy as np
 from numba import njit
 
 from coreflab.papers.singh2011.hashsum import table_add, table_get, table_sub, table_touch
-from coreflab.papers.singh2011.nodelevel import block_dots, child_change, cross_term, pair_bias
+from coreflab.papers.singh2011.nodelevel import (
+    all_pairs_change,
+    block_dots,
+    child_change,
+    cross_term,
+    dense_dots,
+    pair_bias,
+)
 
 # rows of the int64 state matrix G (one column per local mention / group slot)
 M_SUB, SUB_ENT, ENT_SUP = 0, 1, 2
@@ -48,16 +56,23 @@ ENT_KIDS, SUP_KIDS = 18, 19  # sub-entities per entity, entities per super-entit
 # node level: cache of ⟨Z_parent, C_child⟩ per child (parent and parent version it was computed
 # for), version of each parent's Z (bumped on every change), table cells of each child's mentions
 Q_PAR0, Q_VER0, Q_PAR2, Q_VER2, VER0, VER2, CELLS0, CELLS2 = 20, 21, 22, 23, 24, 25, 26, 27
-N_ROWS = 28
+# node level: version of Z_all (zmeta) for which a child's cached ⟨Z_all, C_child⟩ holds
+QA_VER0, QA_VER2 = 28, 29
+N_ROWS = 30
 # parameter vector P (P_DEAD: |sum| at or below which a table cell is deleted; < 0: never;
 # P_NODE: 1 = node-level (union-of-bags) factors at the entity and super-entity levels)
 B0, B1, B2, W0, W1, W2, ON0, ON1, ON2, P_NEW, P_DEAD, P_NODE = range(12)
 N_PARAMS = 12
 # rows of the float64 node matrix F: squared norms (words, strings) of sub-entity and entity
-# contexts, and ‖Z‖² of entities (sum of their normalised sub-entities) and super-entities
-F_SUB, F_ENT, F_NZE, F_NZS, F_Q0, F_Q2 = 0, 2, 4, 5, 6, 8
-N_FROWS = 10
+# contexts, ‖Z‖² of entities (sum of their normalised sub-entities) and super-entities, and the
+# cached ⟨Z_P, C⟩ (F_Q*) and ⟨Z_all, C⟩ (F_A*) of each child
+F_SUB, F_ENT, F_NZE, F_NZS, F_Q0, F_Q2, F_A0, F_A2 = 0, 2, 4, 5, 6, 8, 10, 12
+N_FROWS = 14
 Z_ENT, Z_SUP = 3, 4  # table levels of Z_e and Z_a
+# node level, all nodes of a level: ZA (2 × nfeat, dense) holds Z_all = Σ_c Ĉ_c of the sub-entities
+# (row 0) and of the entities (row 1); zmeta = [nodes of other shards at those two levels, version
+# of ZA row 0, version of ZA row 1]
+ZM_REST0, ZM_REST2, ZM_VER0, ZM_VER2 = 0, 1, 2, 3
 
 STATUS_DONE, STATUS_FULL = 0, 1
 
@@ -279,6 +294,8 @@ def run_moves(
     seed,
     out_delta,
     F,
+    ZA,
+    zmeta,
 ):
     """Run up to n_samples MH proposals; returns (steps done, accepted, status).
 
@@ -302,7 +319,7 @@ def run_moves(
     limit = np.int64(cap * 0.6)
     node0 = P[P_NODE] != 0.0 and P[ON1] != 0.0
     node2 = P[P_NODE] != 0.0 and P[ON2] != 0.0
-    wk = np.zeros(22)
+    wk = np.zeros(30)
     sc0 = np.zeros(3)
     sc2 = np.zeros(3)
     bb = np.zeros(2)
@@ -350,7 +367,10 @@ def run_moves(
                 if node0:
                     delta += node_delta(
                         G,
+                        cnt,
                         F,
+                        ZA,
+                        zmeta,
                         kv,
                         P,
                         0,
@@ -375,7 +395,10 @@ def run_moves(
                 if node2 and dst[0] != e:
                     delta += node_delta(
                         G,
+                        cnt,
                         F,
+                        ZA,
+                        zmeta,
                         kv,
                         P,
                         2,
@@ -409,6 +432,8 @@ def run_moves(
                     G,
                     cnt,
                     F,
+                    ZA,
+                    zmeta,
                     P,
                     kv,
                     used,
@@ -455,7 +480,30 @@ def run_moves(
                 bb[0], bb[1] = mnorm2[buf[0]], 1.0
             if node0:
                 delta = node_delta(
-                    G, F, kv, P, 0, u, -1, e2, buf, 0, k, bb, True, indptr, indices, data, strf, n, nfeat, wk, sc0
+                    G,
+                    cnt,
+                    F,
+                    ZA,
+                    zmeta,
+                    kv,
+                    P,
+                    0,
+                    u,
+                    -1,
+                    e2,
+                    buf,
+                    0,
+                    k,
+                    bb,
+                    True,
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    n,
+                    nfeat,
+                    wk,
+                    sc0,
                 )
                 need += 2 * np.int64(sc0[2])
             else:
@@ -483,7 +531,10 @@ def run_moves(
             if node2:
                 delta += node_delta(
                     G,
+                    cnt,
                     F,
+                    ZA,
+                    zmeta,
                     kv,
                     P,
                     2,
@@ -537,6 +588,8 @@ def run_moves(
                     G,
                     cnt,
                     F,
+                    ZA,
+                    zmeta,
                     P,
                     kv,
                     used,
@@ -580,7 +633,30 @@ def run_moves(
             if node2:
                 bb[0], bb[1] = F[F_ENT, e], F[F_ENT + 1, e]
                 delta = node_delta(
-                    G, F, kv, P, 2, e, -1, a2, buf, 0, k, bb, True, indptr, indices, data, strf, n, nfeat, wk, sc2
+                    G,
+                    cnt,
+                    F,
+                    ZA,
+                    zmeta,
+                    kv,
+                    P,
+                    2,
+                    e,
+                    -1,
+                    a2,
+                    buf,
+                    0,
+                    k,
+                    bb,
+                    True,
+                    indptr,
+                    indices,
+                    data,
+                    strf,
+                    n,
+                    nfeat,
+                    wk,
+                    sc2,
                 )
                 if used[0] + 2 * np.int64(sc2[2]) > (cap * 9) // 10:
                     used[1] = 2 * np.int64(sc2[2])
@@ -610,7 +686,7 @@ def run_moves(
             if delta < 0.0 and np.random.random() >= np.exp(delta / t):
                 continue
             if node2:
-                node_unhook(G, F, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat)
+                node_unhook(G, F, ZA, zmeta, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat)
             fresh = a2 < 0
             if a2 < 0:
                 a2 = _alloc(G, cnt, 2)
@@ -628,7 +704,7 @@ def run_moves(
             elif node2:
                 F[F_NZS, a] += sc2[0]
             if node2:
-                node_hook(G, F, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat, wk)
+                node_hook(G, F, ZA, zmeta, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat, wk)
                 _add_nz(F, F_NZS, a2, sc2[1], fresh)
         accepted += 1
         if record:
@@ -747,6 +823,12 @@ def _cache_rows(level):
 
 
 @njit(cache=True)
+def _za_row(level):
+    """Row of ZA (and index of its version in zmeta, minus ZM_VER0) of node level 0 or 2."""
+    return 0 if level == 0 else 1
+
+
+@njit(cache=True)
 def _zdot(G, F, kv, level, c, p, buf, lo, indptr, indices, data, strf, n, nfeat, out):
     """out = ⟨Z_p, C_c⟩ (two parts), from the cache when neither Z_p nor C_c changed since.
 
@@ -767,6 +849,22 @@ def _zdot(G, F, kv, level, c, p, buf, lo, indptr, indices, data, strf, n, nfeat,
 
 
 @njit(cache=True)
+def _zadot(G, F, ZA, zmeta, level, c, buf, lo, indptr, indices, data, strf, out):
+    """out = ⟨Z_all, C_c⟩ (two parts), cached until ZA's row changes (every accepted node move)."""
+    li = _za_row(level)
+    vrow = QA_VER0 if level == 0 else QA_VER2
+    fa = F_A0 if level == 0 else F_A2
+    if G[vrow, c] == zmeta[ZM_VER0 + li]:
+        out[0], out[1] = F[fa, c], F[fa + 1, c]
+        return
+    hi = _members(G, _node_rows(level)[0], c, buf, lo)
+    out[:] = 0.0
+    dense_dots(ZA, li, buf, lo, hi, indptr, indices, data, strf, out)
+    F[fa, c], F[fa + 1, c] = out[0], out[1]
+    G[vrow, c] = zmeta[ZM_VER0 + li]
+
+
+@njit(cache=True)
 def _parent(G, level, c):
     return G[SUB_ENT, c] if level == 0 else G[ENT_SUP, c]
 
@@ -781,11 +879,39 @@ def _cells(buf, lo, hi, indptr):
 
 @njit(cache=True)
 def node_delta(
-    G, F, kv, P, level, c1, c2, p2, buf, blo, bhi, bb, emptied1, indptr, indices, data, strf, n, nfeat, wk, scratch
+    G,
+    cnt,
+    F,
+    ZA,
+    zmeta,
+    kv,
+    P,
+    level,
+    c1,
+    c2,
+    p2,
+    buf,
+    blo,
+    bhi,
+    bb,
+    emptied1,
+    indptr,
+    indices,
+    data,
+    strf,
+    n,
+    nfeat,
+    wk,
+    scratch,
 ):
     """Δ of the node-level term at `level` (0: children are sub-entities, 2: entities) when the
     block buf[blo:bhi] (norms² bb) leaves child c1 and joins child c2 of parent p2 (c2 = -1: a new
     child of p2; p2 = -1: a new parent). Member lists go to buf[n:2n] and buf[2n:3n].
+
+    The term is 2·Σ_within φ − Σ_all φ (nodelevel docstring): the affinity part from the parents'
+    Z sums, the repulsion part from Z_all (ZA) and the number of nodes of the level (this shard's
+    live ones plus zmeta's count of the other shards'). A child that moves whole (c1 emptied into
+    a new child) changes no context, so Σ_all stays as it is.
     scratch[0], scratch[1]: ΔNZ of c1's parent and of p2 (0 when the same parent), for the hook;
     scratch[2]: an upper bound on the Z cells the move inserts."""
     cl, zl, frow, _, krow = _node_rows(level)
@@ -796,6 +922,7 @@ def node_delta(
     zc1, zb1, cb1, nrm1, new1 = wk[0:2], wk[2:4], wk[4:6], wk[6:8], wk[8:10]
     zc2, zb2, cb2, nrm2, new2 = wk[10:12], wk[12:14], wk[14:16], wk[16:18], wk[18:20]
     c12 = wk[20:22]
+    za1, zab, za2, tmp = wk[22:24], wk[24:26], wk[26:28], wk[28:30]
     _zdot(G, F, kv, level, c1, p1, buf, n, indptr, indices, data, strf, n, nfeat, zc1)
     block_dots(kv, zl, p1, buf, blo, bhi, indptr, indices, data, strf, n, nfeat, zb1)
     block_dots(kv, cl, c1, buf, blo, bhi, indptr, indices, data, strf, n, nfeat, cb1)
@@ -811,58 +938,100 @@ def node_delta(
     k1 = G[krow, p1]
     gone = 1 if emptied1 else 0
     born = 1 if c2 < 0 else 0
+    whole = emptied1 and c2 < 0
     scratch[2] = G[cells_row, c1] + (G[cells_row, c2] if c2 >= 0 else 0) + _cells(buf, blo, bhi, indptr)
+    if c2 >= 0:  # ⟨C1, C2⟩: the smaller child's mentions against the other's sums
+        small, big = (c1, c2) if G[cells_row, c1] <= G[cells_row, c2] else (c2, c1)
+        hi = _members(G, cl, small, buf, n)
+        block_dots(kv, cl, big, buf, n, hi, indptr, indices, data, strf, n, nfeat, c12)
+    cross = cross_term(c12, cb1, cb2, bb, -1.0, 1.0, nrm1, new1, nrm2, new2, w)
     if p2 == p1:
-        if c2 >= 0:  # ⟨C1, C2⟩: the smaller child's mentions against the other's sums
-            small, big = (c1, c2) if G[cells_row, c1] <= G[cells_row, c2] else (c2, c1)
-            hi = _members(G, cl, small, buf, n)
-            block_dots(kv, cl, big, buf, n, hi, indptr, indices, data, strf, n, nfeat, c12)
-        dnz = dnz1 + dnz2 + cross_term(c12, cb1, cb2, bb, -1.0, 1.0, nrm1, new1, nrm2, new2, w)
+        dnz = dnz1 + dnz2 + cross
         scratch[0], scratch[1] = dnz, 0.0
-        return dnz - (dk1 + dk2) + pair_bias(k1, k1 - gone + born, b)
-    k2 = G[krow, p2] if p2 >= 0 else 0
-    scratch[0], scratch[1] = dnz1, dnz2
-    return dnz1 - dk1 + pair_bias(k1, k1 - gone, b) + dnz2 - dk2 + pair_bias(k2, k2 + born, b)
+        within = dnz - (dk1 + dk2) + pair_bias(k1, k1 - gone + born, b)
+    else:
+        k2 = G[krow, p2] if p2 >= 0 else 0
+        scratch[0], scratch[1] = dnz1, dnz2
+        within = dnz1 - dk1 + pair_bias(k1, k1 - gone, b) + dnz2 - dk2 + pair_bias(k2, k2 + born, b)
+    if whole:
+        return within
+    li = _za_row(level)
+    _zadot(G, F, ZA, zmeta, level, c1, buf, n, indptr, indices, data, strf, za1)
+    dense_dots(ZA, li, buf, blo, bhi, indptr, indices, data, strf, zab)
+    if c2 >= 0:
+        _zadot(G, F, ZA, zmeta, level, c2, buf, 2 * n, indptr, indices, data, strf, za2)
+    da1, _ = child_change(za1, zab, cb1, nrm1, bb, -1.0, emptied1, w, tmp)
+    da2, _ = child_change(za2, zab, cb2, nrm2, bb, 1.0, False, w, tmp)
+    nodes = zmeta[ZM_REST0 + li] + cnt[li]  # live sub-entities (cnt[0]) or entities (cnt[1])
+    return within - (all_pairs_change(da1 + da2 + cross, dk1 + dk2, nodes, nodes - gone + born, b))
 
 
 @njit(cache=True)
-def _z_update(kv, used, zl, p, buf, lo, hi, nrm_w, nrm_s, sign, indptr, indices, data, strf, n, nfeat, eps):
-    """Add (sign > 0) or remove the normalised context of the members buf[lo:hi] to/from Z_p."""
+def _z_update(kv, used, ZA, li, zl, p, buf, lo, hi, nrm_w, nrm_s, sign, indptr, indices, data, strf, n, nfeat, eps):
+    """Add (sign > 0) or remove the normalised context of the members buf[lo:hi] to/from Z_p
+    (table) and Z_all (ZA row li)."""
     rw = 1.0 / np.sqrt(nrm_w) if nrm_w > 1e-300 else 0.0
     rs = 1.0 / np.sqrt(nrm_s) if nrm_s > 1e-300 else 0.0
     base = (zl * n + p) * nfeat
+    za = ZA[li]
     for i in range(lo, hi):
         m = buf[i]
         if rw > 0.0:
             for j in range(indptr[m], indptr[m + 1]):
+                v = data[j] * rw
                 if sign > 0:
-                    table_add(kv, used, base + indices[j], data[j] * rw)
+                    table_add(kv, used, base + indices[j], v)
+                    za[indices[j]] += v
                 else:
-                    table_sub(kv, used, base + indices[j], data[j] * rw, eps)
+                    table_sub(kv, used, base + indices[j], v, eps)
+                    za[indices[j]] -= v
         if rs > 0.0:
             if sign > 0:
                 table_add(kv, used, base + strf[m], rs)
+                za[strf[m]] += rs
             else:
                 table_sub(kv, used, base + strf[m], rs, eps)
+                za[strf[m]] -= rs
 
 
 @njit(cache=True)
-def node_unhook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n, nfeat):
-    """Before child c changes: take its normalised context out of its parent's Z."""
+def node_unhook(G, F, ZA, zmeta, kv, used, P, level, c, buf, indptr, indices, data, strf, n, nfeat):
+    """Before child c changes: take its normalised context out of its parent's Z and out of Z_all."""
     if c < 0:
         return
     cl, zl, frow, _, _ = _node_rows(level)
     hi = _members(G, cl, c, buf, n)
     p = _parent(G, level, c)
     G[_cache_rows(level)[2], p] += 1
+    li = _za_row(level)
+    zmeta[ZM_VER0 + li] += 1
     _z_update(
-        kv, used, zl, p, buf, n, hi, F[frow, c], F[frow + 1, c], -1.0, indptr, indices, data, strf, n, nfeat, P[P_DEAD]
+        kv,
+        used,
+        ZA,
+        li,
+        zl,
+        p,
+        buf,
+        n,
+        hi,
+        F[frow, c],
+        F[frow + 1, c],
+        -1.0,
+        indptr,
+        indices,
+        data,
+        strf,
+        n,
+        nfeat,
+        P[P_DEAD],
     )
 
 
 @njit(cache=True)
-def node_hook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n, nfeat, wk):
-    """After child c changed: its norms² from the tables, its normalised context into its parent's Z."""
+def node_hook(G, F, ZA, zmeta, kv, used, P, level, c, buf, indptr, indices, data, strf, n, nfeat, wk):
+    """After child c changed: its norms² from the tables, its normalised context into its parent's Z
+    and into Z_all."""
     cl, zl, frow, _, _ = _node_rows(level)
     hi = _members(G, cl, c, buf, n)
     nr = wk[0:2]
@@ -873,7 +1042,9 @@ def node_hook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n, 
     G[cells_row, c] = _cells(buf, n, hi, indptr)
     p = _parent(G, level, c)
     G[verrow, p] += 1
-    _z_update(kv, used, zl, p, buf, n, hi, nr[0], nr[1], 1.0, indptr, indices, data, strf, n, nfeat, P[P_DEAD])
+    li = _za_row(level)
+    zmeta[ZM_VER0 + li] += 1
+    _z_update(kv, used, ZA, li, zl, p, buf, n, hi, nr[0], nr[1], 1.0, indptr, indices, data, strf, n, nfeat, P[P_DEAD])
 
 
 @njit(cache=True)
@@ -885,8 +1056,9 @@ def _add_nz(F, row, p, dnz, fresh):
 
 
 @njit(cache=True)
-def init_nodes(G, cnt, F, kv, used, P, buf, indptr, indices, data, strf, n, nfeat, wk):
-    """Norms², Z sums and ‖Z‖² of the initial configuration (node-level mode only)."""
+def init_nodes(G, cnt, F, ZA, zmeta, kv, used, P, buf, indptr, indices, data, strf, n, nfeat, wk):
+    """Norms², Z sums and ‖Z‖² of the initial configuration, and this shard's nodes added to ZA
+    (which holds the other shards' Z_all on entry; node-level mode only)."""
     for level in (0, 2):
         on = P[ON1] if level == 0 else P[ON2]
         if on == 0.0:
@@ -896,7 +1068,7 @@ def init_nodes(G, cnt, F, kv, used, P, buf, indptr, indices, data, strf, n, nfea
         perm = SUB_PERM + 2 * which
         for i in range(cnt[which]):
             c = G[perm, i]
-            node_hook(G, F, kv, used, P, level, c, buf, indptr, indices, data, strf, n, nfeat, wk)
+            node_hook(G, F, ZA, zmeta, kv, used, P, level, c, buf, indptr, indices, data, strf, n, nfeat, wk)
         w = P[W0 + level]
         for i in range(cnt[which]):
             c = G[perm, i]
@@ -912,7 +1084,28 @@ def init_nodes(G, cnt, F, kv, used, P, buf, indptr, indices, data, strf, n, nfea
 
 @njit(cache=True)
 def _rehook(
-    G, F, kv, used, P, level, old, new, parent, new_parent, sc, fresh, buf, indptr, indices, data, strf, n, nfeat, wk
+    G,
+    F,
+    ZA,
+    zmeta,
+    kv,
+    used,
+    P,
+    level,
+    old,
+    new,
+    parent,
+    new_parent,
+    sc,
+    fresh,
+    buf,
+    indptr,
+    indices,
+    data,
+    strf,
+    n,
+    nfeat,
+    wk,
 ):
     """After a move among the nodes of `level` (0: sub-entities in entities, 2: entities in super-entities):
     hook the old node again if it kept members, hook the new one, and add the parents' ‖Z‖² changes `sc`
@@ -921,8 +1114,8 @@ def _rehook(
     parent_size = ENT_SIZE if level == 0 else SUP_SIZE
     nzrow = _node_rows(level)[3]
     if G[child_size, old] > 0:
-        node_hook(G, F, kv, used, P, level, old, buf, indptr, indices, data, strf, n, nfeat, wk)
-    node_hook(G, F, kv, used, P, level, new, buf, indptr, indices, data, strf, n, nfeat, wk)
+        node_hook(G, F, ZA, zmeta, kv, used, P, level, old, buf, indptr, indices, data, strf, n, nfeat, wk)
+    node_hook(G, F, ZA, zmeta, kv, used, P, level, new, buf, indptr, indices, data, strf, n, nfeat, wk)
     if G[parent_size, parent] > 0:
         F[nzrow, parent] += sc[0]
     if new_parent != parent:
@@ -931,45 +1124,95 @@ def _rehook(
 
 @njit(cache=True)
 def _node_mention_move(
-    G, cnt, F, P, kv, used, m, dst, buf, indptr, indices, data, strf, n, nfeat, node0, node2, wk, sc0, sc2
+    G,
+    cnt,
+    F,
+    ZA,
+    zmeta,
+    P,
+    kv,
+    used,
+    m,
+    dst,
+    buf,
+    indptr,
+    indices,
+    data,
+    strf,
+    n,
+    nfeat,
+    node0,
+    node2,
+    wk,
+    sc0,
+    sc2,
 ):
     """`_apply_mention_move` with the node-level structures kept up to date (unhook, move, hook)."""
     e, u, a = _groups(G, m)
     e2, u2, a2 = dst[0], dst[1], dst[2]
     cross = e2 != e
     if node0:
-        node_unhook(G, F, kv, used, P, 0, u, buf, indptr, indices, data, strf, n, nfeat)
-        node_unhook(G, F, kv, used, P, 0, u2, buf, indptr, indices, data, strf, n, nfeat)
+        node_unhook(G, F, ZA, zmeta, kv, used, P, 0, u, buf, indptr, indices, data, strf, n, nfeat)
+        node_unhook(G, F, ZA, zmeta, kv, used, P, 0, u2, buf, indptr, indices, data, strf, n, nfeat)
     if node2 and cross:
-        node_unhook(G, F, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat)
-        node_unhook(G, F, kv, used, P, 2, e2, buf, indptr, indices, data, strf, n, nfeat)
+        node_unhook(G, F, ZA, zmeta, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat)
+        node_unhook(G, F, ZA, zmeta, kv, used, P, 2, e2, buf, indptr, indices, data, strf, n, nfeat)
     _apply_mention_move(G, cnt, P, kv, used, m, dst, indptr, indices, data, strf, n, nfeat)
     nu, ne, na = G[M_SUB, m], G[SUB_ENT, G[M_SUB, m]], G[ENT_SUP, G[SUB_ENT, G[M_SUB, m]]]
     if node0:
-        _rehook(G, F, kv, used, P, 0, u, nu, e, ne, sc0, e2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk)
+        _rehook(
+            G, F, ZA, zmeta, kv, used, P, 0, u, nu, e, ne, sc0, e2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk
+        )
     if node2 and cross:
-        _rehook(G, F, kv, used, P, 2, e, ne, a, na, sc2, a2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk)
+        _rehook(
+            G, F, ZA, zmeta, kv, used, P, 2, e, ne, a, na, sc2, a2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk
+        )
 
 
 @njit(cache=True)
 def _node_sub_move(
-    G, cnt, F, P, kv, used, u, e2, a2, buf, k, indptr, indices, data, strf, n, nfeat, node0, node2, wk, sc0, sc2
+    G,
+    cnt,
+    F,
+    ZA,
+    zmeta,
+    P,
+    kv,
+    used,
+    u,
+    e2,
+    a2,
+    buf,
+    k,
+    indptr,
+    indices,
+    data,
+    strf,
+    n,
+    nfeat,
+    node0,
+    node2,
+    wk,
+    sc0,
+    sc2,
 ):
     """`_apply_sub_move` with the node-level structures kept up to date (unhook, move, hook)."""
     e = G[SUB_ENT, u]
     a = G[ENT_SUP, e]
     if node0:
-        node_unhook(G, F, kv, used, P, 0, u, buf, indptr, indices, data, strf, n, nfeat)
+        node_unhook(G, F, ZA, zmeta, kv, used, P, 0, u, buf, indptr, indices, data, strf, n, nfeat)
     if node2:
-        node_unhook(G, F, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat)
-        node_unhook(G, F, kv, used, P, 2, e2, buf, indptr, indices, data, strf, n, nfeat)
+        node_unhook(G, F, ZA, zmeta, kv, used, P, 2, e, buf, indptr, indices, data, strf, n, nfeat)
+        node_unhook(G, F, ZA, zmeta, kv, used, P, 2, e2, buf, indptr, indices, data, strf, n, nfeat)
     _apply_sub_move(G, cnt, P, kv, used, u, e2, a2, buf, k, indptr, indices, data, strf, n, nfeat)
     ne = G[SUB_ENT, u]
     na = G[ENT_SUP, ne]
     if node0:
-        node_hook(G, F, kv, used, P, 0, u, buf, indptr, indices, data, strf, n, nfeat, wk)
+        node_hook(G, F, ZA, zmeta, kv, used, P, 0, u, buf, indptr, indices, data, strf, n, nfeat, wk)
         if G[ENT_SIZE, e] > 0:
             F[F_NZE, e] += sc0[0]
         _add_nz(F, F_NZE, ne, sc0[1], e2 < 0)
     if node2:
-        _rehook(G, F, kv, used, P, 2, e, ne, a, na, sc2, e2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk)
+        _rehook(
+            G, F, ZA, zmeta, kv, used, P, 2, e, ne, a, na, sc2, e2 < 0, buf, indptr, indices, data, strf, n, nfeat, wk
+        )

@@ -2,26 +2,39 @@
 
 Why: Singh et al. (2011) §4.3 say the levels of the hierarchy "are modeled using similar
 factors", that "to represent the context of a sub-entity we take the union of the bags-of-words
-of the constituent mention contexts" and likewise for entities. The `pairwise` form of `kernel`
-scores every level over mention pairs; this module supplies the `union` form (issue 15 item 9):
+of the constituent mention contexts" (likewise for entities), and that "the factors are
+instantiated in the same manner as Section 2.1": affinity between nodes that share a parent,
+repulsion between nodes that do not. The `pairwise` form of `kernel` scores every level over
+mention pairs; this module supplies the `union` form:
 
-  * level 0 (entities) with sub-entities on: the children are sub-entities, each with context
+  * level 0 (entities) with sub-entities on: the nodes are sub-entities, each with context
     C_u = Σ_{m∈u} x_m (union of bags: the per-group sums `hashsum` already keeps);
-  * level 2 (super-entities): the children are entities, C_e = Σ_{m∈e} x_m;
-  * a factor between two children c, c' of the same parent is
+  * level 2 (super-entities): the nodes are entities, C_e = Σ_{m∈e} x_m;
+  * a factor between two nodes c, c' of the level is
         φ(c, c') = cos(C_c, C_c') + w·cos(σ_c, σ_c') − b_L
-    (σ: counts of mention strings; between single mentions this is cos + w·STREQ − b, so the
-    form reduces to the mention-pair model when every node is one mention).
+    (σ: counts of mention strings), affinity (+φ) when they share a parent, repulsion (−φ)
+    otherwise. Between single mentions this is cos + w·STREQ − b, so with every node one mention
+    the level is exactly the mention-pair model.
 
-Only affinity factors (children of one parent) are kept: log p_L = 2·Σ_P Σ_{c<c'∈P} φ(c, c').
-For mention-level nodes this equals the affinity + repulsion form up to a constant, but for
-aggregated nodes the repulsion between a changed node and *every* other node of the corpus
-changes too, so it could not be computed inside one shard: the distributed chain would no longer
-equal the single chain with a restricted proposer (§3), which the paper requires.
+The level's log-score is Σ_{c<c'} ±φ = 2·Σ_within φ − Σ_all φ over all pairs of live nodes.
+With Ĉ = C/‖C‖ per part (words, strings weighted by w), Z_P = Σ_{c∈P} Ĉ_c (kept in the hash
+table at levels 3 and 4), Z_all = Σ_c Ĉ_c over every node (a dense vector, `kernel` ZA), κ_c =
+‖Ĉ_c‖² (1 per non-empty part), k_P children of P and N nodes in all:
+    2·Σ_within φ = Σ_P [‖Z_P‖² − Σ_{c∈P} κ_c − b·k_P(k_P − 1)],
+    Σ_all φ = ½(‖Z_all‖² − Σ_c κ_c) − b·N(N − 1)/2,
+so a move that changes a node's context costs O(nnz of that node's mentions): `child_change`
+gives a node's 2⟨Z, d⟩ + ‖d‖² (d = Ĉ' − Ĉ) for Z = Z_P or Z_all, `cross_term` the 2⟨d1, d2⟩ of
+two nodes changing together, `all_pairs_change` the change of Σ_all φ. A move that only changes
+a node's parent (the node moves whole) leaves Σ_all as it is.
 
-With Ĉ = C/‖C‖ per part (words, strings weighted by w) and Z_P = Σ_{c∈P} Ĉ_c (kept in the hash
-table at levels 3 and 4), 2·Σ_{c<c'∈P} φ = ‖Z_P‖² − Σ_c ‖Ĉ_c‖² − b·k_P(k_P − 1), so a move that
-changes a child's context costs O(nnz of that child's mentions): see `child_change`.
+Distributed (§3): a shard holds whole parents, so the affinity part involves its own nodes only,
+but Σ_all pairs every node with the other shards' nodes as well. A shard starts each round with
+Z_all and N as of the start of the round (the other shards' nodes are sent in, `distributed`) and
+adds its own changes; the other shards' changes during the round are not seen. So a union-form
+round with K > 1 shards is not exactly the single chain with a restricted proposer, as the
+pairwise form is: each shard's Δ is exact against a state in which the other shards still hold
+their start-of-round configuration. With K = 1 (and within one topic chain of the within-topic
+setting, whose repulsion is among its own topic's nodes) the chain is exact.
 """
 
 import numpy as np
@@ -50,6 +63,20 @@ def block_dots(kv, level, g, buf, lo, hi, indptr, indices, data, strf, n, nfeat,
     """out += Σ_{i∈[lo,hi)} mention_dots(buf[i]): the dot of a block's summed vector with T_g."""
     for i in range(lo, hi):
         mention_dots(kv, level, g, buf[i], indptr, indices, data, strf, n, nfeat, out)
+
+
+@njit(cache=True)
+def dense_dots(Z, row, buf, lo, hi, indptr, indices, data, strf, out):
+    """out += Σ_{i∈[lo,hi)} (x_m · Z[row] over words, Z[row, string of m]), m = buf[i]: the dot of a
+    block's summed vector with a dense sum vector."""
+    z = Z[row]
+    for i in range(lo, hi):
+        m = buf[i]
+        s = 0.0
+        for j in range(indptr[m], indptr[m + 1]):
+            s += data[j] * z[indices[j]]
+        out[0] += s
+        out[1] += z[strf[m]]
 
 
 @njit(cache=True)
@@ -104,3 +131,9 @@ def cross_term(c12, c1b, cb2, bb, s1, s2, n1, n1new, n2, n2new, w):
 def pair_bias(k_before, k_after, b):
     """−b·Δ[k(k − 1)]: the bias of the child pairs of one parent (factor 2 of the ordered sum)."""
     return -b * (k_after * (k_after - 1) - k_before * (k_before - 1))
+
+
+@njit(cache=True)
+def all_pairs_change(dnz, dkappa, n_before, n_after, b):
+    """Δ Σ_all φ = ½(Δ‖Z_all‖² − Δκ) − b·Δ[N(N − 1)]/2 (weighted parts summed in dnz, dkappa)."""
+    return 0.5 * (dnz - dkappa) - 0.5 * b * (n_after * (n_after - 1) - n_before * (n_before - 1))

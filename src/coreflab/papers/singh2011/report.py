@@ -9,6 +9,9 @@ the string-match and graph-clustering baselines as horizontal lines.
 Table 2: B3 P/R/F1 of string match, label propagation and the hierarchical model (last round),
 with a `setting` column: whole corpus, or within topic (ECB+: no entity crosses a topic).
 Traces and baseline files written before the setting existed count as whole corpus.
+Its caption names the held-out tuning split (`tuning_note`): how many entities and mentions b
+and w were tuned on, which every row leaves out; and the form of the hierarchy its model rows use
+(`context_note`), with where the other form is shown.
 When the files carry entity-level log-probabilities (runs with a tuned prior), Table 2 adds
 "log p − log p(gold)" per row: negative means the model's score prefers the truth to that
 state; the string-match row positive means string match is the model's better optimum.
@@ -173,6 +176,41 @@ def _setting(row):
     """A trace row's or baseline row's setting (rows from before the column: whole corpus)."""
     value = row.get("setting") if isinstance(row, pd.Series) else getattr(row, "setting", None)
     return WHOLE if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+
+
+def tuning_note(traces):
+    """The held-out tuning of each traced corpus, for Table 2's caption: "b, w tuned on N held-out
+    entities (M mentions) of <corpus>", from the traces' `heldout_entities` / `heldout_mentions`
+    (runs with a tuned prior); "" when no trace carries them or nothing was held out."""
+    if not {"heldout_entities", "heldout_mentions"} <= set(traces.columns):
+        return ""
+    parts = []
+    for corpus, t in main_seed(traces).groupby("corpus", sort=False):
+        pairs = t[["heldout_entities", "heldout_mentions"]].dropna().drop_duplicates()
+        for ents, ments in pairs.itertuples(index=False):
+            if ents > 0:
+                parts.append(f"{int(ents)} held-out entities ({int(ments)} mentions) of {corpus}")
+    return "b, w tuned on " + "; ".join(parts) if parts else ""
+
+
+def _contexts(traces):
+    """The hierarchy forms ("pairwise", "union") of the traces' runs (traces without `context`: pairwise)."""
+    if "context" not in traces.columns:
+        return {"pairwise"}
+    return {c if isinstance(c, str) else "pairwise" for c in traces["context"]}
+
+
+def context_note(table_traces, fig6_traces):
+    """Which form of the hierarchy Table 2's model rows use, for its caption: both forms get rows of
+    their own; with one form only, the note names it and where the other form is (Fig. 6)."""
+    forms = _contexts(table_traces)
+    if len(forms) > 1:
+        return ""
+    other = {"pairwise": "union", "union": "pairwise"}.get(next(iter(forms)), "")
+    where = f"; the {other}-context form is in Fig. 6 only" if other in _contexts(fig6_traces) else ""
+    if "union" in forms:
+        return "hierarchy levels over union-of-bags node contexts" + where
+    return "hierarchy levels over mention pairs (pairwise form)" + where
 
 
 LOGP = "log p − log p(gold)"

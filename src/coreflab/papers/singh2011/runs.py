@@ -77,8 +77,8 @@ class Grid:
 
     def run_seeds_args(self, wildcards):
         """`--seeds` of one run job: none for node-level (union-context) runs, whose chains cost
-        several times a pairwise one (in the default run the three seeds of Fig. 6's union run took
-        165 s of a 19-minute run): Fig. 6 draws the union run without a band."""
+        about 7 times a pairwise one (`personx_small`, K = 2: 38 s of inference vs 6 s): Fig. 6
+        draws the union run without a band."""
         return "" if getattr(wildcards, "ctx", "") else self.seeds_args
 
     def tuning_params(self, wildcards):

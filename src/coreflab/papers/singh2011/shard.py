@@ -5,7 +5,8 @@ and every machine proposes only moves among its own entities, so each acceptance
 computed exactly without communication. The function `run_shard` is what a Dask worker
 executes; it is a plain function of (data, assignment, seed), so the serial executor and
 the Dask executor give identical chains for identical shards (the equivalence the paper
-relies on: distribution = one chain with a restricted proposer).
+relies on: distribution = one chain with a restricted proposer; exact for the pairwise form, for
+the union form up to the other shards' changes within a round, `nodelevel` docstring).
 """
 
 import os
@@ -155,9 +156,14 @@ class ShardChain:
     ~2·nnz random probes stay in cache more often (hashsum docstring), and building it does not
     page in a worst-case table (1 GB per worker on the 1.5M-mention corpus, 3 s per round).
     The table grows by rehashing when a round's splits or a block move need room.
+
+    Node-level (union) mode: `zall` = (Z_all, 2 × nfeat: sub-entities, entities; node counts, 2) of
+    the whole corpus at the start of the round (`distributed.union_totals`), which the chain then
+    updates with its own moves only; None: this shard's nodes are all the nodes (one shard, or a
+    topic chain).
     """
 
-    def __init__(self, X, strf, nfeat, m_sub, sub_ent, ent_sup, params, mnorm2=None):
+    def __init__(self, X, strf, nfeat, m_sub, sub_ent, ent_sup, params, mnorm2=None, zall=None):
         self.indptr = X.indptr.astype(np.int64)
         self.indices = X.indices.astype(np.int64)
         self.data = X.data.astype(np.float64)
@@ -203,11 +209,16 @@ class ShardChain:
         )
         self.buf = np.empty(3 * X.shape[0], dtype=np.int64)  # block, and two member lists (node level)
         self.F = np.zeros((K.N_FROWS, X.shape[0]), dtype=np.float64)
-        if self.P[K.P_NODE] != 0.0:
+        node = self.P[K.P_NODE] != 0.0
+        self.ZA = np.zeros((2, int(nfeat) if node else 1), dtype=np.float64)
+        self.zmeta = np.zeros(4, dtype=np.int64)
+        if node:
             K.init_nodes(
                 self.G,
                 self.cnt,
                 self.F,
+                self.ZA,
+                self.zmeta,
                 self.kv,
                 self.used,
                 self.P,
@@ -218,8 +229,12 @@ class ShardChain:
                 self.strf,
                 np.int64(X.shape[0]),
                 self.nfeat,
-                np.zeros(22),
+                np.zeros(30),
             )
+            if zall is not None:  # the round's Z_all replaces the sum of this shard's own nodes
+                self.ZA[:] = zall[0]
+                self.zmeta[K.ZM_REST0] = zall[1][0] - self.cnt[0]
+                self.zmeta[K.ZM_REST2] = zall[1][1] - self.cnt[1]
         self.rehashes = 0
 
     def run(self, n_samples, t_start, t_stop, seed, out_delta=None):
@@ -250,6 +265,8 @@ class ShardChain:
                 seed if done == 0 else -1,
                 out[done:] if out_delta is not None else out,
                 self.F,
+                self.ZA,
+                self.zmeta,
             )
             done += steps
             accepted += acc
@@ -266,11 +283,12 @@ class ShardChain:
         return compact_groups(self.G, self.G.shape[1])
 
 
-def run_shard(data, mention_ids, m_sub, sub_ent, ent_sup, params, n_samples, t_start, t_stop, seed):
+def run_shard(data, mention_ids, m_sub, sub_ent, ent_sup, params, n_samples, t_start, t_stop, seed, zall=None):
     """What one worker runs for one round: returns compact local groups and counters.
 
     `data` is (X, strf, nfeat) or (X, strf, nfeat, mnorm2) — the corpus, sent to every worker
-    once; per round only the shard's mention ids and its compact groups travel (numpy arrays).
+    once; per round only the shard's mention ids and its compact groups travel (numpy arrays), and
+    in union mode the round's Z_all and node counts (`zall`, `ShardChain`).
     Timings: build (slice rows, fill the sums), sampling (wall and this thread's CPU time,
     which separates time-sharing with other processes from the sampler's own cost), compaction.
     """
@@ -278,7 +296,7 @@ def run_shard(data, mention_ids, m_sub, sub_ent, ent_sup, params, n_samples, t_s
     mention_ids = np.asarray(mention_ids)
     start = time.perf_counter()
     mnorm2 = data[3][mention_ids] if len(data) > 3 else None
-    chain = ShardChain(X[mention_ids], strf[mention_ids], nfeat, m_sub, sub_ent, ent_sup, params, mnorm2)
+    chain = ShardChain(X[mention_ids], strf[mention_ids], nfeat, m_sub, sub_ent, ent_sup, params, mnorm2, zall)
     built = time.perf_counter()
     cpu0 = time.thread_time()
     accepted = chain.run(n_samples, t_start, t_stop, seed) if len(mention_ids) else 0

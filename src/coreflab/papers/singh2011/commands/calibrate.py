@@ -1,9 +1,12 @@
 """`coreflab singh2011 calibrate`: set the prior (b, w) of a corpus by one of the paper's two protocols.
 
 `--rule heldout-b3` (default; the large corpus and ECB+, Table 2 / Fig. 7, Singh et al. 2011 §5.3):
-tune b and w on a held-out 5% of the entities. Writes a JSON with the chosen bias and string weight, the held-out entity ids (which the runs
-and baselines then leave out: they are evaluated on the other 95%) and every grid point tried
-with its development B3 F1 and log p(gold) / log p(string match) on the development entities.
+tune b and w on held-out entities: 5% of them (`--heldout-frac`), or more while they have fewer
+than `--heldout-min-mentions` mentions (never more than half the mentions; `tuning.heldout_split`).
+Writes a JSON with the chosen bias and string weight, the held-out entity ids (which the runs
+and baselines then leave out: they are evaluated on the rest), how many entities and mentions
+were held out, and every grid point tried with its development B3 F1 and log p(gold) /
+log p(string match) on the development entities.
 The development chain gets the same proposals per mention per round as the evaluated run
 (`--eval-samples-per-round` × `--eval-workers` over the test mentions), so b is tuned for the
 schedule it is used with.
@@ -26,6 +29,7 @@ from coreflab.errors import UserError
 from coreflab.papers.singh2011.arguments import add_model_arguments, model_params
 from coreflab.papers.singh2011.data import CrossdocCorpus
 from coreflab.papers.singh2011.tuning import (
+    HELDOUT_MIN_MENTIONS,
     count_calibrated_bias,
     heldout_split,
     split_corpus,
@@ -67,6 +71,13 @@ def add_arguments(p):
         help="candidate string weights w (Person-X: 0, every string is X); entity-count: only --string-weight",
     )
     p.add_argument("--heldout-frac", type=float, default=0.05, help="share of the gold entities held out")
+    p.add_argument(
+        "--heldout-min-mentions",
+        type=at_least(0),
+        default=HELDOUT_MIN_MENTIONS,
+        help="hold out further entities until their mentions reach this many (at most half the mentions; "
+        f"default {HELDOUT_MIN_MENTIONS})",
+    )
     p.add_argument("--sweeps", type=at_least(1), default=1, help="coordinate sweeps (b, then w)")
     p.add_argument("--init", choices=["singletons", "string"], default="singletons")
     p.add_argument("--within-topic", action="store_true", help="tune for the within-topic setting (ECB+)")
@@ -92,7 +103,7 @@ def run(args):
     corpus = CrossdocCorpus.load(args.corpus)
     if args.rule == "entity-count":
         return _entity_count(args, corpus)
-    _, dev_entities = heldout_split(corpus.gold, args.heldout_frac, args.seed)
+    _, dev_entities = heldout_split(corpus.gold, args.heldout_frac, args.seed, min_mentions=args.heldout_min_mentions)
     dev, test = split_corpus(corpus, dev_entities)
     if len(dev) == 0 or len(test) == 0:
         raise UserError(f"{args.corpus}: too few entities for a held-out split")
@@ -123,6 +134,9 @@ def run(args):
         {
             "rule": "heldout-b3",
             "heldout_frac": args.heldout_frac,
+            "heldout_min_mentions": args.heldout_min_mentions,
+            "heldout_entities": int(len(dev_entities)),
+            "heldout_mentions": int(len(dev)),
             "setting": "within topic" if args.within_topic else "whole corpus",
             "dev_samples_per_round": schedule["samples"],
             "rounds": args.rounds,
@@ -175,6 +189,8 @@ def _entity_count(args, corpus):
             "true_entities": target,
             "predicted_entities": chosen["entities"],
             "heldout_frac": 0.0,
+            "heldout_entities": 0,
+            "heldout_mentions": 0,
             "setting": "within topic" if args.within_topic else "whole corpus",
             "samples_per_round": args.eval_samples_per_round,
             "workers": args.eval_workers,

@@ -6,8 +6,9 @@ dask-jobqueue on SLURM). Writes the per-round trace (CSV) and the final entity l
 `--within-topic` (ECB+) runs one chain per topic, so no entity crosses a topic; the trace's
 `setting` column and the run label (suffix `_within`) keep it apart in Table 2.
 `--prior-from` reads the prior tuned on held-out entities (`singh2011 calibrate`): its b and w,
-and its held-out entities, which this run leaves out (it is evaluated on the other 95%). The
-trace's last row also carries the entity-level log p of the final state, of the gold state and
+and its held-out entities, which this run leaves out (it is evaluated on the rest; the trace's
+`heldout_entities` and `heldout_mentions` say how many were held out). The trace's last row also
+carries the entity-level log p of the final state, of the gold state and
 of the string-match state under the run's prior, the measurement behind "does the model prefer
 the truth to string match?".
 `--seeds` runs the same chain again with each other seed in the same job (the corpus, the Dask
@@ -34,7 +35,7 @@ from coreflab.papers.singh2011.distributed import (
     run_inference,
     start_client,
 )
-from coreflab.papers.singh2011.tuning import entity_log_score, evaluation_corpus, state_scores
+from coreflab.papers.singh2011.tuning import entity_log_score, evaluation_corpus, heldout_counts, state_scores
 from coreflab.report.io import atomic_write_text
 from coreflab.seeds import seed_order
 
@@ -154,6 +155,8 @@ def _label_trace(trace, args, corpus, config, seed, scores):
     trace["bias"] = config.params.bias
     trace["string_weight"] = config.params.string_weight
     trace["mentions"] = len(corpus)
+    if args.prior_from:
+        trace["heldout_entities"], trace["heldout_mentions"] = heldout_counts(args.prior_from)
     for key, value in scores.items():
         trace[key] = np.nan
         if value is not None:
