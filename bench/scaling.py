@@ -334,7 +334,7 @@ def main(argv=None):
     out["sweep_wall_s"] = time.perf_counter() - t0
     out["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     # the issues' memory target, for every point (the per-arc targets of train_bk.json and
-    # features.json hold at the conll2012 size: bench/collect.py judges them there and on the fit)
+    # features.json hold at the conll2012 size: `coreflab bench-report` judges them there and on the fit)
     out["targets"] = {"peak_mb": 4096}
     dest = Path(a.out)
     atomic_write_text(dest, json.dumps(_rounded(out), indent=1) + "\n")

@@ -1,5 +1,5 @@
 """Benchmark: template selection at CoNLL-2012 size, each candidate's stores cut from the pool's vs
-extracted anew (`papers/bk2014/selection.py`, POOL_BUDGET_BYTES).
+extracted anew (`learn/selection.py`, POOL_BUDGET_BYTES).
 
 Below the budget, selection extracts the pool's stores once and cuts every candidate's from them;
 above it, each evaluation extracts its own. On the synthetic corpus of CoNLL-2012's size (2,802
@@ -41,7 +41,7 @@ def _tree_peak(stop, peak):
 
 def measure(mode, n):
     """One way (`pool`: budget raised so the pool is used; `extract`: the shipped budget)."""
-    import coreflab.papers.bk2014.selection as sel
+    import coreflab.learn.selection as sel
     from coreflab.corpus.synthetic.generator import generate_corpus
     from coreflab.features.featureset import load_featureset
 

@@ -287,7 +287,8 @@ def test_a_switch_given_as_text_says_where_text_comes_from():
 
 
 def test_a_learner_lacking_what_the_workflow_passes_is_refused_at_start():
-    """Every train job passes `seed`, and a bk_ learner without its own root_loss the tuned one."""
+    """Every train job passes `seed`, and the values tuned on dev of the learner's `tuned_params`
+    that its config does not set; a tuned parameter no tuning job makes is refused too."""
     from coreflab.learn.base import Learner
     from coreflab.learn.registry import LEARNERS, register
 
@@ -296,20 +297,44 @@ def test_a_learner_lacking_what_the_workflow_passes_is_refused_at_start():
         def __init__(self, n_iter=1):
             self.n_iter = n_iter
 
-    @register("bk_test_config_no_root_loss")
+    @register("test_config_no_root_loss")
     class NoRootLoss(Learner):
+        tuned_params = ("root_loss",)
+
         def __init__(self, seed=0):
             self.seed = seed
+
+    @register("bk_test_config_plain")
+    class Plain(Learner):
+        def __init__(self, seed=0):
+            self.seed = seed
+
+    @register("test_config_untunable")
+    class Untunable(Learner):
+        tuned_params = ("margin",)
+
+        def __init__(self, margin=1.0, seed=0):
+            self.margin, self.seed = margin, seed
 
     try:
         msg = _error({"learners": {"mine": {"learner": "test_config_no_seed"}}})
         assert msg.startswith("config key learners.mine.learner:")
         assert "takes no seed parameter, which every train job passes;" in msg
-        msg = _error({"learners": {"mine": {"learner": "bk_test_config_no_root_loss"}}})
-        assert "takes no root_loss parameter, which the train job of a bk_ learner passes" in msg
+        msg = _error({"learners": {"mine": {"learner": "test_config_no_root_loss"}}})
+        assert "takes no root_loss parameter, which its tuned_params names" in msg
         assert "seed" not in msg
+        msg = _error({"learners": {"mine": {"learner": "test_config_untunable"}}})
+        assert "takes margin from tuning (tuned_params), which no tuning job makes; tuned: root_loss" in msg
+        # the name says nothing: a bk_ learner that takes nothing from tuning needs no root_loss
+        check_config(overlay(_cfg(), {"learners": {"mine": {"learner": "bk_test_config_plain"}}}), SCHEMA)
     finally:
-        del LEARNERS["test_config_no_seed"], LEARNERS["bk_test_config_no_root_loss"]
+        for name in (
+            "test_config_no_seed",
+            "test_config_no_root_loss",
+            "test_config_untunable",
+            "bk_test_config_plain",
+        ):
+            del LEARNERS[name]
 
 
 def test_a_local_dir_that_is_a_file_says_so(tmp_path):

@@ -1,13 +1,16 @@
-"""Import rules of the package layout (DESIGN.md), checked on the source with `ast`:
-no module imports a private (underscore) name of another module, and no command module
-imports another command module (shared helpers belong in the library)."""
+"""Import rules of the package layout (docs/usage.md, "Code layout"), checked on the source with `ast`
+(module-level and function-local imports): no module imports a private (underscore) name of another
+module; no command module imports another command module (shared helpers belong in the library); the
+import graph has no circle; every import points down the layers; no core verb imports a paper."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
 
 
 def module_name(path, root=SRC):
@@ -15,9 +18,10 @@ def module_name(path, root=SRC):
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports(tree, module):
-    """(imported module, imported name or None) of every import anywhere in the tree (function-local too)."""
-    package = module if module.endswith("__init__") else module.rpartition(".")[0]
+def imports(tree, module, is_package=False):
+    """(imported module, imported name or None) of every import anywhere in the tree (function-local too);
+    a relative import is resolved against the module's package (the module itself for an __init__)."""
+    package = module if is_package else module.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -93,3 +97,168 @@ def test_no_test_module_imports_another():
             if any(part.startswith("test_") for part in target.split(".")) and imported != module:
                 found.append(f"{module} imports {target}")
     assert found == []
+
+
+# The layers of src/coreflab, lowest first, by the name under `coreflab.` (a module or a package with all
+# its modules): a module imports modules of its own layer or lower ones. The base holds the small
+# top-level modules that import nothing of coreflab above them (and the package's own __init__).
+BASE = ("arg_types", "errors", "named_values", "native_threads", "numba_cache", "optional_data", "prefetch", "seeds")
+LAYERS = (
+    BASE,
+    ("corpus",),
+    ("metrics",),
+    ("features",),
+    ("decode",),
+    ("mela",),
+    ("learn",),
+    ("report",),
+    ("papers",),
+    ("commands", "cli", "config"),
+)
+
+# (importer, imported) pairs that point up a layer, each with its reason; the test fails on one that is
+# gone, so that the list only shrinks.
+ALLOWED_UPWARD = {
+    # moved by the plugin restructure: the report's names of systems and papers come from the paper registry
+    ("coreflab.report.style_names", "coreflab.papers.registry"),
+}
+
+# the one papers module a core verb may import: how the core finds papers
+PAPER_REGISTRY = "coreflab.papers.registry"
+
+
+def layer_of(module):
+    """Index in LAYERS of a coreflab module (None: in no layer)."""
+    if module == "coreflab":
+        return 0
+    top = module.split(".")[1]
+    return next((i for i, names in enumerate(LAYERS) if top in names), None)
+
+
+def import_graph(sources):
+    """{module: set of coreflab modules it imports} of {module: (source, is_package)}. An import names the
+    deepest module it reaches (`from coreflab.learn import registry` imports coreflab.learn.registry)."""
+
+    def known(name):
+        while name and name not in sources:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph = {}
+    for module, (source, is_package) in sources.items():
+        targets = set()
+        for imported, name in imports(ast.parse(source), module, is_package):
+            if imported == "coreflab" or imported.startswith("coreflab."):
+                targets.add(known(f"{imported}.{name}" if name and f"{imported}.{name}" in sources else imported))
+        graph[module] = targets - {module, None}
+    return graph
+
+
+def cycles(graph):
+    """The import circles of a graph: its strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def upward_imports(graph):
+    """(importer, imported) pairs whose imported module sits in a higher layer than the importer."""
+    return {
+        (m, t)
+        for m, targets in graph.items()
+        for t in targets
+        if None not in (layer_of(m), layer_of(t)) and layer_of(t) > layer_of(m)
+    }
+
+
+def core_verbs_importing_papers(graph):
+    return {
+        (m, t)
+        for m, targets in graph.items()
+        for t in targets
+        if m.startswith("coreflab.commands") and t.startswith("coreflab.papers") and t != PAPER_REGISTRY
+    }
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return import_graph(
+        {module: (path.read_text(encoding="utf-8"), path.name == "__init__.py") for module, path in source_modules()}
+    )
+
+
+def test_every_module_has_a_layer(graph):
+    assert [m for m in graph if layer_of(m) is None] == []
+
+
+def test_no_import_circle(graph):
+    assert cycles(graph) == []
+
+
+def test_imports_point_down_the_layers(graph):
+    found = upward_imports(graph)
+    assert sorted(found - ALLOWED_UPWARD) == []
+    assert sorted(ALLOWED_UPWARD - found) == [], "no longer imported: remove from ALLOWED_UPWARD"
+
+
+def test_no_core_verb_imports_a_paper(graph):
+    """A paper's own verbs live in its package; the core verbs find papers through the registry alone."""
+    assert sorted(core_verbs_importing_papers(graph)) == []
+
+
+def test_the_layers_are_the_ones_the_docs_state():
+    """docs/usage.md: "Imports point down, ...: the base (...) → `corpus` → ... → `commands`, `cli`, `config`;"."""
+    text = " ".join((ROOT / "docs" / "usage.md").read_text(encoding="utf-8").split())
+    stated = re.search(r"Imports point down[^:]*:([^;]*);", text)
+    assert stated, "docs/usage.md states the layers in a sentence starting 'Imports point down'"
+    base, *layers = [re.findall(r"`(\w+)`", part) for part in stated.group(1).split("→")]
+    assert set(base) <= set(BASE)
+    assert [tuple(sorted(names)) for names in layers] == [tuple(sorted(names)) for names in LAYERS[1:]]
+
+
+def test_the_graph_checks_find_circles_upward_imports_and_papers_in_verbs():
+    sources = {
+        "coreflab": ("from coreflab import errors\n", True),
+        "coreflab.errors": ("", False),
+        "coreflab.learn": ("from . import base\n", True),
+        "coreflab.learn.base": ("def load():\n    from coreflab.learn.registry import make\n", False),
+        "coreflab.learn.registry": ("from coreflab.learn import base\n", False),
+        "coreflab.corpus": ("", True),
+        "coreflab.corpus.a": ("from . import b\nimport coreflab.corpus.b.c\n", False),  # b.c: no such module
+        "coreflab.corpus.b": ("def f():\n    from coreflab.learn.base import load\n", False),
+        "coreflab.papers": ("", True),
+        "coreflab.papers.registry": ("", False),
+        "coreflab.papers.p": ("from .registry import Paper\n", False),
+        "coreflab.commands": ("", True),
+        "coreflab.commands.v": ("import coreflab.papers.p\nfrom coreflab.papers import registry\n", False),
+    }
+    g = import_graph(sources)
+    assert g["coreflab.corpus.a"] == {"coreflab.corpus.b"}  # relative, and a module's name cut to a module
+    assert g["coreflab.learn"] == {"coreflab.learn.base"} and g["coreflab.papers.p"] == {"coreflab.papers.registry"}
+    assert cycles(g) == [["coreflab.learn.base", "coreflab.learn.registry"]]
+    assert upward_imports(g) == {("coreflab.corpus.b", "coreflab.learn.base")}
+    assert core_verbs_importing_papers(g) == {("coreflab.commands.v", "coreflab.papers.p")}

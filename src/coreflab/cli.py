@@ -1,10 +1,10 @@
 """The `coreflab` command: one verb per workflow step, so every step runs without Snakemake.
 
 Core pipeline verbs (`coreflab prepare`, `train`, `score`, ...) live in `coreflab.commands.<module>`;
-each paper has a command group (`coreflab l3m2014 robustness ...`) whose verb table is
-`coreflab.papers.<paper>.cli.VERBS` and whose verbs live in `coreflab.papers.<paper>.commands`.
-Every verb module provides `add_arguments(parser)` and `run(args) -> int`. Verbs are imported
-lazily so `coreflab score` does not pay for numba.
+each registered paper (coreflab.papers.registry) has a command group (`coreflab l3m2014 robustness ...`)
+whose verb table is its `Paper.verbs`. Every verb module provides `add_arguments(parser)` and
+`run(args) -> int`. Only the verb that runs is imported: a core verb imports no paper, a paper's verb
+that paper alone.
 """
 
 import argparse
@@ -14,9 +14,6 @@ import sys
 import warnings
 
 from coreflab.errors import UserError, one_line_warnings
-
-# the paper command groups: coreflab <paper> <verb>
-PAPERS = ("bk2014", "cc2007", "l3m2014", "hm2017", "singh2011")
 
 # verb -> (module, one-line help)
 VERBS = {
@@ -57,6 +54,18 @@ VERBS = {
         "coreflab.commands.manifest",
         "record config hash, seed, package versions and git commit of a results directory",
     ),
+    "convert-gum": (
+        "coreflab.commands.convert_gum",
+        "write GUM or OntoGUM as a CoNLL-2012 release in the official layout (all 14 columns)",
+    ),
+    "cut-parts": (
+        "coreflab.commands.cut_parts",
+        "copy a CoNLL-2012 release with the documents of some splits cut into parts of N sentences",
+    ),
+    "bench-report": (
+        "coreflab.commands.bench_report",
+        "benchmark records against their targets (one row per benchmark) and the scaling figure",
+    ),
 }
 
 
@@ -76,9 +85,19 @@ def _add_verbs(sub, table, wanted):
         p.set_defaults(_module=module, **defaults)
 
 
-def paper_verbs(paper):
-    """The verb table of one paper's command group."""
-    return importlib.import_module(f"coreflab.papers.{paper}.cli").VERBS
+def paper_groups(wanted):
+    """The papers whose command groups the parser needs: none for a core verb, the named paper alone
+    for one of its verbs, every registered paper otherwise (`coreflab --help`, a misspelled verb)."""
+    if wanted in VERBS:
+        return []
+    from coreflab.papers import registry
+
+    if wanted and not wanted.startswith("-"):
+        try:
+            return [registry.get(wanted)]
+        except UserError:
+            pass
+    return registry.papers()
 
 
 def build_parser(argv=()):
@@ -89,12 +108,11 @@ def build_parser(argv=()):
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     sub.required = True
     _add_verbs(sub, VERBS, wanted)
-    for paper in PAPERS:
-        group = importlib.import_module(f"coreflab.papers.{paper}.cli")
-        p = sub.add_parser(paper, help=group.HELP, description=group.HELP)
+    for paper in paper_groups(wanted):
+        p = sub.add_parser(paper.name, help=paper.help, description=paper.help)
         paper_sub = p.add_subparsers(dest="paper_verb", metavar="VERB")
         paper_sub.required = True
-        _add_verbs(paper_sub, group.VERBS, argv[1] if wanted == paper and len(argv) > 1 else None)
+        _add_verbs(paper_sub, paper.verbs, argv[1] if wanted == paper.name and len(argv) > 1 else None)
     return parser
 
 

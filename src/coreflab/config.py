@@ -80,7 +80,7 @@ def overlay(base, over):
 
 def check_config(config, schema_path):
     """Validate (and fill defaults into) a config dict; raise UserError with one line."""
-    schema = yaml.safe_load(Path(schema_path).read_text())
+    schema = with_papers(yaml.safe_load(Path(schema_path).read_text()))
     cls = _with_defaults(jsonschema.validators.validator_for(schema))
     errors = sorted(cls(schema).iter_errors(config), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
     if errors:
@@ -101,10 +101,27 @@ def check_config(config, schema_path):
     check_learners(config)
     check_featuresets(config)
     check_nonlocal_templates(config)
-    if config.get("crossdoc", {}).get("enabled") is False and "run" in config:
-        # the switch says what run.papers would: leave Singh et al. out of `snakemake` and `snakemake papers`
-        config["run"]["papers"] = [p for p in config["run"]["papers"] if p != "singh2011"]
+    if "run" in config:
+        # a paper's own switch (Singh et al.'s crossdoc.enabled) says what run.papers would
+        from coreflab.papers import registry
+
+        config["run"]["papers"] = [p for p in config["run"]["papers"] if registry.get(p).enabled(config)]
     return config
+
+
+def with_papers(schema):
+    """The schema with the registered papers (coreflab.papers.registry): the names `run.papers` takes
+    and its default (all of them), and the config section of a paper that brings its own."""
+    from coreflab.papers import registry
+
+    papers = registry.papers()
+    entry = schema["properties"]["run"]["properties"]["papers"]
+    entry["items"] = {**entry.get("items", {}), "enum": [p.name for p in papers]}
+    entry["default"] = [p.name for p in papers]
+    for paper in papers:
+        if paper.config is not None:
+            schema["properties"].setdefault(paper.name, paper.config)
+    return schema
 
 
 def check_systems(config):
@@ -145,15 +162,19 @@ def _closest(value, valid):
 
 
 # the parameters the workflow adds to a learner's, and who passes them
-_PASSED_BY = {"seed": "every train job passes", "root_loss": "the train job of a bk_ learner passes (tuned on dev)"}
+_PASSED_BY = {
+    "seed": "every train job passes",
+    "root_loss": "its tuned_params names (tuned on dev, passed by the train job)",
+}
 
 
 def check_learners(config):
     """Each `learners.<system>` and `l3m2014.learner_params.<learner>` names a registered learner and
     only parameters it takes, of its defaults' types: `coreflab train` would stop on them only after the
     features and template selection ran. Only the keys the config gives are judged (the workflow adds
-    others, e.g. seed and root_loss). The registry is already imported by the workflow (crf_slt)."""
+    others, e.g. seed and root_loss)."""
     from coreflab.learn import registry
+    from coreflab.learn.tuned import TUNINGS, tuned_params, untuned
 
     def learner(key, name):
         try:
@@ -165,9 +186,15 @@ def check_learners(config):
         cls = learner(f"learners.{system}.learner", entry["learner"])
         params = entry.get("params") or {}
         _check_learner_params(f"learners.{system}.params", cls, params)
-        # what the workflow adds to the params: every train job passes --seed; a bk_ learner without a
-        # root_loss of its own gets the one tuned on dev (`uses_tuned_root_loss` in common.smk)
-        added = ["seed"] + (["root_loss"] if entry["learner"].startswith("bk_") and "root_loss" not in params else [])
+        # what the workflow adds to the params: every train job passes --seed, and the values tuned on dev
+        # of the learner's tuned_params that the params do not set (coreflab.learn.tuned)
+        unknown = [name for name in tuned_params(cls) if name not in TUNINGS]
+        if unknown:
+            raise UserError(
+                f"config key learners.{system}.learner: learner {entry['learner']!r} takes {', '.join(unknown)} "
+                f"from tuning (tuned_params), which no tuning job makes; tuned: {', '.join(TUNINGS)}"
+            )
+        added = ["seed"] + untuned(cls, params)
         lacking = [f"{name} parameter, which {_PASSED_BY[name]}" for name in added if name not in cls._param_names()]
         if lacking:
             raise UserError(

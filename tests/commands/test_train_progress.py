@@ -1,7 +1,7 @@
 """`coreflab train` talks: a line per epoch with dev MELA for every leaderboard learner, the
 right closing epoch count, and one-line errors (exit 2) for a mistyped parameter or a file
-of the wrong kind; `--first-fit` (an SLT learner started from a saved cc_base: the very model it
-fits alone, or a one-line refusal). Runs the CLI entry (`cli.main`) on the tiny synthetic corpus, i.e. the
+of the wrong kind; `--tuned` fills the parameters a learner takes from tuning (`tuned_params`).
+Runs the CLI entry (`cli.main`) on the tiny synthetic corpus, i.e. the
 corpus of `coreflab synth --size tiny`.
 """
 
@@ -13,7 +13,6 @@ import pytest
 from coreflab import cli
 from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.learn.base import Learner
-from coreflab.learn.pairwise.crf_slt import first_fit_donor
 
 from .learner_runs import LEARNERS, train_argv, write_split_files
 
@@ -198,68 +197,33 @@ def test_npz_of_the_wrong_kind_names_what_it_is(split_files, capsys):
     )
 
 
-# ---- --first-fit ----------------------------------------------------------------------------
-
-SLT = '{"em_iterations": 3, "max_iter": 40}'
+# ---- --tuned ----------------------------------------------------------------------------------
 
 
 def _train(files, learner, params, out, *extra):
     return cli.main(train_argv(files, learner, params, out) + [str(x) for x in extra])
 
 
-def test_slt_from_a_saved_base_fit_is_the_model_fitted_alone(split_files, capsys):
+def test_tuned_fills_the_parameters_the_learner_takes_from_tuning(split_files):
     tmp = split_files["tmp"]
-    assert _train(split_files, "cc_base", '{"max_iter": 40}', tmp / "base.npz") == 0
-    assert _train(split_files, "cc_slt_closest", SLT, tmp / "alone.npz") == 0
-    assert _train(split_files, "cc_slt_closest", SLT, tmp / "shared.npz", "--first-fit", tmp / "base.npz") == 0
-    alone, shared = Learner.load(tmp / "alone.npz"), Learner.load(tmp / "shared.npz")
-    assert shared.n_iterations_ == alone.n_iterations_ == 3
-    assert np.array_equal(alone.coef_, shared.coef_)  # every iteration, bit for bit
-    assert shared.relabelled_ == alone.relabelled_
-    # the dev curve still has a row per iteration, the shared one included
-    assert "cc_slt_closest: epoch 1/3" in capsys.readouterr().err
+    tuned = tmp / "tuned.json"
+    tuned.write_text('{"root_loss": 0.5, "reason": "test"}')
+    assert _train(split_files, "bk_baseline", '{"n_iter": 1}', tmp / "tuned.npz", "--tuned", tuned) == 0
+    assert Learner.load(tmp / "tuned.npz").root_loss == 0.5
+    # a value of the params' own wins
+    params = '{"n_iter": 1, "root_loss": 1.0}'
+    assert _train(split_files, "bk_baseline", params, tmp / "own.npz", "--tuned", tuned) == 0
+    assert Learner.load(tmp / "own.npz").root_loss == 1.0
 
 
-@pytest.mark.parametrize(
-    "donor,params,message",
-    [
-        ("cc_base", '{"max_iter": 10}', "needs"),  # other L-BFGS settings
-        ("bk_baseline", '{"n_iter": 1}', "fitted with"),  # not a pair model
-    ],
-)
-def test_a_donor_with_other_settings_is_refused_in_one_line(split_files, capsys, donor, params, message):
+def test_tuned_for_a_learner_taking_nothing_from_tuning_is_refused(split_files, capsys):
     tmp = split_files["tmp"]
-    assert _train(split_files, donor, params, tmp / f"donor_{donor}.npz") == 0
-    capsys.readouterr()
-    code = _train(split_files, "cc_slt_closest", SLT, tmp / "x.npz", "--first-fit", tmp / f"donor_{donor}.npz")
+    tuned = tmp / "tuned2.json"
+    tuned.write_text('{"root_loss": 0.5}')
+    code = _train(split_files, "l3m", '{"epochs": 1}', tmp / "y.npz", "--tuned", tuned)
     err = capsys.readouterr().err
-    assert code == 2 and message in err and "Traceback" not in err
-    assert not (tmp / "x.npz").exists()
-
-
-def test_a_learner_without_a_first_fit_is_refused(split_files, capsys):
-    tmp = split_files["tmp"]
-    assert _train(split_files, "cc_base", '{"max_iter": 40}', tmp / "base2.npz") == 0
-    code = _train(split_files, "l3m", '{"epochs": 1}', tmp / "y.npz", "--first-fit", tmp / "base2.npz")
-    assert code == 2 and "does not start from another model's fit" in capsys.readouterr().err
-
-
-def test_the_donor_is_a_cc_base_with_the_same_first_fit_settings():
-    learners = {
-        "base": {"learner": "cc_base", "params": {"max_iter": 100}},
-        "base_pa": {"learner": "cc_base", "params": {"max_iter": 100, "bias": "pa", "bias_weight": 3.0}},
-        "closest": {"learner": "cc_slt_closest", "params": {"em_iterations": 3, "max_iter": 100}},
-        "closest_300": {"learner": "cc_slt_closest", "params": {"em_iterations": 3}},
-        "preserving_pa": {"learner": "cc_slt_preserving", "params": {"max_iter": 100, "bias": "pa", "bias_weight": 3}},
-        "l3m": {"learner": "l3m", "params": {}},
-    }
-    systems = ["string_match", *learners]
-    assert first_fit_donor(learners, systems, "closest") == "base"
-    assert first_fit_donor(learners, systems, "preserving_pa") == "base_pa"  # λ 3 and 3.0 alike
-    assert first_fit_donor(learners, systems, "closest_300") is None  # max_iter differs: no donor
-    assert first_fit_donor(learners, systems, "base") is None  # BASE fits itself
-    assert first_fit_donor(learners, systems, "l3m") is None
-    assert first_fit_donor(learners, ["closest"], "closest") is None  # the donor must be a system too
+    assert code == 2 and "l3m takes no parameter from tuning" in err and "Traceback" not in err
+    assert not (tmp / "y.npz").exists()
 
 
 def test_a_warning_is_one_line_naming_the_verb_not_our_source(split_files, tmp_path):

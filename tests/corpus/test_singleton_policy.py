@@ -1,12 +1,29 @@
 """The singleton policy table (`coreflab.corpus.singletons`): every combination of mention mode, key
-scheme and mention model, as `coreflab prepare` decides and records it, and as responses apply it."""
+scheme and mention model, as `coreflab prepare` decides and records it, and as responses apply it; and
+the `auto` decision whether responses keep singletons, read the same from a key file and a compiled split."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.compiled import CompiledCorpus
+from coreflab.corpus.document import Document
 from coreflab.corpus.readers.conll import read_conll
-from coreflab.corpus.singletons import DROP, ENTITIES, KEEP, decide_policy, keeps_singletons
+from coreflab.corpus.singletons import (
+    DROP,
+    ENTITIES,
+    KEEP,
+    SINGLETON_SCHEME_SHARE,
+    annotates_singletons,
+    corpus_key_has_singletons,
+    decide_policy,
+    keeps_singletons,
+    key_has_singletons,
+    parse_mode,
+    resolve_keep_singletons,
+)
 from coreflab.errors import UserError
 from coreflab.learn.output import response_documents
 from tests.commands.toy_conll import ROWS_SINGLETON, conll_text, prepare
@@ -106,3 +123,65 @@ def test_the_policy_survives_save_and_load(tmp_path, keys):
     again = CompiledCorpus.load(tmp_path / "again.npz")
     assert (again.singleton_policy, again.mention_mode, again.parses) == (ENTITIES, "predicted", "auto")
     assert again.arrays["m_entity"].dtype == np.float32 and np.all(again.arrays["m_entity"] == 0.25)
+
+
+def key_doc(cluster_sizes):
+    """One document: a cluster per size, its mentions one-token spans in order."""
+    clusters, t = [], 0
+    for size in cluster_sizes:
+        clusters.append([(t + k, t + k) for k in range(size)])
+        t += size
+    words = [f"w{k}" for k in range(t)]
+    return Document(
+        doc_id="d",
+        part=0,
+        words=words,
+        sentence_ends=[t],
+        columns={},
+        args=None,
+        clusters=clusters,
+        cluster_labels=[str(k) for k in range(len(clusters))],
+    )
+
+
+@pytest.mark.parametrize(
+    "singletons,others,expected",
+    [
+        (0, 50, False),
+        (2, 855, False),
+        (6, 94, False),
+        (14, 86, False),
+        (5, 15, False),
+        (6, 14, True),
+        (28605, 10794, True),
+    ],
+)
+def test_stray_singletons_do_not_make_a_singleton_scheme(singletons, others, expected):
+    # (2, 855): OntoGUM dev; (6, 94): a CoNLL-2012 release's training key whose documents were cut into
+    # parts (6%), (14, 86) such a test key; (28605, 10794): GUM; the boundary is more than 25% of clusters
+    assert annotates_singletons(singletons, singletons + others) is expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=40))
+def test_key_file_and_compiled_split_agree(sizes):
+    doc = key_doc(sizes)
+    n_single = sum(1 for n in sizes if n == 1)
+    expected = n_single > SINGLETON_SCHEME_SHARE * len(sizes)
+    assert key_has_singletons([doc]) is expected
+    assert corpus_key_has_singletons(compile_documents([doc], "t", "test")) is expected
+
+
+def test_auto_follows_the_recorded_decision_then_the_key_then_the_split():
+    plain, single = key_doc([2, 3]), key_doc([1, 1, 2])
+    corpus = compile_documents([plain], "t", "test")
+    assert resolve_keep_singletons("auto", corpus) is False
+    assert resolve_keep_singletons("auto", corpus, [single]) is True  # the key file before the split
+    corpus.response_singletons = True
+    assert resolve_keep_singletons(None, corpus, [plain]) is True  # what prepare recorded comes first
+    assert resolve_keep_singletons("drop", corpus) is False and resolve_keep_singletons(True) is True
+    assert [parse_mode(v) for v in ("auto", "keep", "dropped", False)] == [None, True, False, False]
+    with pytest.raises(UserError, match="keep_singletons must be"):
+        parse_mode("sometimes")
+    with pytest.raises(UserError, match="needs a key"):
+        resolve_keep_singletons("auto")

@@ -1,126 +1,149 @@
-"""The learner contract (DESIGN.md, scikit-learn conventions), checked for every registered learner:
-parameters round-trip, a `seed` parameter, nothing learned before `fit`, `fit` returns self and calls
-`callback(epoch, model)` once per epoch, the same seed gives the same weights, `predict` gives every
-mention -1 or an earlier mention of its document, save + load predict the same, and `predict(corpus,
-store)` is one signature for all."""
+"""The learner contract (`coreflab.learn.checks`), run on every learner the registry finds, and the
+checks shown to catch a learner that breaks each rule."""
 
-import inspect
+import importlib
+import pkgutil
+import sys
 
 import numpy as np
 import pytest
 
-from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.synthetic.generator import generate_corpus
-from coreflab.features.extract import extract_arc_store
+import coreflab.learn
 from coreflab.learn.base import Learner
-from coreflab.learn.curve import expected_epochs
-from coreflab.learn.output import check_antecedents
-from coreflab.learn.registry import available_learners, make_learner
-
-FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
-# parameters that bound the work of a fit: one pass each keeps the whole contract run fast
-FAST = {"n_iter": 1, "epochs": 1, "em_iterations": 1, "max_passes": 1, "max_items": 8, "time_limit": 0.2, "beam": 2}
-# every learner the default configuration and the papers use (a learner missing here means the
-# registry no longer finds a sub-package)
-EXPECTED = {
-    "bk_baseline",
-    "bk_early",
-    "bk_maxviolation",
-    "bk_laso",
-    "bk_delayed_laso",
-    "lsp_f",
-    "lsp_yj",
-    "lsp_rho",
-    "cc_base",
-    "cc_slt_closest",
-    "cc_slt_preserving",
-    "l3m",
-    "sumlink",
-    "binleftlink",
-    "spanning_forest",
-    "corr_clustering",
-    "string_match",
-}
+from coreflab.learn.checks import CHECKS, ContractError, check_learner
+from coreflab.learn.registry import LEARNERS, available_learners, discovery_errors, make_learner, register
 
 
-@pytest.fixture(scope="module")
-def tiny(tmp_path_factory):
-    """The tiny synthetic training split, compiled, with a small arc store, and a MELA regressor."""
-    from coreflab.mela.features import FEATURE_NAMES
-    from coreflab.mela.mode import corpus_key_has_singletons
-    from coreflab.mela.regressor import fit_regressor, save_regressor
-    from coreflab.papers.hm2017.regressor_data import regressor_table
-
-    docs = generate_corpus("tiny", seed=0)["train"][:6]
-    corpus = compile_documents(docs, "synth", "train")
-    store = extract_arc_store(corpus, FEATURES, n_bits=12)
-    keep = corpus_key_has_singletons(corpus)
-    df = regressor_table(corpus, store, per_sample=2, n_iter=2, seed=3, keep_singletons=keep)
-    regressor = tmp_path_factory.mktemp("contract") / "regressor.json"
-    save_regressor(
-        regressor,
-        fit_regressor(df[list(FEATURE_NAMES)].to_numpy(), df["mela"].to_numpy()),
-        len(df),
-        keep_singletons=keep,
-    )
-    return corpus, store, str(regressor)
-
-
-def _params(name, regressor):
-    params = {k: v for k, v in FAST.items() if k in make_learner(name)._param_names()}
-    if "regressor" in make_learner(name)._param_names():
-        params["regressor"] = regressor
-    if "seed" in make_learner(name)._param_names():
-        params["seed"] = 7
-    return params
-
-
-def test_registry_finds_every_learner_of_the_sub_packages():
-    assert EXPECTED <= set(available_learners())
+def test_the_registry_imports_every_module_of_the_package():
+    """A module that fails to import would silently take its learners out of every check."""
+    assert discovery_errors() == {}
+    families = {m.name for m in pkgutil.iter_modules(coreflab.learn.__path__) if m.ispkg}
+    found = {c.__module__.split(".")[2] for c in LEARNERS.values() if c.__module__.startswith("coreflab.learn.")}
+    assert families and families <= found  # every family sub-package registers a learner
 
 
 @pytest.mark.parametrize("name", available_learners())
-def test_parameters_round_trip(name):
-    model = make_learner(name)
-    params = model.get_params()
-    assert make_learner(name, params).get_params() == params
-    assert model.set_params(**params) is model and model.get_params() == params
-    assert repr(model).startswith(type(model).__name__ + "(")
+def test_every_registered_learner_keeps_the_contract(name):
+    # string_match is the one registered learner no train job runs (`coreflab baseline` does): it takes no seed
+    skip = ("seed",) if name == "string_match" else ()
+    assert check_learner(name, skip=skip) == [c for c in CHECKS if c not in skip]
 
 
-@pytest.mark.parametrize("name", sorted(set(available_learners()) - {"string_match"}))
-def test_takes_the_seed_every_train_job_passes(name):
-    # string_match is the one registered learner no train job runs: the workflow calls `coreflab baseline`
-    assert "seed" in make_learner(name)._param_names()
+class Fine(Learner):
+    """Keeps the contract: every mention starts a new cluster."""
+
+    def __init__(self, epochs=2, seed=0):
+        self.epochs, self.seed = epochs, seed
+
+    def fit(self, train, dev=None, callback=None):
+        self.coef_ = np.zeros(4)
+        for epoch in range(1, self.epochs + 1):
+            if callback is not None:
+                callback(epoch, self)
+        return self
+
+    def predict(self, corpus, store):
+        return np.full(int(corpus.arrays["doc_mention_offsets"][-1]), -1)
 
 
-@pytest.mark.parametrize("name", available_learners())
-def test_nothing_learned_before_fit(name):
-    model = make_learner(name)
-    assert isinstance(model, Learner) and model.name == name
-    assert [a for a in vars(model) if a.endswith("_")] == []
+class KeywordsOnly(Fine):
+    def __init__(self, seed=0, **options):
+        self.seed, self.options = seed, options
 
 
-@pytest.mark.parametrize("name", available_learners())
-def test_predict_is_one_signature(name):
-    params = list(inspect.signature(type(make_learner(name)).predict).parameters.values())
-    assert [p.name for p in params[:3]] == ["self", "corpus", "store"]
-    assert all(p.default is not inspect.Parameter.empty for p in params[3:])
+class NoSeed(Fine):
+    def __init__(self, epochs=2):
+        self.epochs = epochs
 
 
-@pytest.mark.parametrize("name", available_learners())
-def test_fit_is_deterministic_and_saved_models_predict_the_same(name, tiny, tmp_path):
-    corpus, store, regressor = tiny
-    params = _params(name, regressor)
-    first = make_learner(name, params)
-    epochs = []
-    assert first.fit((corpus, store), callback=lambda epoch, model: epochs.append(epoch)) is first
-    assert epochs and epochs == list(range(1, len(epochs) + 1))
-    assert expected_epochs(first) in (None, len(epochs))
-    second = make_learner(name, params).fit((corpus, store))
-    assert np.array_equal(first.coef_, second.coef_)
-    predicted = check_antecedents(corpus, first.predict(corpus, store), name)
-    assert len(predicted) == len(corpus.m_start)
-    loaded = Learner.load(first.save(tmp_path / f"{name}.npz"))
-    assert type(loaded) is type(first) and loaded.get_params() == first.get_params()
-    assert np.array_equal(np.asarray(loaded.predict(corpus, store)), predicted)
+class LearnsInInit(Fine):
+    def __init__(self, epochs=2, seed=0):
+        super().__init__(epochs, seed)
+        self.coef_ = np.zeros(4)
+
+
+class OwnPredictSignature(Fine):
+    def predict(self, data):
+        return super().predict(data.corpus, data.store)
+
+
+class SkipsAnEpoch(Fine):
+    def fit(self, train, dev=None, callback=None):
+        self.coef_ = np.zeros(4)
+        callback(2, self)
+        return self
+
+
+class LinksForward(Fine):
+    def predict(self, corpus, store):
+        out = super().predict(corpus, store)
+        out[0] = 1  # the first mention of the first document takes the next one
+        return out
+
+
+class Unseeded(Fine):
+    def fit(self, train, dev=None, callback=None):
+        super().fit(train, dev, callback)
+        self.coef_ = np.random.default_rng().normal(size=4)
+        return self
+
+
+class ArrayMeta(Fine):
+    _meta_fields = ("counts_",)
+
+    def fit(self, train, dev=None, callback=None):
+        self.counts_ = np.arange(3)  # a numpy array where a model file keeps JSON
+        return super().fit(train, dev, callback)
+
+
+BROKEN = [
+    (KeywordsOnly, "parameters", "takes \\*\\*options"),
+    (NoSeed, "seed", "no `seed` parameter"),
+    (LearnsInInit, "unfitted", "coef_ set before fit"),
+    (OwnPredictSignature, "signatures", "predict must be"),
+    (SkipsAnEpoch, "fit", "saw epochs \\[2\\]"),
+    (LinksForward, "fit", "antecedent"),
+    (Unseeded, "deterministic", "different weights"),
+    (ArrayMeta, "save_load", "not JSON-able"),
+]
+
+
+@pytest.fixture
+def registered():
+    """register(cls) under a name of its own for one test."""
+    names = []
+
+    def add(cls):
+        names.append(f"t_contract_{cls.__name__.lower()}")
+        return register(names[-1])(cls)
+
+    yield add
+    for name in names:
+        del LEARNERS[name]
+
+
+@pytest.mark.parametrize("cls,check,message", BROKEN, ids=[c.__name__ for c, _, _ in BROKEN])
+def test_the_checks_name_the_broken_rule(cls, check, message, registered):
+    with pytest.raises(ContractError, match=rf"learner 't_contract_\w+' breaks the contract \({check}\): .*{message}"):
+        check_learner(registered(cls))
+
+
+def test_an_outside_learner_runs_the_checks(registered):
+    with pytest.raises(ContractError, match="Fine is not registered"):
+        check_learner(Fine)
+    registered(Fine)
+    assert check_learner(Fine) == list(CHECKS)
+    assert check_learner("t_contract_fine", params={"epochs": 3}) == list(CHECKS)
+    assert check_learner(Fine(epochs=1, seed=4), skip=("deterministic",))[-1] == "save_load"
+    with pytest.raises(ValueError, match="unknown check"):
+        check_learner(Fine, skip=("speed",))
+
+
+def test_the_example_learner_of_the_docs_keeps_the_contract():
+    """tests/workflow/example_learner.py, registered from outside the package as a user's learner is."""
+    module = importlib.import_module("tests.workflow.example_learner")
+    try:
+        assert check_learner(module.ExampleCounts) == list(CHECKS)
+        assert type(make_learner("example_counts")) is module.ExampleCounts
+    finally:
+        del LEARNERS["example_counts"], sys.modules["tests.workflow.example_learner"]

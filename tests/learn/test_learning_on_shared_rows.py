@@ -29,8 +29,8 @@ FAST = {"n_iter": 2, "epochs": 2, "em_iterations": 1, "max_passes": 2, "max_item
 
 @pytest.fixture(scope="module")
 def split(tmp_path_factory):
+    from coreflab.corpus.singletons import corpus_key_has_singletons
     from coreflab.mela.features import FEATURE_NAMES
-    from coreflab.mela.mode import corpus_key_has_singletons
     from coreflab.mela.regressor import fit_regressor, save_regressor
     from coreflab.papers.hm2017.regressor_data import regressor_table
 

@@ -127,8 +127,8 @@ def split_gold():
 
 @pytest.fixture(scope="module")
 def split(tmp_path_factory):
+    from coreflab.corpus.singletons import corpus_key_has_singletons
     from coreflab.mela.features import FEATURE_NAMES
-    from coreflab.mela.mode import corpus_key_has_singletons
     from coreflab.mela.regressor import fit_regressor, save_regressor
     from coreflab.papers.hm2017.regressor_data import regressor_table
 

@@ -1,58 +1,25 @@
-"""`auto` singleton mode: a key keeps response singletons only if its scheme annotates them
-(more than a stray few one-mention clusters), read the same from the key file and the compiled split."""
+"""The MELA mode of a regressor (`coreflab.mela.mode`): recorded in its file, checked against the
+mode of the run that uses it."""
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from coreflab.corpus.compile import compile_documents
-from coreflab.corpus.document import Document
-from coreflab.learn.output import key_has_singletons
-from coreflab.mela.mode import SINGLETON_SCHEME_SHARE, annotates_singletons, corpus_key_has_singletons
+from coreflab.errors import UserError
+from coreflab.mela.mode import DROPPED, KEPT, check_regressor_mode, mode_name, regressor_mode
 
 
-def key_doc(cluster_sizes):
-    """One document: a cluster per size, its mentions one-token spans in order."""
-    clusters, t = [], 0
-    for size in cluster_sizes:
-        clusters.append([(t + k, t + k) for k in range(size)])
-        t += size
-    words = [f"w{k}" for k in range(t)]
-    return Document(
-        doc_id="d",
-        part=0,
-        words=words,
-        sentence_ends=[t],
-        columns={},
-        args=None,
-        clusters=clusters,
-        cluster_labels=[str(k) for k in range(len(clusters))],
-    )
+def test_a_regressor_file_names_its_mode():
+    assert (mode_name(True), mode_name(False)) == (KEPT, DROPPED)
+    assert regressor_mode({"response_singletons": KEPT}) is True
+    assert regressor_mode({}) is False  # a file without the field was fitted with singletons dropped
+    with pytest.raises(UserError, match="response_singletons must be"):
+        regressor_mode({"response_singletons": "some"})
 
 
-@pytest.mark.parametrize(
-    "singletons,others,expected",
-    [
-        (0, 50, False),
-        (2, 855, False),
-        (6, 94, False),
-        (14, 86, False),
-        (5, 15, False),
-        (6, 14, True),
-        (28605, 10794, True),
-    ],
-)
-def test_stray_singletons_do_not_make_a_singleton_scheme(singletons, others, expected):
-    # (2, 855): OntoGUM dev; (6, 94): a CoNLL-2012 release's training key whose documents were cut into
-    # parts (6%), (14, 86) such a test key; (28605, 10794): GUM; the boundary is more than 25% of clusters
-    assert annotates_singletons(singletons, singletons + others) is expected
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(1, 4), min_size=1, max_size=40))
-def test_key_file_and_compiled_split_agree(sizes):
-    doc = key_doc(sizes)
-    n_single = sum(1 for n in sizes if n == 1)
-    expected = n_single > SINGLETON_SCHEME_SHARE * len(sizes)
-    assert key_has_singletons([doc]) is expected
-    assert corpus_key_has_singletons(compile_documents([doc], "t", "test")) is expected
+def test_a_regressor_of_the_other_mode_is_refused_unless_transferred():
+    kept = {"response_singletons": KEPT}
+    assert check_regressor_mode(kept, True) is True
+    with pytest.raises(
+        UserError, match="fitted with response singletons kept, but this run's responses have them dropped"
+    ):
+        check_regressor_mode(kept, False, "r.json")
+    assert check_regressor_mode(kept, False, transfer=True) is True

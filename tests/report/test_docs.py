@@ -1,12 +1,14 @@
 """Docs whose numbers come from results: placeholders, snapshot, and the committed pages."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from coreflab.errors import UserError
 from coreflab.report.docs import references, render, snapshot
+from coreflab.report.performance import HEADLINE_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = """# Results
@@ -51,6 +53,18 @@ def test_integer_and_grouped_formats(results):
     assert render(text, results / "snap") == "12345 / 12,345 / 1.25\n"
 
 
+def test_a_compact_include_drops_the_tables_padding_only(results):
+    (results / "results" / "synth" / "t.md").write_text(
+        "Caption  with  spaces\n\n|   rank | system   |\n|-------:|:---------|\n|      1 | a  b     |\n"
+    )
+    text = "{{ include synth/t.md | compact }}\n"
+    snapshot(text, results / "results", results / "bench", results / "snap")
+    assert references(text) == ["synth/t.md"]
+    assert render(text, results / "snap") == "Caption  with  spaces\n\n|rank|system|\n|---:|:---|\n|1|a  b|\n"
+    with pytest.raises(UserError, match="unknown include option 'tight'"):
+        render("{{ include synth/t.md | tight }}", results / "snap")
+
+
 def test_a_missing_result_file_is_one_error_naming_it(results):
     with pytest.raises(UserError, match=r"missing, e.g. .*nope.csv"):
         snapshot("{{ synth/nope.csv | a=b | c | .1f }}", results / "results", results / "bench", results / "snap")
@@ -87,3 +101,16 @@ def test_every_snapshot_file_is_cited_by_a_template():
     numbers = ROOT / "docs" / "numbers"
     stale = sorted(p.relative_to(numbers).as_posix() for p in numbers.rglob("*") if p.is_file())
     assert [f for f in stale if f not in cited] == []
+
+
+def test_the_performance_page_is_short_and_its_table_is_the_report_s():
+    """At most 30 KB, no paragraph over 1,000 characters, no commit hash; its benchmark table in the
+    form `coreflab bench-report` writes it (one row per benchmark)."""
+    page = render((ROOT / "docs" / "templates" / "performance.md").read_text(), ROOT / "docs" / "numbers")
+    assert len(page.encode("utf-8")) <= 30_000
+    prose = [p for p in page.split("\n\n") if not p.lstrip().startswith(("|", "<!--"))]
+    assert max(len(p) for p in prose) <= 1000
+    assert not re.search(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b", page)
+    table = (ROOT / "docs" / "numbers" / "bench" / "scaling.md").read_text().splitlines()
+    assert re.fullmatch(r"\d+ of \d+ targets met\. .*", table[0])
+    assert table[2] == "| " + " | ".join(HEADLINE_COLUMNS) + " |"

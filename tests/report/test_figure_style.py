@@ -7,7 +7,6 @@ figure, axis labels on every panel, legends with the papers' names, no empty pan
 file written with the mode of a new file (0644 under the usual umask 022), not mkstemp's 0600.
 """
 
-import importlib.util
 import os
 import stat
 from pathlib import Path
@@ -26,6 +25,7 @@ from coreflab.papers.singh2011 import report as singh
 from coreflab.report import style
 from coreflab.report.io import save_figure
 from coreflab.report.overview import overview_figure
+from coreflab.report.performance import scaling_figure
 
 ROOT = Path(__file__).resolve().parents[2]
 PALETTE = {c.lower() for c in style.PALETTE}
@@ -143,13 +143,6 @@ def _baselines(corpus="large"):
     )
 
 
-def _bench_collect():
-    spec = importlib.util.spec_from_file_location("bench_collect_style", ROOT / "bench" / "collect.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def _bench_results():
     arcs = [
         {
@@ -236,7 +229,7 @@ FIGURES = [
         ["Singh et al. 2011", "Fig. 7", "large"],
     ),
     ("overview", lambda corpora: overview_figure(corpora, "Corpus overview: synth"), ["synth", "train", "dev"]),
-    ("bench_scaling", lambda _: _bench_collect().scaling_figure(_bench_results()), ["coreflab"]),
+    ("bench_scaling", lambda _: scaling_figure(_bench_results()), ["coreflab"]),
 ]
 
 

@@ -254,33 +254,32 @@ def test_selection_is_upstream_of_every_bk_and_leaderboard_training_job(tmp_path
     assert all("select_templates" in ancestors(n) for n in trainers)
 
 
-def test_slt_starts_from_the_leaderboard_base_fit_and_its_cost_counts_it(tmp_path):
-    """A cc_slt_closest system takes iteration 1 from the cc_base system with the same settings
-    (`coreflab train --first-fit`), and the leaderboard's cost table adds both training jobs."""
+def test_a_cc_fit_is_reused_one_way_the_paper_job_scores_the_leaderboard_models(tmp_path):
+    """Leaderboard C&C systems each fit on their own; the cc2007 job of the unbiased setting scores the
+    leaderboard's models of the same fit settings (`coreflab cc2007 run --fitted`) instead of fitting again."""
     _copy_workflow(tmp_path)
     tiny = tmp_path / "tiny.yaml"
     text = tiny.read_text()
     text = text.replace(
         "learners:\n",
-        "learners:\n  cc_base: {learner: cc_base, params: {max_iter: 30}}\n"
-        "  cc_slt_closest: {learner: cc_slt_closest, params: {max_iter: 30, em_iterations: 2}}\n",
+        "learners:\n  cc_base: {learner: cc_base}\n"
+        "  cc_slt_closest: {learner: cc_slt_closest, params: {em_iterations: 2}}\n",
     )
     tiny.write_text(
         text.replace("systems: [string_match, bk_baseline, l3m]", "systems: [string_match, cc_base, cc_slt_closest]")
     )
-    proc = _snakemake(tmp_path, "-n", "-p", "results/synth/leaderboard.csv")
+    proc = _snakemake(tmp_path, "-n", "-p", "results/synth/leaderboard.csv", "cc2007")
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-2000:]
     lines = [x.removeprefix("Shell command: ") for x in (proc.stdout + proc.stderr).splitlines()]
     slt = [x for x in lines if "coreflab train --learner cc_slt_closest" in x]
-    base = [x for x in lines if "coreflab train --learner cc_base" in x]
-    assert len(slt) == len(base) == 1
-    assert "--first-fit results/synth/models/cc_base.npz" in slt[0] and "--first-fit" not in base[0]
+    assert len(slt) == 1 and "cc_base" not in slt[0].split("--out")[0]
     board = next(x for x in lines if x.startswith("coreflab leaderboard"))
-    assert (
-        "--benchmark cc_slt_closest=results/synth/benchmarks/train_cc_slt_closest.tsv,"
-        "results/synth/benchmarks/train_cc_base.tsv" in board
-    )
-    assert "--benchmark cc_base=results/synth/benchmarks/train_cc_base.tsv " in board + " "
+    assert "--benchmark cc_slt_closest=results/synth/benchmarks/train_cc_slt_closest.tsv " in board
+    runs = {x.split("--bias ")[1].split()[0]: x for x in lines if x.startswith("coreflab cc2007 run")}
+    assert set(runs) == {"none", "p1"}
+    assert "--fitted cc_base=results/synth/models/cc_base.npz" in runs["none"]
+    assert "--fitted cc_slt_closest=results/synth/models/cc_slt_closest.npz" in runs["none"]
+    assert "--fitted" not in runs["p1"]
 
 
 def test_changing_the_systems_replans_the_leaderboard(two_runs):

@@ -1,7 +1,7 @@
 # Benchmarks (issue #10, "cost as the work grows"): `snakemake bench` reruns the scaling sweeps
 # (bench/scaling.py: time and peak memory against candidate arcs and beam size; the Dask worker
 # numbers are read from bench/crossdoc.py's JSON) and collects every bench/results/*.json into
-# one figure and one table of numbers against their targets (bench/collect.py). Not part of
+# one figure and one table of numbers against their targets (`coreflab bench-report`). Not part of
 # `all`, not run by CI: the sweeps take about 5 minutes on two cores and need ~2 GB. The other
 # bench/*.py scripts are run by hand; their committed JSONs are read as they are. The committed
 # scaling.json counts as up to date: `snakemake bench --forcerun bench_scaling` measures again.
@@ -34,7 +34,6 @@ rule bench_scaling:
 
 rule bench_collect:
     input:
-        script="bench/collect.py",
         scaling="bench/results/scaling.json",
         others=[
             f"bench/results/{name}.json"
@@ -65,7 +64,7 @@ rule bench_collect:
         mem_mb=1000,
         runtime=5,
     shell:
-        "python {input.script} {input.scaling} {input.others} --png {output.png} --pdf {output.pdf} "
+        "coreflab bench-report {input.scaling} {input.others} --png {output.png} --pdf {output.pdf} "
         "--csv {output.csv} --md {output.md} > {log} 2>&1"
 
 

@@ -1,6 +1,7 @@
-# Config validation, wildcard constraints, target lists and the generic input functions: the only
-# place for functions in the rule files. Each paper's run grid is coreflab.papers.<paper>.runs.Grid,
-# bound to the config at the top of workflow/rules/papers/<paper>.smk.
+# Config validation, wildcard constraints, target lists and the generic input functions; no paper's
+# knowledge. Each paper is a registered `Paper` (coreflab.papers.registry: its targets, its rule file);
+# its own functions are in its rule file and its package (a run grid bound to the config at the top
+# of the rule file).
 
 import json
 import os
@@ -14,7 +15,9 @@ from coreflab.config import (
     untrained_learners_note,
 )
 from coreflab.errors import UserError
-from coreflab.learn.pairwise.crf_slt import first_fit_donor
+from coreflab.learn.registry import get_learner
+from coreflab.learn.tuned import untuned
+from coreflab.papers import registry as paper_registry
 
 try:
     config = check_config(config, workflow.source_path("../schemas/config.schema.yaml"))
@@ -173,69 +176,18 @@ def compiled_splits(wildcards):
     return [f"results/{wildcards.corpus}/compiled/{s}.npz" for s in SPLITS]
 
 
-PAPER_OUTPUTS = {
-    "bk2014": [
-        "paper/bk2014/fig3.png",
-        "paper/bk2014/fig4.png",
-        "paper/bk2014/table1.md",
-        "selection/steps.csv",
-    ],
-    "bk2014_table2": ["paper/bk2014/table2.md"],
-    "cc2007": [
-        "paper/cc2007/table1.md",
-        "paper/cc2007/table2.md",
-        "paper/cc2007/table3.md",
-    ],
-    "hm2017": [
-        "paper/hm2017/table1.md",
-        "paper/hm2017/fig2.png",
-        "paper/hm2017/fig3.png",
-        "paper/hm2017/table2.md",
-        "paper/hm2017/table3.md",
-        "paper/hm2017/table4.md",
-    ],
-    "l3m2014": [
-        "paper/l3m2014/table1.md",
-        "paper/l3m2014/robustness.md",
-        "paper/l3m2014/cccp_vs_sgd.md",
-        "paper/l3m2014/order_control.md",
-    ],
-}
+# the registered papers, each with its rule file (included by the Snakefile) and its targets
+PAPER_PLUGINS = {paper.name: paper for paper in paper_registry.papers()}
+PAPERS = list(PAPER_PLUGINS)
 
 
-SINGH2011_OUTPUTS = [
-    f"results/crossdoc/paper/singh2011/{name}"
-    for name in (
-        "fig5_workers.png",
-        "fig6_hierarchy.png",
-        "fig7_large.png",
-        "table2.md",
-    )
-]
+def paper_rule_file(paper):
+    return paper_registry.rule_file(PAPER_PLUGINS[paper], workflow.basedir)
 
 
-def paper_targets(paper, corpora=None):
-    """The outputs of one paper's experiments for the configured corpora."""
-    if (
-        paper == "singh2011"
-    ):  # cross-document: its own corpora, not the within-document ones
-        return SINGH2011_OUTPUTS
-    if (
-        paper == "bk2014" and "bk_delayed_laso" in config["systems"]
-    ):  # Table 2 needs that leaderboard system
-        return paper_targets("bk2014_table2", corpora or paper_runs("bk2014")) + [
-            f"results/{c}/{n}"
-            for c in corpora or paper_runs("bk2014")
-            for n in PAPER_OUTPUTS["bk2014"]
-        ]
-    names = PAPER_OUTPUTS[paper]
-    if paper == "l3m2014" and doccluster_enabled():
-        names = names + ["paper/l3m2014/table2_vi.md"]
-    return [
-        f"results/{corpus}/{name}"
-        for corpus in corpora or paper_runs(paper)
-        for name in names
-    ]
+def paper_targets(paper):
+    """The outputs of one paper's experiments for the configured runs."""
+    return PAPER_PLUGINS[paper].targets(config, paper_runs(paper))
 
 
 def paper_runs(paper):
@@ -368,30 +320,18 @@ def root_loss_file(corpus):
     return f"results/{corpus}/tuning/root_loss.json"
 
 
-def uses_tuned_root_loss(learner, params):
-    """B&K learners take the root loss tuned on dev unless their parameters set one."""
-    return learner.startswith("bk_") and "root_loss" not in params
-
-
 def system_training_inputs(wildcards):
+    """Training inputs, and the values tuned on dev when the learner takes some from tuning (its
+    `tuned_params`, coreflab.learn.tuned) that its parameters do not set."""
     out = training_inputs(wildcards.corpus)
     entry = config["learners"][wildcards.system]
-    if uses_tuned_root_loss(entry["learner"], entry.get("params", {})):
+    if untuned(get_learner(entry["learner"]), entry.get("params", {})):
         out["tuned"] = root_loss_file(wildcards.corpus)
-    # Choi & Cardie's SLT learners start from BASE's fit: a leaderboard cc_base with the same
-    # settings gives it instead of a second fit from scratch (the same model bit for bit)
-    donor = first_fit_donor(config["learners"], config["systems"], wildcards.system)
-    if donor is not None:
-        out["first_fit"] = f"results/{wildcards.corpus}/models/{donor}.npz"
     return out
 
 
 def tuned_option(wildcards, input):
     return f"--tuned {input.tuned}" if "tuned" in input.keys() else ""
-
-
-def first_fit_option(wildcards, input):
-    return f"--first-fit {input.first_fit}" if "first_fit" in input.keys() else ""
 
 
 def root_loss_grid(wildcards):
@@ -437,18 +377,11 @@ def train_dev_test_inputs(wildcards):
 
 
 def tuned_training_inputs(wildcards):
-    """Training inputs and the tuned root loss (B&K learners whatever their parameters)."""
+    """Training inputs and the tuned root loss, for a job that takes it whatever the parameters."""
     return {
         **training_inputs(wildcards.corpus),
         "tuned": root_loss_file(wildcards.corpus),
     }
-
-
-def doccluster_enabled():
-    return optional_data.doccluster_enabled(config)
-
-
-PAPERS = ["bk2014", "cc2007", "l3m2014", "hm2017", "singh2011"]
 
 
 # ---- leaderboard ------------------------------------------------------------------------------
@@ -464,34 +397,18 @@ def leaderboard_inputs(wildcards):
         out[f"json_{s}"] = f"results/{c}/scores/{s}/test.json"
         if s in LEARNER_SYSTEMS:
             out[f"bench_{s}"] = f"results/{c}/benchmarks/train_{s}.tsv"
-            donor = first_fit_donor(config["learners"], config["systems"], s)
-            if donor is not None:  # its cost includes the fit it starts from
-                out[f"bench_{s}_first_fit"] = (
-                    f"results/{c}/benchmarks/train_{donor}.tsv"
-                )
     return out
 
 
 def leaderboard_args(wildcards, input):
     args = [f"--compiled {input.compiled}"]
     args += [f"--score-json {s}={input.get('json_%s' % s)}" for s in systems()]
-    for s in systems():
-        if s in LEARNER_SYSTEMS:
-            paths = [
-                input.get(k)
-                for k in (f"bench_{s}", f"bench_{s}_first_fit")
-                if k in input.keys()
-            ]
-            args.append(f"--benchmark {s}={','.join(paths)}")
+    args += [
+        f"--benchmark {s}={input.get('bench_%s' % s)}"
+        for s in systems()
+        if s in LEARNER_SYSTEMS
+    ]
     return " ".join(args)
-
-
-# ---- wildcards of the paper rules --------------------------------------------------------
-
-
-wildcard_constraints:
-    hm_learner="lsp_f|lsp_yj|lsp_rho|lsp_rho_from_[A-Za-z0-9_]+",
-    fraction="[0-9.]+",
 
 
 # ---- skipped experiments and docs ------------------------------------------------------------
@@ -526,15 +443,11 @@ def docs_inputs(wildcards):
         with open(os.path.join(REPO_DIR, template), encoding="utf-8") as fh:
             text = fh.read()
         out += [f"results/{r}" for r in references(text) if not r.startswith("bench/")]
-    if not doccluster_enabled() and any(
-        r.endswith("paper/l3m2014/table2_vi.csv") for r in out
-    ):
-        # nothing makes the table then: say why, before a MissingInputException would
-        why, how = optional_data.newsgroups_missing(config)
-        sys.exit(
-            f"coreflab: error: `snakemake docs` re-renders pages that cite {optional_data.NEWSGROUPS}, "
-            f"which this config skips ({why}): {how}"
-        )
+    for paper in PAPER_PLUGINS.values():
+        # a cited table nothing makes under this config: say why, before a MissingInputException would
+        why = paper.docs_blocker(config, out) if paper.docs_blocker else None
+        if why:
+            sys.exit(f"coreflab: error: `snakemake docs` {why}")
     return sorted(set(out))
 
 

@@ -24,7 +24,7 @@ def add_arguments(p):
         default=[],
         metavar="SYSTEM=TSV",
         help="Snakemake benchmark file of a system's training job (time, peak memory); PATH,PATH for a system "
-        "trained from another job's first fit (the times add up)",
+        "trained over several jobs (the times add up)",
     )
     p.add_argument("--reference", default=None, help="test every system against this one instead of the best")
     p.add_argument("--caption", default=None, help="caption of the table (default: the leaderboard's)")

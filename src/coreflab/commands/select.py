@@ -7,10 +7,10 @@ import yaml
 
 from coreflab.arg_types import at_least, probability
 from coreflab.corpus.readers.conll import read_conll_path
+from coreflab.corpus.singletons import CHOICES
 from coreflab.features.featureset import load_featureset
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
-from coreflab.mela.mode import CHOICES
-from coreflab.papers.bk2014.selection import Evaluator, greedy_selection
+from coreflab.learn.selection import Evaluator, greedy_selection
 from coreflab.report.io import atomic_write_text, html_table
 
 
@@ -82,7 +82,7 @@ def run(args):
     t0 = time.perf_counter()
     root_loss = 1.5
     if args.tuned:
-        from coreflab.papers.bk2014.root_loss import read_tuned_root_loss
+        from coreflab.learn.trees.root_loss import read_tuned_root_loss
 
         root_loss = read_tuned_root_loss(args.tuned)
     docs = read_conll_path(args.conll)

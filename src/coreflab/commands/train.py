@@ -24,18 +24,13 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=None, help="random seed (overrides params)")
     p.add_argument(
         "--tuned",
-        help="JSON of values tuned on dev (`coreflab tune-root-loss`): its root_loss is used unless --params sets one",
+        help="JSON of values tuned on dev (`coreflab tune-root-loss`): they fill the parameters the learner takes "
+        "from tuning (its tuned_params, e.g. root_loss) that --params does not set",
     )
     p.add_argument(
         "--keep-singletons",
         action="store_true",
         help="keep singleton clusters in dev responses (default: as recorded in the compiled dev split)",
-    )
-    p.add_argument(
-        "--first-fit",
-        metavar="MODEL",
-        help="take iteration 1 from this fitted cc_base model (same settings, same training store) "
-        "instead of fitting it again: Choi & Cardie's SLT learners start from BASE's fit",
     )
     p.add_argument("--out", required=True, help="model file to write (.npz)")
     p.add_argument(
@@ -55,9 +50,13 @@ def run(args):
 
     params = parse_params(args.params)
     if args.tuned:
-        from coreflab.papers.bk2014.root_loss import read_tuned_root_loss
+        from coreflab.learn.tuned import read_tuned, tuned_params
 
-        params.setdefault("root_loss", read_tuned_root_loss(args.tuned))
+        names = tuned_params(get_learner(args.learner))
+        if not names:
+            raise UserError(f"--tuned {args.tuned}: {args.learner} takes no parameter from tuning (tuned_params)")
+        for name, value in read_tuned(args.tuned, names).items():
+            params.setdefault(name, value)
     if args.seed is not None:
         params["seed"] = args.seed
     params = check_param_types(get_learner(args.learner), params)
@@ -93,13 +92,12 @@ def run(args):
         callback = EpochProgress(learner=args.learner, total=total)
     snapshot = check_out_epoch(args.out_epoch, total)
     compile_notice(sys.stderr, source_dir=kernel_dir(model))
-    fit_options = {"first_fit": read_first_fit(args.first_fit, model)} if args.first_fit else {}
     if snapshot is not None:
         callback = SaveAtEpoch(callback, snapshot, args.out)
     if getattr(model, "n_bits_", None) is None:  # predict checks it against the store it is given; set
         model.n_bits_ = int(train.store.n_bits)  # before fit, so an --out-epoch snapshot carries it too
     try:
-        fitted = model.fit(train, callback=callback, **fit_options)
+        fitted = model.fit(train, callback=callback)
     finally:
         secs = callback.close()
     if fitted is not model:
@@ -156,16 +154,3 @@ class SaveAtEpoch:
 
     def close(self):
         return self.inner.close()
-
-
-def read_first_fit(path, model):
-    """The `first_fit()` of the model saved at path, checked to fit `model`'s settings (else a one-line error)."""
-    from coreflab.learn.base import Learner
-
-    if not hasattr(model, "first_fit_key"):
-        raise UserError(f"--first-fit: {model.name} does not start from another model's fit")
-    donor = Learner.load(path)
-    if not hasattr(donor, "first_fit") or donor.first_fit_key() != model.first_fit_key():
-        found = donor.first_fit_key() if hasattr(donor, "first_fit_key") else donor.name
-        raise UserError(f"--first-fit {path}: fitted with {found}, {model.name} needs {model.first_fit_key()}")
-    return donor.first_fit()

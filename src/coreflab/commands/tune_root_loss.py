@@ -4,7 +4,8 @@
         --dev-arcs DEV.arcs.npz --dev-conll DEV.conll [--grid 0.5,1.0,1.5] [--iterations 3] --out TUNED.json
 
 Writes {"root_loss": x, "reason": ..., "runs": [per iteration: dev MELA, share at the root]};
-`coreflab train --tuned TUNED.json` trains with it. See coreflab.papers.bk2014.root_loss.
+`coreflab train --tuned TUNED.json` trains with it every learner whose `tuned_params` name it
+(coreflab.learn.tuned). See coreflab.learn.trees.root_loss.
 """
 
 import json
@@ -39,7 +40,7 @@ def run(args):
     from coreflab.corpus.readers.conll import atomic_write_text, read_conll_path
     from coreflab.learn.base import as_training_data
     from coreflab.learn.io import load_split
-    from coreflab.papers.bk2014.root_loss import tune_root_loss
+    from coreflab.learn.trees.root_loss import tune_root_loss
 
     grid = _grid(args.grid)
     train = as_training_data(load_split(args.compiled, args.arcs))

@@ -1,7 +1,7 @@
 """Arc scores, gold-consistent arcs and the per-arc loss over an `ArcStore`.
 
-These are the pieces every latent-tree decoder and learner shares (METHODS.md §1 and
-§2): the score w·Φ(a) of every candidate arc, the mask of gold-consistent arcs Ã
+These are the pieces every latent-tree decoder and learner shares (docs/methods.md,
+"Notation"): the score w·Φ(a) of every candidate arc, the mask of gold-consistent arcs Ã
 (Fernandes et al. 2012; Björkelund & Kuhn 2014, Sec. 3.2) and the arc loss of
 Björkelund & Kuhn (1.5 for a wrong root attachment, 1 for another wrong arc, 0 for a
 gold-consistent arc). All work on the flat CSR arrays of the store (no Python object

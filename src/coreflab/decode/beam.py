@@ -1,6 +1,6 @@
 """Beam search over partial antecedent trees with non-local features.
 
-Björkelund & Kuhn (2014, Sec. 5; METHODS.md §1): an agenda of states (partial trees
+Björkelund & Kuhn (2014, Sec. 5; docs/methods.md, "Björkelund & Kuhn 2014"): an agenda of states (partial trees
 over m_1..m_{j-1}); at m_j every state is expanded with every candidate antecedent
 (every arc of A_j, or only the gold-consistent arcs Ã_j for the gold agenda), each
 expansion scored by state score + local arc score + non-local features read from the

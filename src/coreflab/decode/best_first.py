@@ -1,6 +1,6 @@
 """Best-first decoding over latent antecedent trees (Ng & Cardie 2002).
 
-Björkelund & Kuhn (2014, Sec. 4; METHODS.md §1): with local features, picking for
+Björkelund & Kuhn (2014, Sec. 4; docs/methods.md, "Björkelund & Kuhn 2014"): with local features, picking for
 each mention the highest-scoring antecedent is the exact argmax over trees (all arcs
 point left, so Chu-Liu-Edmonds reduces to it). Three variants share one kernel:
 plain (over A_j), constrained to gold-consistent arcs Ã_j (the latent gold tree), and

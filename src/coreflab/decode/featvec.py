@@ -1,7 +1,7 @@
 """Feature vectors of (partial) trees as sparse accumulations, for learner updates.
 
 The update of every B&K learner needs Δ = Φ(ỹ) − Φ(ŷ) over a prefix of two trees
-(METHODS.md §1). With non-local features Φ depends on the order the arcs were added,
+(docs/methods.md, "Björkelund & Kuhn 2014"). With non-local features Φ depends on the order the arcs were added,
 so a tree's features are recomputed by replaying it arc by arc through the same
 `state_push`/`emit_nonlocal` the beam uses: the replayed Φ·w equals the beam score.
 

@@ -1,6 +1,6 @@
 """Non-local feature templates: features read from a partial tree (decoder state).
 
-Björkelund & Kuhn (2014, Sec. 6.2; METHODS.md §1 "Features") extend the pairwise
+Björkelund & Kuhn (2014, Sec. 6.2; docs/methods.md, "Features and template selection") extend the pairwise
 score w·Φ(m_i, m_j) with features Φ(m_i, m_j, s) that look at the state s of beam
 search: the cluster the candidate antecedent m_i currently belongs to. They are
 computed per expansion inside the beam kernel (`coreflab.decode.beam`), from a

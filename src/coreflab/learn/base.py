@@ -5,7 +5,8 @@ callback=None)` returns self and calls `callback(epoch, model)` after every epoc
 one training job yields the whole learning curve); learned attributes end in `_`;
 randomness only through `seed`. A model file is one .npz: the weight vector `coef_`
 plus JSON strings of the learner name, its parameters and its learned metadata,
-written atomically (temporary file + rename).
+written atomically (temporary file + rename). `coreflab.learn.checks` checks a learner
+against this contract.
 """
 
 import inspect
@@ -16,6 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from coreflab.errors import UserError
+from coreflab.learn.registry import check_param_types as check_param_types  # re-exported
+from coreflab.learn.registry import make_learner
 
 
 @dataclass
@@ -95,45 +98,6 @@ def _a(noun):
     return f"an {noun}" if noun[:1] in "aeiou" else f"a {noun}"
 
 
-def check_param_types(cls, params):
-    """UserError naming the first parameter whose JSON value has the wrong type for the learner.
-
-    The expected type is the type of the parameter's default (int, float, bool, str, list);
-    an integral float is accepted for an int (JSON writes 10.0), an int for a float. A learner
-    lists parameters that also take a keyword in `_param_keywords` (e.g. B&K's
-    `nonlocal_templates: "selected"`); it validates those itself.
-    Returns the parameters with integral floats converted to int.
-    """
-    sig = inspect.signature(cls.__init__)
-    out = dict(params)
-    keywords = getattr(cls, "_param_keywords", {})
-    for name, value in params.items():
-        if name not in sig.parameters or (isinstance(value, str) and value in keywords.get(name, ())):
-            continue
-        default = sig.parameters[name].default
-        if default is inspect.Parameter.empty or default is None or value is None:
-            continue
-        if isinstance(default, bool):
-            ok, kind = isinstance(value, bool), "true or false"
-        elif isinstance(default, int):
-            ok, kind = isinstance(value, int) and not isinstance(value, bool), "an integer"
-            if isinstance(value, float) and value.is_integer():
-                ok, out[name] = True, int(value)
-        elif isinstance(default, float):
-            ok, kind = isinstance(value, (int, float)) and not isinstance(value, bool), "a number"
-        elif isinstance(default, str):
-            ok, kind = isinstance(value, str), "a string"
-        elif isinstance(default, (list, tuple)):
-            ok, kind = isinstance(value, (list, tuple)), "a list"
-        else:
-            continue
-        if not ok:
-            raise UserError(
-                f"{cls.name}: parameter {name!r} must be {kind} (like its default {default!r}), got {value!r}"
-            )
-    return out
-
-
 class Learner:
     """Base class: parameters, save/load; subclasses implement fit/predict."""
 
@@ -210,8 +174,6 @@ class Learner:
     @staticmethod
     def load(path):
         """Rebuild the learner saved at path (any registered learner)."""
-        from coreflab.learn.registry import make_learner
-
         require_npz(path, "coreflab model file", "train")
         try:
             with np.load(path, allow_pickle=False) as z:

@@ -12,10 +12,11 @@ import warnings
 import numpy as np
 
 from coreflab.corpus.document import crossing_clusters, writable_clusters
-from coreflab.corpus.singletons import ENTITIES, annotates_singletons
+from coreflab.corpus.singletons import ENTITIES, resolve_keep_singletons
+from coreflab.corpus.singletons import key_has_singletons as key_has_singletons  # re-exported
+from coreflab.corpus.singletons import key_singleton_counts as key_singleton_counts  # re-exported
 from coreflab.decode.arcs import antecedents_to_clusters
 from coreflab.errors import UserError
-from coreflab.mela.mode import resolve_keep_singletons
 
 # The entity probability at which the `entities` policy keeps an unlinked predicted mention: the
 # classifier's own decision (more likely a mention of the key than not).
@@ -94,18 +95,6 @@ def clusters_per_document(corpus, antecedents, keep_singletons=False, who="the m
 _CUT_WARNED = set()
 
 
-def key_singleton_counts(docs):
-    """(one-mention clusters, clusters) of a key."""
-    sizes = [len(set(c)) for doc in docs for c in doc.clusters]
-    return sum(1 for n in sizes if n == 1), len(sizes)
-
-
-def key_has_singletons(docs):
-    """Does the key follow a scheme that annotates singleton clusters (`mela.mode.annotates_singletons`:
-    more than a stray few of its clusters have one mention)?"""
-    return annotates_singletons(*key_singleton_counts(docs))
-
-
 def check_same_tokens(doc, corpus, d, source="key"):
     """A user error unless key document `doc` has as many tokens as compiled document d: predicted spans are
     token positions, and on another file they would land on other tokens without a word of warning."""
@@ -121,7 +110,7 @@ def check_same_tokens(doc, corpus, d, source="key"):
 def response_documents(key_docs, corpus, antecedents, keep_singletons=None, source="key", who="the model"):
     """The key documents with their clusters replaced by the predicted ones (key order).
 
-    keep_singletons: None follows the corpus (`mela.mode.resolve_keep_singletons`: as recorded in the
+    keep_singletons: None follows the corpus (`corpus.singletons.resolve_keep_singletons`: as recorded in the
     compiled split, else as the key); True/False force it.
     who: the learner, named in the error if its antecedents break the contract (`check_antecedents`).
 

@@ -1,6 +1,6 @@
 """Passive-aggressive update with weight averaging (Crammer et al. 2006).
 
-Björkelund & Kuhn (2014, Alg. 1 lines 7-9; METHODS.md §1): Δ = Φ(ỹ) − Φ(ŷ),
+Björkelund & Kuhn (2014, Alg. 1 lines 7-9; docs/methods.md, "Björkelund & Kuhn 2014"): Δ = Φ(ỹ) − Φ(ŷ),
 τ = (w·Φ(ŷ) − w·Φ(ỹ) + L) / ‖Δ‖², w ← w + τΔ; τ = 1 is the plain perceptron.
 τ is clipped at 0 (no update when the loss-augmented margin is already satisfied —
 a choice the paper leaves open; it never triggers after a genuine violation) and there

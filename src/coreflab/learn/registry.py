@@ -5,9 +5,12 @@ family sub-packages: trees/, leftlink/, pairwise/, clustering/) whose class is d
 `@register("name")`; `get_learner` imports every module of the package and its sub-packages
 once (pkgutil discovery), so no central list needs editing. Modules outside the
 package are named in the environment variable COREFLAB_LEARNER_MODULES (colon-separated).
+`make_learner` and `learner_of_entry` build a learner from its name and (JSON) parameters. The
+registry imports nothing of `learn.base`, which uses it to load a model file.
 """
 
 import importlib
+import inspect
 import os
 import pkgutil
 
@@ -53,6 +56,12 @@ def available_learners():
     return sorted(LEARNERS)
 
 
+def discovery_errors():
+    """{module: error} of the modules the discovery could not import (their learners are missing)."""
+    _discover()
+    return dict(_import_errors)
+
+
 def get_learner(name):
     """The learner class registered as `name` (UserError naming the known ones otherwise)."""
     if name not in LEARNERS:
@@ -69,6 +78,45 @@ def get_learner(name):
     return LEARNERS[name]
 
 
+def check_param_types(cls, params):
+    """UserError naming the first parameter whose JSON value has the wrong type for the learner.
+
+    The expected type is the type of the parameter's default (int, float, bool, str, list);
+    an integral float is accepted for an int (JSON writes 10.0), an int for a float. A learner
+    lists parameters that also take a keyword in `_param_keywords` (e.g. B&K's
+    `nonlocal_templates: "selected"`); it validates those itself.
+    Returns the parameters with integral floats converted to int.
+    """
+    sig = inspect.signature(cls.__init__)
+    out = dict(params)
+    keywords = getattr(cls, "_param_keywords", {})
+    for name, value in params.items():
+        if name not in sig.parameters or (isinstance(value, str) and value in keywords.get(name, ())):
+            continue
+        default = sig.parameters[name].default
+        if default is inspect.Parameter.empty or default is None or value is None:
+            continue
+        if isinstance(default, bool):
+            ok, kind = isinstance(value, bool), "true or false"
+        elif isinstance(default, int):
+            ok, kind = isinstance(value, int) and not isinstance(value, bool), "an integer"
+            if isinstance(value, float) and value.is_integer():
+                ok, out[name] = True, int(value)
+        elif isinstance(default, float):
+            ok, kind = isinstance(value, (int, float)) and not isinstance(value, bool), "a number"
+        elif isinstance(default, str):
+            ok, kind = isinstance(value, str), "a string"
+        elif isinstance(default, (list, tuple)):
+            ok, kind = isinstance(value, (list, tuple)), "a list"
+        else:
+            continue
+        if not ok:
+            raise UserError(
+                f"{cls.name}: parameter {name!r} must be {kind} (like its default {default!r}), got {value!r}"
+            )
+    return out
+
+
 def make_learner(name, params=None):
     """Instantiate a registered learner with a dict of parameters (unknown keys → UserError)."""
     cls = get_learner(name)
@@ -83,7 +131,5 @@ def make_learner(name, params=None):
 def learner_of_entry(entry):
     """The learner a config entry `{learner: NAME, params: {...}}` describes (config["learners"]
     values), its JSON-typed parameters checked and converted as `coreflab train` does."""
-    from coreflab.learn.base import check_param_types
-
     name = entry["learner"]
     return make_learner(name, check_param_types(get_learner(name), entry.get("params", {})))

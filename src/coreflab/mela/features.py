@@ -1,13 +1,13 @@
 """The nine regressor features of a predicted clustering (Haponchyk & Moschitti 2017, Sec. 4.2).
 
-METHODS.md §2: exact MUC P/R/F, exact B3 P/R/F and an alignment-free CEAFe P/R/F, all
+docs/methods.md, "Haponchyk & Moschitti 2017": exact MUC P/R/F, exact B3 P/R/F and an alignment-free CEAFe P/R/F, all
 from the four counts the paper names (correct automatic mentions, their gold links,
 gold mentions, gold links). Every value is in percent, in the order `FEATURE_NAMES`.
 
 Semantics follow what the project's scorer sees for a learner's response
 (`coreflab.learn.output`, CoNLL v8.01 with predicted mentions): a mention with gold id -1
 is not in the key. The response keeps its singleton clusters iff the corpus's training key annotates them
-(`key_has_singletons`, recorded by `coreflab prepare`), so there are two modes, chosen by `min_size` (see
+(`coreflab.corpus.singletons`, recorded by `coreflab prepare`), so there are two modes, chosen by `min_size` (see
 `coreflab.mela.mode`): 2 = response singletons dropped (a cluster of size 1 is absent
 from the response; OntoNotes-style keys), 1 = kept (LitBank, GUM). MUC is the same in
 both (a singleton is one partition either way and has no links); B3 and CEAFe count only
@@ -33,6 +33,8 @@ denominator K.
 
 import numpy as np
 from numba import njit
+
+from coreflab.corpus.singletons import key_labels  # the key the features count against (in __all__)
 
 FEATURE_NAMES = ("muc_r", "muc_p", "muc_f", "b3_r", "b3_p", "b3_f", "ceafe_r", "ceafe_p", "ceafe_f")
 N_TOTALS = 8
@@ -179,21 +181,6 @@ def clustering_features(gold, response, keep_singletons=False):
     out = np.zeros(9)
     features_from_totals(T, float(G), float(K), out)
     return out
-
-
-def key_labels(corpus):
-    """Gold cluster id per mention row for the nine features and the MELA labels: -1 off the key.
-
-    `m_cluster` gives twinless predicted mentions fresh ids (so that their gold arc is the
-    root), but they are not in the key the scorer reads: a twinless mention alone in the
-    response must cost B3/CEAFe precision, not count as a matched key singleton. With gold
-    mentions (every `m_in_key` is 1) this is `m_cluster`.
-    """
-    cluster = np.asarray(corpus.arrays["m_cluster"], dtype=np.int64)
-    in_key = corpus.arrays.get("m_in_key")
-    if in_key is None:
-        return cluster.copy()
-    return np.where(np.asarray(in_key) == 1, cluster, -1).astype(np.int64)
 
 
 def response_labels_for_scorer(response, keep_singletons=False):

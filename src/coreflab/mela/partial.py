@@ -1,6 +1,6 @@
 """Alg. 3 of Haponchyk & Moschitti (2017): inexact loss-augmented inference with Δ_ρ.
 
-METHODS.md §2. ĥ starts empty; a pass visits every mention v in order, removes v's arc
+docs/methods.md, "Haponchyk & Moschitti 2017". ĥ starts empty; a pass visits every mention v in order, removes v's arc
 and adds the arc ê maximising w·e + C·λ_v·Δ'_ρ(y, ĥ ∪ e); passes repeat until the
 objective F(ĥ) = Σ_e w·e + C·Δ'_ρ(ĥ) stops changing, with a cap on the passes.
 

@@ -1,2 +1,2 @@
-"""One sub-package per re-run paper: its run grid (`runs`), experiments, tables and figures, and its
-`coreflab <paper> ...` command group (`cli`). Papers sit between `learn` and `cli` in the layers."""
+"""One sub-package per re-run paper: its registration (`PAPER`, coreflab.papers.registry), run grid
+(`runs`), experiments, tables and figures, and its `coreflab <paper> ...` command group (`cli`)."""

@@ -6,13 +6,20 @@ A template (docs/templates/*.md) is Markdown with placeholders:
     {{ synth/paper/bk2014/table1.csv | features=non-local | dev MELA | .2f }}
                                                                 one cell: file | row filters | column | format
     {{ bench/l3m.json | l3m_pass.cpu_s | .2f }}                 one value of a JSON file (dotted key path)
+    {{ findings bk2014 }}                                       a paper's findings scorecard (or `summary`)
+    {{ include synth/leaderboard.md | compact }}               a table without its alignment padding
+
+`compact` strips the spaces that pad a Markdown table's cells to one width (and shortens its rule
+row to three dashes a cell): the same table once rendered, in about two thirds of the bytes.
 
 Paths are relative to the results directory, or start with `bench/`, which stands for the
 benchmark JSON directory (`--bench`, default bench/results). `render` first copies every
 referenced file into a snapshot folder committed beside the docs (docs/numbers/), then fills
 the template from the snapshot only; so the committed page can be re-rendered and compared
 byte for byte without any results (a test does), and a hand edit of a number shows up as a
-difference. `snakemake docs` re-collects from fresh results.
+difference. `snakemake docs` re-collects from fresh results. A findings directive cites no file:
+coreflab.report.findings decides it from every corpus already in the snapshot, so a page using it
+is rendered after the pages that collect those corpora.
 """
 
 import csv
@@ -24,12 +31,15 @@ from pathlib import Path
 from coreflab.errors import UserError
 
 PLACEHOLDER = re.compile(r"\{\{\s*(.*?)\s*\}\}")
+FINDINGS = re.compile(r"^findings(?:\s+(\S+))?$")
 
 
 def references(template_text):
     """Every file a template refers to, in order of first use."""
     out = []
     for expr in PLACEHOLDER.findall(template_text):
+        if FINDINGS.match(expr.strip()):
+            continue
         path = _path_of(expr)
         if path not in out:
             out.append(path)
@@ -39,8 +49,26 @@ def references(template_text):
 def _path_of(expr):
     expr = expr.strip()
     if expr.startswith("include "):
-        return expr[len("include ") :].strip()
+        expr = expr[len("include ") :]
     return expr.split("|", 1)[0].strip()
+
+
+INCLUDE_OPTIONS = ("compact",)
+_RULE_CELL = re.compile(r":?-+:?")
+
+
+def compact_tables(text):
+    """`text` with every Markdown table row's cell padding removed (`|a|1|`) and its rule row
+    reduced to three dashes and the alignment marks (`|:---|---:|`); other lines unchanged."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("|") and line.rstrip().endswith("|"):
+            cells = [c.strip() for c in line.strip()[1:-1].split("|")]
+            if all(_RULE_CELL.fullmatch(c) for c in cells):
+                cells = [(":" if c.startswith(":") else "") + "---" + (":" if c.endswith(":") else "") for c in cells]
+            line = "|" + "|".join(cells) + "|"
+        out.append(line)
+    return "\n".join(out)
 
 
 def source_path(ref, results_dir, bench_dir):
@@ -112,11 +140,25 @@ def render(template_text, snapshot_dir, name="template"):
         expr = match.group(1)
         line = template_text.count("\n", 0, match.start()) + 1
         where = f"{name}:{line}"
+        findings = FINDINGS.match(expr.strip())
+        if findings:
+            from coreflab.report import findings as scorecard
+
+            paper = findings.group(1)
+            if paper not in (None, "summary", *scorecard.CLAIMS):
+                known = ", ".join(scorecard.CLAIMS)
+                raise UserError(f"{where}: no findings for {paper!r}; papers: {known} (or summary)")
+            return scorecard.render(snapshot_dir, paper)
         path = snapshot_dir / _path_of(expr)
         if not path.is_file():
             raise UserError(f"{where}: {path} is not in the snapshot (run `snakemake docs`)")
         if expr.strip().startswith("include "):
-            return path.read_text(encoding="utf-8").rstrip("\n")
+            options = [p.strip() for p in expr.split("|")[1:]]
+            unknown = [o for o in options if o not in INCLUDE_OPTIONS]
+            if unknown:
+                raise UserError(f"{where}: unknown include option {unknown[0]!r} (known: {', '.join(INCLUDE_OPTIONS)})")
+            text = path.read_text(encoding="utf-8").rstrip("\n")
+            return compact_tables(text) if "compact" in options else text
         parts = [p.strip() for p in expr.split("|")[1:]]
         if path.suffix == ".json":
             if len(parts) != 2:
@@ -129,4 +171,4 @@ def render(template_text, snapshot_dir, name="template"):
     return PLACEHOLDER.sub(fill, template_text)
 
 
-__all__ = ["references", "snapshot", "render", "source_path"]
+__all__ = ["references", "snapshot", "render", "source_path", "compact_tables"]

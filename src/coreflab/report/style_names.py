@@ -3,46 +3,18 @@
 Why: internal learner keys (`binleftlink`, `LSP_rho`) are what the workflow and CSV files
 use; readers compare our tables with the papers', so Markdown/LaTeX/HTML tables and figure
 legends print the names the papers print. Kept apart from `style` so writing a table does
-not import matplotlib.
+not import matplotlib. Each paper gives its own names (`Paper.system_names`, coreflab.papers.registry).
 """
 
-# internal learner / system names -> the names the papers print
-SYSTEM_NAMES = {
-    "string_match": "string match",
-    "binleftlink": "Bin-Left-Link",
-    "sumlink": "Sum-Link",
-    "l3m": "L3M",
-    "l3m_gamma0": "L3M (γ = 0)",
-    "spanning_forest": "Spanning Forest",
-    "corr_clustering": "Corr-Clustering",
-    "bk_baseline": "B&K baseline",  # beside other papers' systems; B&K's own figures say "baseline"
-    "bk_early": "early update",
-    "bk_maxviolation": "max-violation",
-    "bk_laso": "LaSO",
-    "bk_delayed_laso": "delayed LaSO",
-    "cc_base": "BASE",
-    "cc_slt_closest": "SLT (closest)",
-    "cc_slt_preserving": "SLT (preserving)",
-    "lsp_f": "LSP_F",
-    "lsp_yj": "LSP_YJ",
-    "lsp_rho": "LSP_ρ",
-    "LSP_rho": "LSP_ρ",
-    "label_propagation": "label propagation",
-    "flat": "pairwise",
-    "sub": "sub-entities",
-    "super": "super-entities",
-    "hier": "combined",
-    "cccp": "CCCP",
-    "sgd": "SGD",
+from coreflab.papers import registry
+
+# internal names -> the names the papers print: the core's, then every registered paper's
+SYSTEM_NAMES = {"string_match": "string match"} | {
+    key: name for paper in registry.papers() for key, name in paper.system_names.items()
 }
 
-PAPERS = {
-    "bk2014": "Björkelund & Kuhn 2014",
-    "cc2007": "Choi & Cardie 2007",
-    "l3m2014": "Samdani, Chang & Roth 2014",
-    "hm2017": "Haponchyk & Moschitti 2017",
-    "singh2011": "Singh et al. 2011",
-}
+# paper -> the citation its figures and tables are headed with
+PAPERS = {p.name: p.title for p in registry.papers()}
 
 
 def system_name(name):
@@ -50,8 +22,10 @@ def system_name(name):
     name = str(name)
     if name in SYSTEM_NAMES:
         return SYSTEM_NAMES[name]
-    if name.startswith("lsp_rho_from_"):
-        return f"LSP_ρ (regressor of {name[len('lsp_rho_from_') :]})"
+    for paper in registry.papers():  # names made from a pattern (`lsp_rho_from_<corpus>`)
+        made = paper.system_name(name) if paper.system_name else None
+        if made is not None:
+            return made
     return name
 
 

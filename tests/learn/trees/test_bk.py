@@ -264,8 +264,7 @@ def test_a_bad_beam_or_n_iter_is_named_alone():
 
 
 def test_selected_nonlocal_templates_come_from_the_arc_store():
-    from coreflab.learn.base import check_param_types
-    from coreflab.learn.registry import get_learner
+    from coreflab.learn.registry import check_param_types, get_learner
 
     corpus, store = _data(2)
     store.meta["nonlocal"] = ["cluster_size", "cluster_shape"]  # what `coreflab features` records

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from coreflab.corpus.singletons import corpus_key_has_singletons
 from coreflab.decode.arcs import arc_scores, gold_arc_mask
 from coreflab.decode.best_first import best_first_antecedents
 from coreflab.decode.random_problem import random_problem
@@ -14,7 +15,6 @@ from coreflab.learn.base import Learner
 from coreflab.learn.registry import make_learner
 from coreflab.learn.trees.lsp_kernels import arc_losses
 from coreflab.mela.features import FEATURE_NAMES
-from coreflab.mela.mode import corpus_key_has_singletons
 from coreflab.mela.regressor import fit_regressor, load_regressor, mse_scc, save_regressor
 from coreflab.papers.hm2017.regressor_data import regressor_table
 
@@ -175,7 +175,8 @@ def _score_command_mela(tmp_path, key_doc, response_doc, capsys):
 
 
 def test_regressor_labels_equal_coreflab_score_with_singletons_kept(tmp_path, singleton_key, capsys):
-    from coreflab.learn.output import key_has_singletons, response_documents
+    from coreflab.corpus.singletons import key_has_singletons
+    from coreflab.learn.output import response_documents
     from coreflab.papers.hm2017.regressor_data import regressor_examples
 
     key, corpus, store, *_ = singleton_key
@@ -202,7 +203,7 @@ def test_regressor_labels_equal_coreflab_score_with_singletons_kept(tmp_path, si
 
 
 def test_auto_mode_reads_the_key(singleton_key):
-    from coreflab.mela.mode import resolve_keep_singletons
+    from coreflab.corpus.singletons import resolve_keep_singletons
 
     key, corpus, _, plain, plain_corpus = singleton_key
     assert resolve_keep_singletons("auto", corpus=corpus) is True

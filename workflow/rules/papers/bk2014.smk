@@ -1,5 +1,6 @@
-# Björkelund & Kuhn 2014: greedy template selection (Sec. 6; its feature set feeds every learner),
-# dev learning curves of every update strategy, Figs. 3-4, Tables 1-2.
+# Björkelund & Kuhn 2014: dev learning curves of every update strategy, Figs. 3-4, Tables 1-2.
+# Its template selection (Sec. 6) and root-loss tuning feed every learner: workflow/rules/features.smk
+# and learn.smk.
 
 from coreflab.papers.bk2014 import runs as bk2014_runs
 
@@ -154,50 +155,3 @@ rule bk2014_table2:
         "--reference bk_delayed_laso --caption 'Björkelund & Kuhn 2014 Table 2 on {wildcards.corpus} (test): "
         "non-local delayed LaSO beside every other system; † = significantly different, paired bootstrap, p < 0.05' "
         "--out-prefix {params.prefix} > {log} 2>&1"
-
-
-rule select_templates:
-    input:
-        unpack(selection_inputs),
-    output:
-        log=report(
-            "results/{corpus}/selection/steps.html",
-            caption="../../report/selection.rst",
-            category="Björkelund & Kuhn 2014",
-            labels={"corpus": "{corpus}", "item": "feature selection"},
-        ),
-        log_csv="results/{corpus}/selection/steps.csv",
-        featureset="results/{corpus}/selection/selected.yaml",
-    log:
-        "results/{corpus}/logs/select_templates.log",
-    benchmark:
-        "results/{corpus}/benchmarks/select_templates.tsv"
-    # on every learner's path (data, features, root loss, selection): first, so that the jobs that
-    # do not need them (Singh, 20 Newsgroups) fill the gaps instead of running before them
-    priority: 20
-    conda:
-        "../../envs/coreflab.yaml"
-    threads: config["selection"]["jobs"]
-    resources:
-        mem_mb=8000,
-        runtime=240,
-    params:
-        mentions=mentions_param,
-        model=selection_model_args,
-        start=config["selection"]["start"],
-        candidates=config["selection"]["candidates"],
-        nonlocal_candidates=",".join(config["selection"]["nonlocal_candidates"]),
-        iterations=config["selection"]["iterations"],
-        nonlocal_iterations=selection_option("nonlocal_iterations"),
-        max_steps=config["selection"]["max_steps"],
-        nonlocal_max_steps=selection_option("nonlocal_max_steps"),
-        seed=config["seed"],
-        bits=config["features"]["bits"],
-        window=window_option,
-        singletons=config["response_singletons"],
-    shell:
-        "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} {params.model} "
-        "--singletons {params.singletons} --policy-from {input.compiled} "
-        "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
-        "--iterations {params.iterations} {params.nonlocal_iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} {params.nonlocal_max_steps} --jobs {threads} --seed {params.seed} "
-        "--tuned {input.tuned} --log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"

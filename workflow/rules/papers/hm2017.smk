@@ -168,6 +168,9 @@ rule hm2017_run:
         "results/{corpus}/logs/hm2017_run_{hm_learner}-{fraction}.log",
     benchmark:
         "results/{corpus}/benchmarks/hm2017_run_{hm_learner}-{fraction}.tsv"
+    wildcard_constraints:
+        hm_learner="lsp_f|lsp_yj|lsp_rho|lsp_rho_from_[A-Za-z0-9_]+",
+        fraction="[0-9.]+",
     conda:
         "../../envs/coreflab.yaml"
     threads: 1

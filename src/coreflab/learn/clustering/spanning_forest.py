@@ -4,7 +4,7 @@ The clustering is a maximum spanning forest of the undirected mention graph (edg
 positive score only). Training is per-document SGD on the latent structural hinge:
 the latent gold structure h* is the maximum spanning tree of each gold cluster under the
 current weights, the prediction ĥ is the loss-augmented maximum spanning forest with the
-Δ_YJ edge loss (−1 for an edge inside a gold cluster, r otherwise; METHODS.md §2), and
+Δ_YJ edge loss (−1 for an edge inside a gold cluster, r otherwise; docs/methods.md, "Samdani, Chang & Roth 2014"), and
 w ← (1 − ηλ)w + (η/n)(Φ(h*) − Φ(ĥ)) when the hinge is positive (n = the document's mentions).
 Kruskal's algorithm (numba union-find, `coreflab.decode.single_link.kruskal`) does both searches.
 

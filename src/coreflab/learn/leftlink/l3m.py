@@ -3,7 +3,7 @@
 P(j ← i) = exp(w·φ(i,j)/γ) / Σ_{0≤k<i} exp(w·φ(i,k)/γ) with w·φ(i,0) = 0; inference is
 online: item i joins the cluster with the largest summed link probability, or starts a
 new one when the dummy wins. γ = 0 is the max-left-link limit. Learning is per-item SGD
-on the loss-augmented latent objective (METHODS.md §4); the kernels are in
+on the loss-augmented latent objective (docs/methods.md, "Samdani, Chang & Roth 2014"); the kernels are in
 `leftlink_kernels`. Works on any `ArcStore`-shaped data: mentions of a document
 (coreference) or posts of an item set (document clustering, real-valued features).
 """

@@ -279,22 +279,6 @@ def make_cc_learner(name, **params):
     return {"cc_base": CCBase, "cc_slt_closest": CCSLTClosest, "cc_slt_preserving": CCSLTPreserving}[name](**params)
 
 
-def first_fit_donor(learners, systems, system):
-    """The system among `systems` whose model can give `system` its iteration 1 (`coreflab train
-    --first-fit`): a cc_base with the same first-fit settings, when `system` is an SLT learner
-    (else None). learners = config["learners"] ({name: {learner, params}})."""
-    from coreflab.learn.registry import learner_of_entry
-
-    if VARIANTS.get(learners.get(system, {}).get("learner"), "none") == "none":
-        return None
-    key = learner_of_entry(learners[system]).first_fit_key()
-    for other in systems:
-        if other != system and learners.get(other, {}).get("learner") == "cc_base":
-            if learner_of_entry(learners[other]).first_fit_key() == key:
-                return other
-    return None
-
-
 def pair_decision_scores(gold, pred):
     """Pairwise error rate and P/R/F (percent) of binary pair decisions (Choi & Cardie's Table 1)."""
     gold, pred = np.asarray(gold, bool), np.asarray(pred, bool)

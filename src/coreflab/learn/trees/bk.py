@@ -1,6 +1,6 @@
 """Björkelund & Kuhn (2014): latent-tree learners with PA updates and beam search.
 
-Five registered learners (METHODS.md §1), all with the passive-aggressive update (or
+Five registered learners (docs/methods.md, "Björkelund & Kuhn 2014"), all with the passive-aggressive update (or
 the plain perceptron, `update="perceptron"`; `pa_cap` = C bounds the PA step, PA-I), the
 root-attachment loss `root_loss` (1.5), weight averaging and per-epoch document shuffling by `seed`:
 
@@ -38,6 +38,7 @@ class BKLearner(Learner):
     """Shared implementation; subclasses set `mode` (None = baseline)."""
 
     mode = None
+    tuned_params = ("root_loss",)  # the workflow passes the root loss tuned on dev unless params set one
     _meta_fields = ("n_bits_", "nonlocal_used_", "unavailable_", "n_epochs_", "history_")
     _param_keywords = {"nonlocal_templates": ("selected",)}
 

@@ -1,6 +1,6 @@
 """One training epoch of each Björkelund & Kuhn (2014) learner, as numba kernels.
 
-METHODS.md §1 / the paper's Alg. 1-3: `baseline_epoch` (best-first over A vs. over Ã,
+docs/methods.md, "Björkelund & Kuhn 2014" / the paper's Alg. 1-3: `baseline_epoch` (best-first over A vs. over Ã,
 exact with local features) and `beam_epoch` with mode EARLY (Collins & Roark 2004),
 MAXVIOLATION (Huang et al. 2012), LASO (Daumé & Marcu 2005) or DELAYED (delayed
 LaSO, the paper's Alg. 3). One kernel call processes every document of the epoch in

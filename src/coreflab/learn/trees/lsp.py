@@ -1,6 +1,6 @@
 """Latent structured perceptron with Δ_F, Δ_YJ and the learned MELA loss Δ_ρ.
 
-Haponchyk & Moschitti (2017), Alg. 1; METHODS.md §2. Three registered learners:
+Haponchyk & Moschitti (2017), Alg. 1; docs/methods.md, "Haponchyk & Moschitti 2017". Three registered learners:
 
 - `lsp_f`: Δ_F (Fernandes et al. 2012), wrong arcs cost 1, wrong arcs of a mention that
   starts its gold cluster 1 + r; exact loss-augmented best-first.
@@ -11,7 +11,7 @@ Haponchyk & Moschitti (2017), Alg. 1; METHODS.md §2. Three registered learners:
   inexact inference Alg. 3 with at most `max_passes` passes. `keep_singletons`
   (auto | true | false) is the mode of the MELA that Δ_ρ approximates: response singletons
   kept (the key annotates them: LitBank, GUM) or dropped; auto reads the training key
-  from the compiled split (`coreflab.mela.mode`). The regressor must have been fitted in
+  from the compiled split (`coreflab.corpus.singletons`). The regressor must have been fitted in
   that mode (its JSON records it), else a one-line error, unless `transfer_regressor` is
   set: then its weights are applied to features of this run's mode (loss transfer).
 
@@ -185,8 +185,9 @@ class LSPRho(LSPLearner):
         self.seed = seed
 
     def _loss_setup(self, corpus, store, arc_gold):
+        from coreflab.corpus.singletons import resolve_keep_singletons
         from coreflab.mela.features import min_cluster_size
-        from coreflab.mela.mode import check_regressor_mode, resolve_keep_singletons
+        from coreflab.mela.mode import check_regressor_mode
         from coreflab.mela.regressor import load_regressor
 
         if self.calibration not in CALIBRATIONS:

@@ -178,7 +178,7 @@ def lsp_epoch(
 
 
 def arc_losses(kind, arc_gold, arc_ante, m_arc_offsets, r):
-    """Per-arc loss of Δ_F ("f") or Δ_YJ ("yj") (METHODS.md §2).
+    """Per-arc loss of Δ_F ("f") or Δ_YJ ("yj") (docs/methods.md, "Haponchyk & Moschitti 2017").
 
     Δ_F: 0 on a gold-consistent arc, else 1 + r·[Ã_i = {m0}] (the mention starts its
     gold cluster or is not in one). Δ_YJ: root arcs 0, non-root arcs −1 when gold-

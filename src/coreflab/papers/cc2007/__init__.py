@@ -1,2 +1,17 @@
 """Choi & Cardie 2007: per-EM-iteration evaluation, the run grid and Tables 1-3. The learners are
 coreflab.learn.pairwise.crf_slt."""
+
+from coreflab.papers.cc2007.cli import HELP, VERBS
+from coreflab.papers.registry import Paper
+
+OUTPUTS = ["paper/cc2007/table1.md", "paper/cc2007/table2.md", "paper/cc2007/table3.md"]
+
+PAPER = Paper(
+    name="cc2007",
+    title="Choi & Cardie 2007",
+    help=HELP,
+    verbs=VERBS,
+    rules="rules/papers/cc2007.smk",
+    targets=lambda config, runs: [f"results/{r}/{name}" for r in runs for name in OUTPUTS],
+    system_names={"cc_base": "BASE", "cc_slt_closest": "SLT (closest)", "cc_slt_preserving": "SLT (preserving)"},
+)

@@ -1,3 +1,34 @@
 """Haponchyk & Moschitti 2017: the LSP experiments (feature ranking, tuning, learning runs), the
 MELA regressor's training data, the run grid, Tables 1-4 and Figs. 2-3. The learners are
 coreflab.learn.trees.lsp; the learned loss itself is coreflab.mela."""
+
+from coreflab.papers.hm2017.cli import HELP, VERBS
+from coreflab.papers.registry import Paper
+
+OUTPUTS = [
+    "paper/hm2017/table1.md",
+    "paper/hm2017/fig2.png",
+    "paper/hm2017/fig3.png",
+    "paper/hm2017/table2.md",
+    "paper/hm2017/table3.md",
+    "paper/hm2017/table4.md",
+]
+REGRESSOR_OF = "lsp_rho_from_"  # LSP_ρ with the regressor learned on another corpus
+
+
+def system_name(name):
+    if name.startswith(REGRESSOR_OF):
+        return f"LSP_ρ (regressor of {name[len(REGRESSOR_OF) :]})"
+    return None
+
+
+PAPER = Paper(
+    name="hm2017",
+    title="Haponchyk & Moschitti 2017",
+    help=HELP,
+    verbs=VERBS,
+    rules="rules/papers/hm2017.smk",
+    targets=lambda config, runs: [f"results/{r}/{name}" for r in runs for name in OUTPUTS],
+    system_names={"lsp_f": "LSP_F", "lsp_yj": "LSP_YJ", "lsp_rho": "LSP_ρ", "LSP_rho": "LSP_ρ"},
+    system_name=system_name,
+)

@@ -2,7 +2,7 @@
 
 "We collected all the max-violating ŷ produced during LSP_F learning and associate them
 with their correct MELA scores from the scorer ... we decided to run LSP_F on each
-document separately to obtain more variability in ŷ's." (METHODS.md §2.)
+document separately to obtain more variability in ŷ's." (docs/methods.md, "Haponchyk & Moschitti 2017".)
 
 Per document: a fresh zero model; up to `n_iter` epochs of LSP_F on that document alone;
 every ĥ with Δ_F > 0 is one example (the run stops at the first epoch without a

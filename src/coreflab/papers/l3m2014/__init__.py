@@ -1,3 +1,49 @@
 """Samdani, Chang & Roth 2014: the studies (robustness, CCCP vs SGD, order control), supervised
 clustering of 20 Newsgroups posts (Table 2), the run grid and the tables. The learners are
 coreflab.learn.leftlink and coreflab.learn.clustering."""
+
+from coreflab import optional_data
+from coreflab.papers.l3m2014.cli import HELP, VERBS
+from coreflab.papers.registry import Paper
+
+OUTPUTS = [
+    "paper/l3m2014/table1.md",
+    "paper/l3m2014/robustness.md",
+    "paper/l3m2014/cccp_vs_sgd.md",
+    "paper/l3m2014/order_control.md",
+]
+TABLE2 = "paper/l3m2014/table2_vi.md"  # 20 Newsgroups: only when the document-clustering experiment runs
+
+
+def targets(config, runs):
+    names = OUTPUTS + ([TABLE2] if optional_data.doccluster_enabled(config) else [])
+    return [f"results/{r}/{name}" for r in runs for name in names]
+
+
+def docs_blocker(config, results):
+    """Pages citing Table 2 need 20 Newsgroups, which a config may skip."""
+    if optional_data.doccluster_enabled(config) or not any(r.endswith("paper/l3m2014/table2_vi.csv") for r in results):
+        return None
+    why, how = optional_data.newsgroups_missing(config)
+    return f"re-renders pages that cite {optional_data.NEWSGROUPS}, which this config skips ({why}): {how}"
+
+
+PAPER = Paper(
+    name="l3m2014",
+    title="Samdani, Chang & Roth 2014",
+    help=HELP,
+    verbs=VERBS,
+    rules="rules/papers/l3m2014.smk",
+    targets=targets,
+    system_names={
+        "binleftlink": "Bin-Left-Link",
+        "sumlink": "Sum-Link",
+        "l3m": "L3M",
+        "l3m_gamma0": "L3M (γ = 0)",
+        "spanning_forest": "Spanning Forest",
+        "corr_clustering": "Corr-Clustering",
+        "cccp": "CCCP",
+        "sgd": "SGD",
+    },
+    docs_blocker=docs_blocker,
+)

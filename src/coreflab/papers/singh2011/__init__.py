@@ -1,2 +1,28 @@
 """Singh et al. 2011: distributed hierarchical MCMC cross-document coreference (data, numba kernels,
 Dask inference, tuning, baselines) and its Figs. 5-7 and Table 2."""
+
+from coreflab.papers.registry import Paper
+from coreflab.papers.singh2011.cli import HELP, VERBS
+
+# cross-document: its own corpora (results/crossdoc/), not the within-document runs
+OUTPUTS = [
+    f"results/crossdoc/paper/singh2011/{name}"
+    for name in ("fig5_workers.png", "fig6_hierarchy.png", "fig7_large.png", "table2.md")
+]
+
+PAPER = Paper(
+    name="singh2011",
+    title="Singh et al. 2011",
+    help=HELP,
+    verbs=VERBS,
+    rules="rules/papers/singh2011.smk",
+    targets=lambda config, runs: list(OUTPUTS),
+    enabled=lambda config: config.get("crossdoc", {}).get("enabled") is not False,
+    system_names={
+        "label_propagation": "label propagation",
+        "flat": "pairwise",
+        "sub": "sub-entities",
+        "super": "super-entities",
+        "hier": "combined",
+    },
+)

@@ -1,4 +1,5 @@
-"""bench/collect.py on small fake results: flattening, targets met or not, fits, written files."""
+"""The benchmarks' report (coreflab.report.performance, `coreflab bench-report`) on small fake records:
+flattening, targets met or not, fits, one row per benchmark, written files."""
 
 import json
 from pathlib import Path
@@ -7,16 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.bench.bench_script import load_bench_script
+from coreflab import cli
+from coreflab.commands import bench_report
+from coreflab.report import performance
+from tests.command_runner import run_command
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load_collect():
-    return load_bench_script("collect")
-
-
-collect = _load_collect()
 
 FAKE = {
     "train_bk": {
@@ -103,7 +100,7 @@ def _row(df, bench, quantity):
 
 
 def test_flatten_numbers_only_with_labels():
-    rows = collect.flatten(
+    rows = performance.flatten(
         {
             "a": 1,
             "b": {"c": 2.5, "d": "x", "e": True},
@@ -127,7 +124,7 @@ def test_flatten_numbers_only_with_labels():
 
 
 def test_targets_from_json_override_registry_and_decide_met():
-    df = collect.table({k: FAKE[k] for k in ("train_bk", "features")})
+    df = performance.table({k: FAKE[k] for k in ("train_bk", "features")})
     r = _row(df, "train_bk", "synth_baseline_last_epoch_seconds")
     assert (r.value, r.target, r.met) == (12.0, "<= 15", "yes")  # JSON target 15 overrides the default 10
     r = _row(df, "train_bk", "synth_baseline_last_epoch_us_per_arc")
@@ -143,7 +140,7 @@ def test_targets_from_json_override_registry_and_decide_met():
 
 
 def test_rates_are_lower_bounds_and_lists_of_points_get_labels():
-    df = collect.table({"crossdoc": FAKE["crossdoc"]})
+    df = performance.table({"crossdoc": FAKE["crossdoc"]})
     r1 = _row(df, "crossdoc", "personx[workers=1].proposals_per_s_per_worker")
     r2 = _row(df, "crossdoc", "personx[workers=2].proposals_per_s_per_worker")
     assert (r1.target, r1.met, r2.met) == (">= 200000", "yes", "no")
@@ -152,7 +149,7 @@ def test_rates_are_lower_bounds_and_lists_of_points_get_labels():
 
 
 def test_generic_json_targets_apply_to_every_point_by_last_component():
-    df = collect.table({"scaling": FAKE["scaling"]})
+    df = performance.table({"scaling": FAKE["scaling"]})
     judged = df[(df.met != "") & (df.benchmark == "scaling")]
     assert sorted(judged.quantity) == sorted(
         [f"arcs[documents={d}].{k}" for d in (10, 20, 40) for k in ("baseline_cpu_us_per_arc", "peak_mb")]
@@ -165,14 +162,14 @@ def test_generic_json_targets_apply_to_every_point_by_last_component():
 
 def test_fits_recover_exact_cost_and_exponent():
     arcs = np.array([1e4, 4e4, 1.6e5])
-    t0, c = collect.linear_fit(arcs, 0.05 + 0.25e-6 * arcs)
+    t0, c = performance.linear_fit(arcs, 0.05 + 0.25e-6 * arcs)
     assert (t0, c) == (pytest.approx(0.05), pytest.approx(0.25e-6))
-    a, b = collect.power_fit(arcs, 3.0 * arcs**1.5)
+    a, b = performance.power_fit(arcs, 3.0 * arcs**1.5)
     assert (a, b) == (pytest.approx(3.0), pytest.approx(1.5))
 
 
 def test_fitted_slopes_are_table_rows_with_targets():
-    df = collect.table({"scaling": FAKE["scaling"]})
+    df = performance.table({"scaling": FAKE["scaling"]})
     fit = df[df.benchmark == "scaling_fit"].set_index("quantity")
     assert fit.loc["extract_cpu_us_per_arc_slope", "value"] == pytest.approx(0.25)
     assert fit.loc["baseline_epoch_cpu_us_per_arc_slope", "value"] == pytest.approx(0.1)
@@ -182,64 +179,114 @@ def test_fitted_slopes_are_table_rows_with_targets():
     assert list(fit.loc[["extract_cpu_us_per_arc_slope", "baseline_epoch_cpu_us_per_arc_slope"], "met"]) == ["yes"] * 2
     assert fit.loc["baseline_epoch_cpu_us_per_arc_slope", "target"] == "<= 0.2"
     slow = {"scaling": {"arcs": [{"arcs": a, "baseline_epoch_cpu_s": 1e-6 * a} for a in (1e5, 2e5)]}}
-    row = collect.table(slow).set_index("quantity").loc["baseline_epoch_cpu_us_per_arc_slope"]
+    row = performance.table(slow).set_index("quantity").loc["baseline_epoch_cpu_us_per_arc_slope"]
     assert (row.value, row.met) == (pytest.approx(1.0), "no")
 
 
 def test_worker_points_prefer_crossdoc_then_scaling_copy():
-    pts = collect.worker_points({"crossdoc": FAKE["crossdoc"]})
+    pts = performance.worker_points({"crossdoc": FAKE["crossdoc"]})
     assert pts == [(1, 240_000.0, 250_000.0, 10.0), (2, 280_000.0, 300_000.0, 12.0)]
     copy = {"scaling": {"workers": {"points": [{"workers": 1, "proposals_per_s_per_worker": 5.0}]}}}
-    assert collect.worker_points(copy) == [(1, None, 5.0, None)]
-    assert collect.worker_points({}) == []
+    assert performance.worker_points(copy) == [(1, None, 5.0, None)]
+    assert performance.worker_points({}) == []
 
 
-def test_collect_writes_figure_and_tables(tmp_path):
+def test_the_verb_writes_figure_and_tables(tmp_path):
     d = _write(tmp_path, FAKE)
     prefix = tmp_path / "out" / "scaling"
-    assert collect.main(["--results", str(d), "--out", str(prefix)]) == 0
+    assert run_command(bench_report, ["--results", d, "--out", prefix]) == 0
     for ext in ("png", "pdf", "csv", "md"):
         assert prefix.with_name(f"scaling.{ext}").stat().st_size > 0
     assert prefix.with_name("scaling.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     csv = pd.read_csv(prefix.with_name("scaling.csv"), keep_default_na=False)
-    assert list(csv.columns) == collect.TABLE_COLUMNS
-    assert len(csv) == len(collect.table(collect.load_results(d)))
+    assert list(csv.columns) == performance.TABLE_COLUMNS
+    assert len(csv) == len(performance.table(performance.load_results(d)))
     assert _row(csv, "misc", "n").value == 3
     md = prefix.with_name("scaling.md").read_text()
-    n_judged = int((csv.met != "").sum())
-    n_met = int((csv.met == "yes").sum())
-    assert f"{n_met} of {n_judged} targets met" in md
+    rows = [line for line in md.splitlines() if line.startswith("| `")]
+    assert [r.split(" | ")[0] for r in rows] == [f"| `{name}`" for name in sorted(FAKE)]  # one row per record
+    assert "2 of 2 targets met" in md  # features' µs per arc and the scaling slope; the others lack their measure
     assert not list(prefix.parent.glob(".*"))  # no temporary files left
 
 
+def test_one_row_per_benchmark_with_its_target_reference_and_load():
+    results = {
+        "arc_store_shared_rows_gum_train_local": {
+            "corpus": "gum",
+            "split": "train",
+            "featureset": "local",
+            "window": 50,
+            "target_bytes_per_arc": 160,
+            "shared": {"bytes_per_arc": 80.0},
+            "flat": {"bytes_per_arc": 160.0},
+            "load_average": [1.25, 1.0, 1.0],
+        },
+        "corpus": {"gold": {"read_plus_compile_cpu_tok_per_s": 150_000}},
+        "nonlocal_seeds_gum_b5": {"beam": 5},  # a research record: not a benchmark
+        "something_new": {"x": 1},
+    }
+    df = performance.headline_table(results).set_index("benchmark")
+    assert list(df.index) == ["arc_store_shared_rows_gum_train_local", "corpus", "something_new"]
+    row = df.loc["arc_store_shared_rows_gum_train_local"]
+    assert row.measure == "arc store, bytes per arc (gum train, `local`, window 50)"
+    assert (row.target, row.now, row.met, row["vs reference"], row.load) == (
+        "≤ 160",
+        "80",
+        "yes",
+        "0.5× flat store",
+        "1.2",
+    )
+    row = df.loc["corpus"]
+    assert (row.target, row.now, row.met, row.load) == ("≥ 200,000", "150,000", "no", "—")
+    assert df.loc["something_new", "measure"].startswith("no headline measure")
+    assert "0 of 1 targets met" in performance.headline_markdown({"corpus": results["corpus"]})
+
+
+def test_the_load_is_the_one_nearest_the_measure():
+    record = {"before": {"load_average": [9.0]}, "after": {"v": 1.0, "load_average": [2.0, 1.0, 1.0]}}
+    assert performance.machine_load(record, "after.v") == 2.0
+    assert performance.machine_load(record) == 9.0  # no measure: the first found from the top
+    assert performance.machine_load({"load_before": 0.5, "load_after": 3.0}) == 0.5
+    assert performance.machine_load({"x": 1}) is None
+
+
+def test_every_committed_record_has_a_headline_or_is_a_research_record():
+    """A new benchmark gets its headline in HEADLINES; the table says so otherwise."""
+    results = performance.load_results(ROOT / "bench" / "results")
+    missing = [
+        n for n in results if not performance.NOT_BENCHMARKS.fullmatch(n) and performance.headline_for(n) is None
+    ]
+    assert missing == []
+
+
 def test_figure_without_sweeps_still_draws():
-    fig = collect.scaling_figure({"features": FAKE["features"]})
+    fig = performance.scaling_figure({"features": FAKE["features"]})
     try:
         texts = [t.get_text() for ax in fig.axes for t in ax.texts]
         assert len(fig.axes) == 6
         assert {"no arcs sweep", "no beam sweep", "no crossdoc.json"} <= set(texts)
     finally:
-        collect.plt.close(fig)
+        performance.plt.close(fig)
 
 
 def test_bad_input_is_one_line_error(tmp_path, capsys):
     d = tmp_path / "results"
     d.mkdir()
     (d / "broken.json").write_text('{"a": 1,\n')
-    assert collect.main(["--results", str(d), "--out", str(tmp_path / "x")]) == 2
+    assert cli.main(["bench-report", "--results", str(d), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
     assert "broken.json:2" in err and err.count("\n") == 1
-    assert collect.main(["--results", str(tmp_path / "missing"), "--out", str(tmp_path / "x")]) == 2
+    assert cli.main(["bench-report", "--results", str(tmp_path / "missing"), "--out", str(tmp_path / "x")]) == 2
 
 
 def test_explicit_files_and_outputs(tmp_path):
     d = _write(tmp_path, {k: FAKE[k] for k in ("features", "scaling")})
     out = {ext: tmp_path / "o" / f"t.{ext}" for ext in ("csv", "md")}
-    df = collect.collect([d / "scaling.json", d / "features.json"], out)
+    df = performance.write_report([d / "scaling.json", d / "features.json"], out)
     csv = pd.read_csv(out["csv"], keep_default_na=False)
     assert sorted(set(csv.benchmark)) == ["features", "scaling", "scaling_fit"] and len(csv) == len(df)
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["t.csv", "t.md"]
-    assert collect.main([str(d / "absent.json"), "--out", str(tmp_path / "x")]) == 2
+    assert cli.main(["bench-report", str(d / "absent.json"), "--out", str(tmp_path / "x")]) == 2
 
 
 def test_worker_points_read_the_runs_of_crossdoc_json():
@@ -264,4 +311,4 @@ def test_worker_points_read_the_runs_of_crossdoc_json():
             }
         }
     }
-    assert collect.worker_points(results) == [(1, 100.0, 100.0, 4.0), (2, 190.0, 190.0, 4.5)]
+    assert performance.worker_points(results) == [(1, 100.0, 100.0, 4.0), (2, 190.0, 190.0, 4.5)]

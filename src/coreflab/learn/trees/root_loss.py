@@ -7,18 +7,16 @@ are singletons) the same loss pushes the PA step towards linking. `tune_root_los
 exact-search baseline with each root loss of a small grid and keeps the one with the best dev
 MELA after the last iteration; per iteration it records dev MELA and the share of dev mentions
 the model attaches to the root beside the key's share, which is what shows over-linking.
-A key without singletons keeps the papers' loss without any training.
+A key without singletons keeps the papers' loss without any training. Every learner that lists
+`root_loss` in its `tuned_params` (coreflab.learn.tuned) takes the chosen value.
 """
-
-import json
-from pathlib import Path
 
 import numpy as np
 
-from coreflab.errors import UserError
+from coreflab.corpus.singletons import resolve_keep_singletons
 from coreflab.learn.evaluation import score_model
 from coreflab.learn.registry import make_learner
-from coreflab.mela.mode import resolve_keep_singletons
+from coreflab.learn.tuned import read_tuned
 
 PAPERS_ROOT_LOSS = 1.5
 
@@ -76,11 +74,7 @@ def tune_root_loss(train, dev, dev_key, grid, n_iter=3, seed=0, log=print):
 
 def read_tuned_root_loss(path):
     """The root loss a `coreflab tune-root-loss` JSON chose (one-line error for anything else)."""
-    try:
-        value = json.loads(Path(path).read_text(encoding="utf-8"))["root_loss"]
-        return float(value)
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        raise UserError(f"{path}: expected a JSON object with a root_loss ({err})") from None
+    return read_tuned(path, ("root_loss",))["root_loss"]
 
 
 __all__ = ["tune_root_loss", "read_tuned_root_loss", "root_share", "key_root_share", "PAPERS_ROOT_LOSS"]

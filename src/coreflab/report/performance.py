@@ -1,46 +1,31 @@
-"""Collect every bench/results/*.json into one scaling figure and one table of numbers against
-their targets (issue #10, "cost as the work grows").
+"""The benchmarks' report: every `bench/results/*.json` against its target, and the scaling figure.
 
-Figure (`scaling.png`/`.pdf`, from scaling.json and crossdoc.json): time against candidate arcs
-(log-log; the per-arc cost c in t = c·arcs fitted to the points, and the free exponent b of
-t = a·arcs^b, which says whether the cost stays linear), peak memory against arcs, cost and
-memory against beam size (delayed LaSO, B&K 2014), and Dask throughput against workers with the
-ideal linear line (Singh et al. 2011, Fig. 5). The other benchmarks' numbers at the conll2012
-size (train_bk.json, features.json) are drawn beside the sweeps as anchors.
-
-Table (`scaling.csv`/`.md`): every number every benchmark recorded (per-round traces and
-machine descriptions left out), its target where an issue set one, and whether it is met. The
-targets come from the JSONs where they carry them ("targets" dicts, "target_*" fields, whose
-numbers override the defaults below) and otherwise from the benchmark scripts' docstrings,
-written down in ANCHORS.
-
-    python bench/collect.py [--results bench/results] [--out bench/results/scaling]
-    python bench/collect.py a.json b.json --png f.png --pdf f.pdf --csv t.csv --md t.md
+`headline_table` gives one row per benchmark record: its headline measure (`HEADLINES`), the target,
+the value now, its ratio to a reference where the record holds one, and the machine's load when it
+was measured; `docs/performance.md` includes it. `table` lists every number of every record with
+the targets it is judged by (`ANCHORS`, and the targets a JSON carries), for the CSV. The figure
+draws time and peak memory against candidate arcs and beam size (`scaling.json`) and cross-document
+throughput against Dask workers (`crossdoc.json`). `coreflab bench-report` writes all of them.
 """
 
-import argparse
 import json
 import math
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib
+import matplotlib.ticker
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import matplotlib.ticker  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+from coreflab.errors import UserError
+from coreflab.report import style
+from coreflab.report.io import atomic_write_text, save_figure
 
-from coreflab.errors import UserError  # noqa: E402
-from coreflab.report import style  # noqa: E402
-from coreflab.report.io import atomic_write_text, save_figure  # noqa: E402
+plt = style.plt  # pyplot, with the backend style sets
 
 C0, C1, REF = style.PALETTE[0], style.PALETTE[1], style.REFERENCE_STYLE["color"]
 
-HERE = Path(__file__).resolve().parent
 # per-round and per-iteration traces, descriptions
 SKIP_KEYS = {"trace", "machine", "nonlocal_templates", "per_iteration", "per_seed_dev_mela"}
 LIST_LABELS = ("workers", "beam", "documents")  # how a list item of dicts is named in a key
@@ -587,42 +572,303 @@ def scaling_figure(results, df=None):
     return fig
 
 
-# ----------------------------------------------------------------------------- output
+# ----------------------------------------------------------------------------- one row per benchmark
 
 
-def _markdown(df):
-    judged = df[df["met"] != ""]
+@dataclass(frozen=True)
+class Headline:
+    """The row of the benchmark records whose name (file stem) fully matches `benchmark`.
+
+    `key`: the dotted key of the measure (list items by index), or a function of the record.
+    `target`: a number, or a dotted key of the record holding it; `op` says which side meets it.
+    `reference`: what the measure is compared with, a number or a key (`reference_text` names it).
+    `{corpus}`-style fields of `measure` are filled from the record's own top-level values.
+    """
+
+    benchmark: str
+    measure: str
+    key: object
+    op: str = ""
+    target: object = None
+    reference: object = None
+    reference_text: str = ""
+
+
+def _scaling_slope(data):
+    return dict(fitted_numbers({"scaling": data})).get("baseline_epoch_cpu_us_per_arc_slope")
+
+
+HEADLINES = [
+    Headline(
+        r"arc_store_shared_rows_.+",
+        "arc store, bytes per arc ({corpus} {split}, `{featureset}`, window {window})",
+        "shared.bytes_per_arc",
+        "<=",
+        "target_bytes_per_arc",
+        "flat.bytes_per_arc",
+        "flat store",
+    ),
+    Headline(
+        r"cc2007", "C&C SLT, 5 EM iterations, default corpus (CPU s)", "synth_default_slt_5_iterations.cpu_s", "<=", 180
+    ),
+    Headline(
+        r"cc2007_conll2012_size(_fine)?",
+        "C&C fit at CoNLL-2012 size, bytes per pair beyond the store",
+        "store_dir_train.bytes_per_pair_beyond_inputs",
+        "<=",
+        200,
+    ),
+    Headline(r"conll2012_estimate(_fine)?", "estimated `config/conll2012.yaml` run on 2 cores (h)", "two_cores_h"),
+    Headline(
+        r"corpus",
+        "read + validate + compile, gold mentions (tokens/s, CPU)",
+        "gold.read_plus_compile_cpu_tok_per_s",
+        ">=",
+        200_000,
+    ),
+    Headline(
+        r"corr_clustering_lp",
+        "Corr-Clustering decoder, GUM test: share of documents proved optimal",
+        "corpora.gum.test.after.exact_share",
+        reference="corpora.gum.test.before.exact_share",
+        reference_text="decoder without the LP",
+    ),
+    Headline(
+        r"crossdoc",
+        "cross-document MCMC, throughput of 2 Dask workers over 1",
+        "personx.speedup_K2_over_K1_total_best",
+        ">=",
+        1.7,
+    ),
+    Headline(
+        r"features",
+        "local feature extraction, CoNLL-2012 size (µs per arc, CPU)",
+        "full.cpu_us_per_arc",
+        "<=",
+        "target_us_per_arc",
+        147,
+        "cort",
+    ),
+    Headline(
+        r"features_.+",
+        "arc store, bytes per arc ({corpus} {split}, `{featureset}`)",
+        "window_reach.bytes_per_arc",
+        "<=",
+        "target_bytes_per_arc",
+        "window_reach.flat_bytes_per_arc",
+        "flat store",
+    ),
+    Headline(r"l3m", "L3M pass over a bk_baseline epoch (CPU)", "l3m_over_bk_cpu", "<=", 3),
+    Headline(
+        r"lbfgs",
+        "C&C `cc_base` fit on GUM, {max_iter} iterations (wall s)",
+        "coreflab_lbfgs.wall_s",
+        reference="scipy_lbfgsb.wall_s",
+        reference_text="scipy's L-BFGS-B",
+    ),
+    Headline(
+        r"lbfgs_convergence_.+",
+        "C&C first fit on {label}, Newton to tol 1e-4 (wall s)",
+        lambda d: value_at(d.get("after_tol_0.0001") or {}, "first_fit.wall_s"),
+        reference="before.first_fit.wall_s",
+        reference_text="L-BFGS, 100 iterations",
+    ),
+    Headline(r"lsp", "H&M LSP_ρ epoch over an LSP_F epoch", "rho_over_f", "<=", 5),
+    Headline(
+        r"pair_kernel",
+        "pair model loss-and-gradient pass, GUM train (s)",
+        "shared_rows.loss_grad_shared_rows_s",
+        reference="shared_rows.loss_grad_flat_copy_s",
+        reference_text="flat columns",
+    ),
+    Headline(
+        r"scaling", "B&K baseline epoch, fitted slope over the arcs sweep (µs per arc, CPU)", _scaling_slope, "<=", 0.2
+    ),
+    Headline(r"scorer", "all metrics, 300 documents, in process (s)", "all_metrics_seconds.best", "<=", 0.5),
+    Headline(
+        r"selection_conll2012_size",
+        "template selection at CoNLL-2012 size, peak memory (GB, PSS)",
+        "extract.tree_peak_pss_gb",
+        "<=",
+        8,
+        "pool.tree_peak_pss_gb",
+        "stores cut from the pool",
+    ),
+    Headline(
+        r"slurm_check",
+        "tiny workflow through SLURM (s)",
+        "seconds_slurm",
+        reference="seconds_local",
+        reference_text="local run",
+    ),
+    Headline(
+        r"threads",
+        "two `cc_base` fits side by side, one BLAS thread each (wall s)",
+        "one_thread_per_process.fit_wall_s.0",
+        reference="2_threads_per_process.fit_wall_s.0",
+        reference_text="one thread per core",
+    ),
+    Headline(
+        r"train_bk",
+        "B&K beam-20 delayed LaSO epoch, CoNLL-2012 size (s)",
+        "synth_delayed_laso_last_epoch_seconds",
+        "<=",
+        "targets.delayed_laso_epoch_seconds",
+    ),
+    Headline(r"workflow_(default|gum|litbank)", "whole `{label}` run on 2 cores (min)", "wall_min", "<=", 15),
+    Headline(r"workflow_.+", "whole `{label}` run on 2 cores (min)", "wall_min"),
+]
+# research records, not benchmarks: left out of the table
+NOT_BENCHMARKS = re.compile(r"nonlocal_seeds_.+|mention_stage_.+")
+LOAD_KEYS = (
+    "load_average",
+    "load_average_start",
+    "load_average_at_start",
+    "load_average_1min",
+    "load_average_1min_start",
+    "load_avg_1min_at_start",
+    "load_before",
+    "load_at_record",
+    "load_average_end",
+    "load_average_at_end",
+    "load_after",
+)
+HEADLINE_COLUMNS = ["benchmark", "measure", "target", "now", "met", "vs reference", "load"]
+
+
+def value_at(data, key):
+    """The number at a dotted key (list items by index) or returned by a function; None if absent."""
+    if callable(key):
+        v = key(data)
+    else:
+        v = data
+        for part in str(key).split("."):
+            if isinstance(v, list) and part.isdigit() and int(part) < len(v):
+                v = v[int(part)]
+            elif isinstance(v, dict) and part in v:
+                v = v[part]
+            else:
+                return None
+    return v if _is_number(v) else None
+
+
+def _load_in(obj):
+    for k in LOAD_KEYS:
+        v = obj.get(k)
+        v = v[0] if isinstance(v, list) and v else v
+        if _is_number(v):
+            return v
+    return None
+
+
+def machine_load(data, key=None):
+    """The 1-minute load average a record holds for a measure: the nearest to the measure's dotted key
+    (its own block, then the blocks above it), else the first one found going down from the top; at the
+    start of the run where the record has both. None if the record holds none."""
+    blocks = [data]
+    if isinstance(key, str):
+        for part in key.split(".")[:-1]:
+            inner = blocks[-1].get(part) if isinstance(blocks[-1], dict) else None
+            if not isinstance(inner, dict):
+                break
+            blocks.append(inner)
+    for obj in reversed(blocks):
+        if isinstance(obj, dict) and (v := _load_in(obj)) is not None:
+            return v
+    queue = [data]
+    while queue:
+        obj = queue.pop(0)
+        if isinstance(obj, dict):
+            if (v := _load_in(obj)) is not None:
+                return v
+            queue += [v for v in obj.values() if isinstance(v, dict)]
+    return None
+
+
+def headline_for(name):
+    """The first headline whose pattern fully matches the record's name, or None."""
+    return next((h for h in HEADLINES if re.fullmatch(h.benchmark, name)), None)
+
+
+def _number(v):
+    """A table number: grouped thousands, else three significant digits."""
+    return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.3g}"
+
+
+def _measure_text(h, data):
+    fields = {k: v for k, v in data.items() if isinstance(v, (str, int, float))} if isinstance(data, dict) else {}
+    try:
+        return h.measure.format(**fields)
+    except (KeyError, IndexError, ValueError):
+        return re.sub(r"\{[^}]*\}", "?", h.measure)
+
+
+def headline_row(name, data):
+    """[benchmark, measure, target, now, met, vs reference, load] of one record (strings)."""
+    h = headline_for(name)
+    load = machine_load(data, h.key if h else None)
+    load_text = f"{load:.1f}" if load is not None else "—"
+    if h is None:
+        return [name, "no headline measure (see scaling.csv)", "—", "—", "—", "—", load_text]
+    now = value_at(data, h.key)
+    target = h.target if _is_number(h.target) else (value_at(data, h.target) if h.target else None)
+    reference = h.reference if _is_number(h.reference) else (value_at(data, h.reference) if h.reference else None)
+    met = "—"
+    if h.op and target is not None and now is not None:
+        met = "yes" if OPS[h.op](now, target) else "no"
+    ratio = "—"
+    if now is not None and reference:
+        ratio = f"{now / reference:.2g}× {h.reference_text}"
+    return [
+        name,
+        _measure_text(h, data),
+        f"{h.op.replace('<=', '≤').replace('>=', '≥')} {_number(target)}" if h.op and target is not None else "—",
+        _number(now) if now is not None else "—",
+        met,
+        ratio,
+        load_text,
+    ]
+
+
+def headline_table(results):
+    """One row per benchmark record (research records left out), sorted by name."""
+    rows = [headline_row(name, data) for name, data in sorted(results.items()) if not NOT_BENCHMARKS.fullmatch(name)]
+    return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
+
+
+def headline_markdown(results):
+    """The headline table as Markdown, after one line counting the targets met."""
+    df = headline_table(results)
+    judged = df[df["met"] != "—"]
     head = (
-        f"# Benchmarks against their targets\n\n{int((judged['met'] == 'yes').sum())} of {len(judged)} "
-        "targets met. Generated by bench/collect.py from bench/results/*.json.\n\n## Targets\n\n"
+        f"{int((judged['met'] == 'yes').sum())} of {len(judged)} targets met. One row per benchmark record in `bench/results/`: "
+        "its headline measure, the target, the value now, the ratio to a reference where the record has one, and "
+        "the machine's 1-minute load when it ran (`bench/results/scaling.csv` lists every number of every record).\n\n"
     )
-    fmt = df.assign(value=[f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}" for v in df["value"]])
-    return (
-        head
-        + fmt[fmt["met"] != ""].to_markdown(index=False)
-        + "\n\n## Every recorded number\n\n"
-        + fmt[TABLE_COLUMNS[:3]].to_markdown(index=False)
-        + "\n"
-    )
+    lines = ["| " + " | ".join(HEADLINE_COLUMNS) + " |", "|" + "---|" * len(HEADLINE_COLUMNS)]
+    for row in df.itertuples(index=False):
+        cells = [f"`{row[0]}`", *row[1:]]
+        lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
+    return head + "\n".join(lines) + "\n"
 
+
+# ----------------------------------------------------------------------------- output
 
 OUTPUTS = ("png", "pdf", "csv", "md")
 
 
-def collect(sources, outputs):
-    """Read the results (a folder or JSON files) and write outputs {"png"|"pdf"|"csv"|"md": path}
-    (each optional); returns the table."""
+def write_report(sources, outputs):
+    """Read the records (a folder or JSON files) and write outputs {"png"|"pdf"|"csv"|"md": path} (each
+    optional): the figure, every number (CSV) and one row per benchmark (Markdown). Returns the CSV's table."""
     results = load_results(sources)
     if not results:
         raise UserError(f"{sources}: no *.json results")
     df = table(results)
     paths = {k: Path(v) for k, v in outputs.items() if v}
-    for p in paths.values():
-        p.parent.mkdir(parents=True, exist_ok=True)
     if "csv" in paths:
         atomic_write_text(paths["csv"], df.to_csv(index=False, lineterminator="\n"))
     if "md" in paths:
-        atomic_write_text(paths["md"], _markdown(df))
+        atomic_write_text(paths["md"], headline_markdown(results))
     if "png" in paths or "pdf" in paths:
         fig = scaling_figure(results, df)
         try:
@@ -632,30 +878,3 @@ def collect(sources, outputs):
         finally:
             plt.close(fig)
     return df
-
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("results", nargs="*", help="result JSON files (default: every *.json of --results)")
-    ap.add_argument("--results", dest="folder", default=str(HERE / "results"), help="results folder")
-    ap.add_argument("--out", help="output prefix for <prefix>.{png,pdf,csv,md} (default: <folder>/scaling)")
-    for ext in OUTPUTS:
-        ap.add_argument(f"--{ext}", help=f"the .{ext} output (overrides --out)")
-    a = ap.parse_args(argv)
-    prefix = Path(a.out) if a.out else Path(a.folder) / "scaling"
-    outputs = {ext: getattr(a, ext) or prefix.with_name(f"{prefix.name}.{ext}") for ext in OUTPUTS}
-    try:
-        df = collect(a.results or a.folder, outputs)
-    except UserError as err:
-        print(f"collect: error: {err}", file=sys.stderr)
-        return 2
-    judged = df[df["met"] != ""]
-    print(
-        f"{len(df)} numbers, {int((judged['met'] == 'yes').sum())}/{len(judged)} targets met -> "
-        + ", ".join(str(p) for p in outputs.values())
-    )
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

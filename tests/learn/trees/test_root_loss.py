@@ -9,7 +9,7 @@ import pytest
 from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.synthetic.generator import generate_corpus
 from coreflab.features.extract import extract_arc_store
-from coreflab.papers.bk2014.root_loss import PAPERS_ROOT_LOSS, key_root_share, root_share, tune_root_loss
+from coreflab.learn.trees.root_loss import PAPERS_ROOT_LOSS, key_root_share, root_share, tune_root_loss
 
 FEATURES = ["bias", "ana_type", "ana_type+ante_type", "sent_dist", "exact_match", "head_match"]
 
@@ -64,7 +64,7 @@ def test_root_share_is_the_share_of_root_antecedents(splits):
 
 def test_a_tuned_file_without_a_root_loss_is_one_line_error(tmp_path):
     from coreflab.errors import UserError
-    from coreflab.papers.bk2014.root_loss import read_tuned_root_loss
+    from coreflab.learn.trees.root_loss import read_tuned_root_loss
 
     good, bad = tmp_path / "good.json", tmp_path / "bad.json"
     good.write_text('{"root_loss": 0.5}')

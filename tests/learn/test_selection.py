@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from coreflab.papers.bk2014.selection import greedy_selection, split_documents
+from coreflab.learn.selection import greedy_selection, split_documents
 
 
 def test_greedy_selection_finds_the_best_subset_of_a_known_objective():
@@ -69,7 +69,7 @@ def test_nonlocal_evaluations_train_for_nonlocal_iterations(monkeypatch):
     """The exact-search evaluations train `iterations` passes, the delayed-LaSO ones (local-only
     start included) `nonlocal_iterations`, defaulting to `iterations`."""
     from coreflab.corpus.synthetic.generator import generate_corpus
-    from coreflab.papers.bk2014 import selection
+    from coreflab.learn import selection
 
     seen = []
     real = selection.make_learner
@@ -96,7 +96,7 @@ def test_stores_cut_from_the_pool_judge_every_set_as_extraction_does(monkeypatch
     set's stores: backward (one removed), forward (one appended out of pool order), non-local, and a
     set outside the pool (extracted)."""
     from coreflab.corpus.synthetic.generator import generate_corpus
-    from coreflab.papers.bk2014 import selection
+    from coreflab.learn import selection
 
     docs = generate_corpus("tiny", seed=0)["train"][:10]
     pool = ["bias", "ana_type", "ante_type", "head_match", "exact_match", "sent_dist", "ana_type+ante_type"]
@@ -116,7 +116,7 @@ def test_stores_cut_from_the_pool_judge_every_set_as_extraction_does(monkeypatch
 
 def test_a_pool_beyond_the_memory_budget_is_not_kept(monkeypatch):
     from coreflab.corpus.synthetic.generator import generate_corpus
-    from coreflab.papers.bk2014 import selection
+    from coreflab.learn import selection
 
     docs = generate_corpus("tiny", seed=0)["train"][:6]
     pool = ["bias", "ana_type", "head_match"]
@@ -129,7 +129,7 @@ def test_a_pool_beyond_the_memory_budget_is_not_kept(monkeypatch):
 def test_a_step_reports_its_progress_every_tenth_and_scores_the_same_in_parallel():
     """A line per tenth of a step's candidates, with the best score so far; the scores (and so the
     selection) are those of evaluating one at a time."""
-    from coreflab.papers.bk2014.selection import _evaluate_all
+    from coreflab.learn.selection import _evaluate_all
 
     cands = [f"t{i}" for i in range(25)]
     lines = []
@@ -160,7 +160,7 @@ def test_a_warning_in_a_parallel_evaluation_is_one_line_naming_the_verb(capfd):
 
     from joblib.externals.loky import get_reusable_executor
 
-    from coreflab.papers.bk2014.selection import _evaluate_all
+    from coreflab.learn.selection import _evaluate_all
 
     get_reusable_executor().shutdown(wait=True)  # workers started now write to this test's captured stderr
     message = f"a repeated key mention ({uuid.uuid4().hex})"
@@ -191,7 +191,7 @@ class _ArrayProbe:
 def test_workers_see_writable_copies_of_the_evaluators_arrays():
     """numba compiles a separate kernel for read-only arrays: the workers' arrays are writable
     (copy-on-write), so they use the kernels the parent compiled; writes stay in the worker."""
-    from coreflab.papers.bk2014.selection import _evaluate_all
+    from coreflab.learn.selection import _evaluate_all
 
     probe = _ArrayProbe()
     assert _evaluate_all(probe, [(0,), (1,), (2,), (3,)], 2) == [2.0, 2.0, 2.0, 2.0]
@@ -201,7 +201,7 @@ def test_workers_see_writable_copies_of_the_evaluators_arrays():
 def test_each_phase_start_is_evaluated_in_the_batch_of_its_first_step(monkeypatch):
     """The start set and the non-local start (local features only) go to the workers with the first
     step's candidates, ahead of them; the rows and the choice are those of evaluating them first, alone."""
-    from coreflab.papers.bk2014 import selection
+    from coreflab.learn import selection
 
     value = {"a": 3.0, "b": 2.0, "c": -1.0, "n1": 1.5, "n2": -2.0}
     direct = []
@@ -253,7 +253,7 @@ def test_a_worker_keeps_one_copy_of_a_keyed_evaluator():
     import uuid
     from collections import Counter
 
-    from coreflab.papers.bk2014.selection import _evaluate_all
+    from coreflab.learn.selection import _evaluate_all
 
     first = _evaluate_all(_CallCounter(uuid.uuid4().hex), [(i,) for i in range(40)], 2)
     # joblib sends the first tasks one per batch (a fresh copy each): without reuse at least four 1s.
@@ -267,7 +267,7 @@ def test_a_worker_keeps_one_copy_of_a_keyed_evaluator():
 
 def test_a_real_evaluator_scores_the_same_in_workers_that_reuse_it():
     from coreflab.corpus.synthetic.generator import generate_corpus
-    from coreflab.papers.bk2014 import selection
+    from coreflab.learn import selection
 
     docs = generate_corpus("tiny", seed=0)["train"][:10]
     pool = ["bias", "ana_type", "ante_type", "head_match", "exact_match", "sent_dist", "ana_type+ante_type"]
@@ -281,8 +281,8 @@ def test_held_out_responses_follow_the_whole_training_key_or_the_choice():
     prepare` records it for the training split), not by its own documents' share of one-mention
     clusters; keep/drop overrides both."""
     from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.learn import selection
     from coreflab.learn.output import key_has_singletons
-    from coreflab.papers.bk2014 import selection
 
     docs = generate_corpus("tiny", seed=0)["train"][:8]
     held = split_documents(docs, 1)[1][0]  # the Evaluator's default seed

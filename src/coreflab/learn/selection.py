@@ -1,4 +1,4 @@
-"""Greedy feature-template selection (Björkelund & Kuhn 2014, Sec. 6; METHODS.md §1).
+"""Greedy feature-template selection (Björkelund & Kuhn 2014, Sec. 6), which feeds every learner.
 
 The training documents are split 75/25 (seeded, by document). A candidate template set is
 scored by training a learner on the 75% part with that set and computing MELA on the 25%
@@ -18,17 +18,13 @@ import uuid
 import warnings
 
 import numpy as np
-from joblib import Parallel, delayed
 
-from coreflab.corpus.compile import compile_documents
 from coreflab.corpus.compiled import CompiledCorpus
+from coreflab.corpus.singletons import parse_mode, resolve_keep_singletons
 from coreflab.errors import one_line_warnings
 from coreflab.features.extract import extract_arc_store
-from coreflab.features.mention_model import MentionModel, apply_mention_model
-from coreflab.features.template_subsets import TemplatePool
 from coreflab.learn.evaluation import score_model
 from coreflab.learn.registry import make_learner
-from coreflab.mela.mode import parse_mode, resolve_keep_singletons
 
 
 def split_documents(docs, seed, fraction=0.75):
@@ -79,6 +75,11 @@ class Evaluator:
         policy_from: path of the compiled training split, whose singleton policy the held-out part follows
         (keep_singletons then only overrides it when not auto)."""
         train_docs, self.held_docs = split_documents(docs, seed)
+        # here, not at the top: the learner registry imports this module on every start
+        from coreflab.corpus.compile import compile_documents
+        from coreflab.features.mention_model import MentionModel, apply_mention_model
+        from coreflab.features.template_subsets import TemplatePool
+
         model = MentionModel.load(mention_model) if mention_model is not None else None
         extract = model.extractor if model is not None else mentions
         self.train = compile_documents(train_docs, name, "select-train", extract)
@@ -144,6 +145,8 @@ def _evaluate_all(evaluate, sets, jobs, progress=None):
     if jobs <= 1 or len(sets) <= 1:
         results = (evaluate(*s) for s in sets)
     else:
+        from joblib import Parallel, delayed  # here: the learner registry imports this module
+
         results = Parallel(n_jobs=jobs, backend="loky", return_as="generator", mmap_mode="c")(
             delayed(_in_worker)(evaluate, s) for s in sets
         )

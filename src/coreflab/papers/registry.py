@@ -1,0 +1,133 @@
+"""Paper registry: name → `Paper`, found the way learners are (`coreflab.learn.registry`).
+
+A paper is a package `coreflab.papers.<name>` whose `PAPER` is a `Paper`: its name (the command
+group `coreflab <name>`, the Snakemake target, an entry of `run.papers`), its rule file, its
+targets and its names for tables. Papers outside the package are modules named in the environment
+variable COREFLAB_PAPER_MODULES (colon-separated, importable: e.g. their folder on PYTHONPATH),
+each with its own `PAPER`. The CLI, the config check, the report's names and the Snakefile's
+includes all read this list. docs/adding-a-paper.md walks through one.
+"""
+
+import importlib
+import os
+import pkgutil
+import sys
+from dataclasses import dataclass, field
+from typing import Callable
+
+from coreflab.errors import UserError
+
+PAPER_MODULES = "COREFLAB_PAPER_MODULES"
+
+
+def _always(config):
+    return True
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One re-run paper, as the workflow, the CLI and the report see it.
+
+    targets(config, runs) -> the files its experiments make for a config, runs being the runs
+    (`results/<run>/`) it uses (`paper_mentions`); enabled(config) -> False leaves it out of
+    `run.papers`; verbs: `coreflab <name> <verb>` -> (module, help[, parser defaults]), each module
+    with `add_arguments(parser)` and `run(args)`; rules: its Snakemake rule file, absolute or
+    relative to workflow/; config: the JSON schema of its config section `<name>:` when the
+    workflow's schema has none; system_names: the names its tables print for its systems, and
+    system_name(name) those of names made from a pattern (None: not one of its names);
+    docs_blocker(config, results) -> why these cited result files cannot be made (None: they can).
+    """
+
+    name: str
+    title: str
+    help: str
+    verbs: dict
+    rules: str
+    targets: Callable
+    enabled: Callable = _always
+    config: dict | None = None
+    system_names: dict = field(default_factory=dict)
+    system_name: Callable | None = None
+    docs_blocker: Callable | None = None
+
+
+_papers = {}
+_module_of = {}  # paper name -> the module that registered it
+_order = []  # module names in discovery order: the package's by name, then COREFLAB_PAPER_MODULES'
+_discovered = False
+_import_errors = {}  # module -> error, reported when a requested paper is missing
+
+
+def _outside_modules():
+    return [m for m in os.environ.get(PAPER_MODULES, "").split(":") if m]
+
+
+def _add(module):
+    """Import a paper module and register its PAPER (errors kept for the message of `get`)."""
+    try:
+        paper = getattr(importlib.import_module(module), "PAPER", None)
+    except Exception as err:  # one broken paper must not hide the others
+        _import_errors[module] = f"{type(err).__name__}: {err}"
+        return
+    if not isinstance(paper, Paper):
+        _import_errors[module] = "no PAPER (a coreflab.papers.registry.Paper) in it"
+        return
+    if paper.name in _papers and _papers[paper.name] is not paper:
+        raise UserError(f"paper {paper.name!r} registered twice ({module})")
+    _papers[paper.name] = paper
+    _module_of[paper.name] = module
+
+
+def _discover():
+    global _discovered
+    if _discovered:
+        return
+    import coreflab.papers as pkg
+
+    inside = sorted(info.name for info in pkgutil.iter_modules(pkg.__path__) if info.ispkg)
+    _order[:] = [f"coreflab.papers.{name}" for name in inside] + _outside_modules()
+    for module in _order:
+        _add(module)
+    for module, error in sorted(_import_errors.items()):  # a paper that vanished would be a riddle
+        print(f"coreflab: warning: paper module {module} left out: {error}", file=sys.stderr)
+    _discovered = True
+
+
+def papers():
+    """Every registered paper, the package's in name order, then those of COREFLAB_PAPER_MODULES."""
+    _discover()
+    rank = {module: i for i, module in enumerate(_order)}
+    return sorted(_papers.values(), key=lambda p: rank.get(_module_of[p.name], len(rank)))
+
+
+def names():
+    return [p.name for p in papers()]
+
+
+def get(name):
+    """The paper registered as `name`; a package paper is imported alone (UserError naming the known ones)."""
+    if name not in _papers and not _discovered and _is_package_paper(name):
+        _add(f"coreflab.papers.{name}")
+    if name not in _papers:
+        _discover()
+    if name not in _papers:
+        broken = "".join(f"; {m} failed to import ({e})" for m, e in sorted(_import_errors.items()))
+        outside = os.environ.get(PAPER_MODULES, "")
+        hint = (
+            f" ({PAPER_MODULES} names {outside!r})"
+            if outside
+            else f" (a paper outside the package: name its module in {PAPER_MODULES})"
+        )
+        raise UserError(f"unknown paper {name!r}; known: {', '.join(names())}{broken}{hint}")
+    return _papers[name]
+
+
+def _is_package_paper(name):
+    import coreflab.papers as pkg
+
+    return name.isidentifier() and any(info.ispkg and info.name == name for info in pkgutil.iter_modules(pkg.__path__))
+
+
+def rule_file(paper, workflow_dir):
+    """The absolute path of a paper's rule file (`rules` relative to workflow_dir unless absolute)."""
+    return os.path.join(workflow_dir, paper.rules)

@@ -1,0 +1,160 @@
+"""Papers as plugins: the registry lists the package's papers, and a paper from outside the package
+(tests/fixtures/toy_paper, named in COREFLAB_PAPER_MODULES) is listed by the CLI, checked by the
+config and planned by the workflow with no file outside its folder; the CLI imports only the verb
+it runs, and the core rules name no paper (tests/test_layout.py: no core verb imports one)."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from coreflab.errors import UserError
+from coreflab.papers import registry
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE_PAPERS = ["bk2014", "cc2007", "hm2017", "l3m2014", "singh2011"]
+TOY_ENV = {"COREFLAB_PAPER_MODULES": "toy_paper", "PYTHONPATH": str(ROOT / "tests" / "fixtures")}
+
+
+def _run(args, env=None, cwd=ROOT):
+    env = dict(os.environ, **(env or {}))
+    if env.get("PYTHONPATH") and os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] += os.pathsep + os.environ["PYTHONPATH"]
+    return subprocess.run(args, capture_output=True, text=True, cwd=cwd, env=env, timeout=900)
+
+
+def test_the_package_papers_are_registered_each_with_its_rule_file_and_verbs():
+    assert registry.names()[: len(PACKAGE_PAPERS)] == PACKAGE_PAPERS
+    for paper in registry.papers()[: len(PACKAGE_PAPERS)]:
+        assert Path(registry.rule_file(paper, ROOT / "workflow")).is_file(), paper.name
+        assert paper.title and paper.help and paper.verbs
+        for verb, (module, *_) in paper.verbs.items():
+            assert module.startswith(f"coreflab.papers.{paper.name}."), (paper.name, verb)
+
+
+def test_an_unknown_paper_is_a_one_line_error_naming_the_known_ones():
+    with pytest.raises(UserError, match=r"unknown paper 'bk2015'; known: bk2014, cc2007, .*COREFLAB_PAPER_MODULES"):
+        registry.get("bk2015")
+
+
+def test_run_papers_takes_registered_names_and_defaults_to_all_of_them():
+    from coreflab.config import check_config, overlay
+
+    schema = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+    base = yaml_config()
+    with pytest.raises(UserError, match=r"^config key run.papers.0: 'toy' is not one of \['bk2014'"):
+        check_config(overlay(base, {"run": {"papers": ["toy"]}}), schema)
+    del base["run"]["papers"]
+    assert check_config(base, schema)["run"]["papers"] == registry.names()
+
+
+def yaml_config():
+    import yaml
+
+    return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+
+
+PROBE = """
+import json, sys
+from coreflab.cli import build_parser, main
+argv = sys.argv[1:]
+code = main(argv) if argv[-1] != "--parse-only" else build_parser(argv[:-1]) and 0
+print(json.dumps({"code": code, "modules": sorted(m for m in sys.modules if m.startswith("coreflab.papers"))}))
+"""
+
+
+def _imported_papers(args):
+    proc = _run([sys.executable, "-c", PROBE, *args])
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])["modules"]
+
+
+def test_a_core_verb_imports_no_paper(tmp_path):
+    key = tmp_path / "key.conll"
+    key.write_text("#begin document (d);\nt\t0\t0\tw\t(1)\nt\t0\t1\tw\t(1)\n#end document\n")
+    assert _imported_papers(["score", str(key), str(key), "--format", "json"]) == []
+
+
+def test_a_paper_verb_imports_its_own_verb_module_alone():
+    modules = _imported_papers(["cc2007", "tables", "--parse-only"])
+    verbs = [m for m in modules if ".commands." in m]
+    assert verbs == ["coreflab.papers.cc2007.commands.tables"]
+
+
+def test_the_toy_paper_is_listed_by_the_cli_from_outside_the_package():
+    assert " toy " not in _run([sys.executable, "-m", "coreflab.cli", "--help"]).stdout
+    listing = _run([sys.executable, "-m", "coreflab.cli", "--help"], TOY_ENV)
+    assert listing.returncode == 0, listing.stderr
+    assert re.search(r"^\s+toy\s+a toy paper", listing.stdout, re.M), listing.stdout
+    verbs = _run([sys.executable, "-m", "coreflab.cli", "toy", "table", "--help"], TOY_ENV)
+    assert verbs.returncode == 0 and "--score SCORE" in verbs.stdout, verbs.stderr
+
+
+def test_a_paper_module_that_fails_to_import_is_named_in_one_line_not_hidden():
+    proc = _run([sys.executable, "-m", "coreflab.cli", "--help"], {"COREFLAB_PAPER_MODULES": "no_such_paper_module"})
+    assert proc.returncode == 0 and re.search(r"^\s+bk2014\s", proc.stdout, re.M)
+    assert proc.stderr.strip().splitlines() == [
+        "coreflab: warning: paper module no_such_paper_module left out: "
+        "ModuleNotFoundError: No module named 'no_such_paper_module'"
+    ]
+
+
+def _dry_run(target, *options, env=None):
+    cmd = [sys.executable, "-m", "snakemake", target, "-n", "-p", "--forceall", "--snakefile", "workflow/Snakefile"]
+    return _run(cmd + ["--configfile", "tests/workflow/config.yaml", *options], env)
+
+
+def test_the_toy_paper_is_planned_by_a_dry_run_on_the_tiny_config():
+    proc = _dry_run("toy", env=TOY_ENV)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = proc.stdout + proc.stderr
+    assert "rule toy_table:" in text
+    assert (
+        "coreflab toy table --score results/synth/scores/string_match/test.json --system string_match "
+        "--out results/synth/paper/toy/table.md" in text
+    )
+    # its own config section (toy.system), checked and defaulted like the workflow's
+    proc = _dry_run(
+        "toy", "--config", "toy={system: bk_baseline}", "run={corpora: [synth], papers: [toy]}", env=TOY_ENV
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "--score results/synth/scores/bk_baseline/test.json" in proc.stdout + proc.stderr
+    proc = _dry_run("toy", "--config", "toy={sytem: bk_baseline}", env=TOY_ENV)
+    assert proc.returncode != 0
+    assert proc.stderr.strip().splitlines()[-1].startswith("coreflab: error: config key toy.'sytem' is unknown")
+
+
+def test_without_the_variable_the_workflow_does_not_know_the_toy_paper():
+    proc = _dry_run("papers")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "toy_table" not in proc.stdout + proc.stderr
+
+
+def test_the_core_rules_name_no_paper_and_no_learner_prefix():
+    """Paper names, and learner-name prefixes such as `bk_`, appear only in the papers' rule files."""
+    names = "|".join(registry.names())
+    core = [ROOT / "workflow" / "Snakefile", *sorted((ROOT / "workflow" / "rules").glob("*.smk"))]
+    for path in core:
+        code = "\n".join(line.split("#")[0] for line in path.read_text(encoding="utf-8").splitlines())
+        assert not re.search(rf"\b({names})\b", code), path.name
+        assert not re.search(r"""startswith\(\s*["'](bk|cc|lsp|l3m)_""", code), path.name
+
+
+@pytest.mark.workflow
+def test_the_toy_paper_runs_on_the_tiny_config(tmp_path):
+    """`snakemake toy`: the corpus, the string-match baseline and its score, then the toy's table."""
+    import shutil
+
+    for name in ("workflow", "config", "profiles"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    shutil.copy(ROOT / "tests" / "workflow" / "config.yaml", tmp_path / "tiny.yaml")
+    proc = _run(
+        [sys.executable, "-m", "snakemake", "toy", "--cores", "2", "--configfile", "tiny.yaml"], TOY_ENV, tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    table = (tmp_path / "results" / "synth" / "paper" / "toy" / "table.md").read_text()
+    assert table.startswith("Test scores of string_match") and "| MUC | B3 | CEAFe | CoNLL | MELA |" in table

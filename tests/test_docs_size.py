@@ -1,0 +1,118 @@
+"""The docs are a reference a reader can take in, not a lab notebook of earlier runs.
+
+Every page under docs/ (but the benchmark page, which has its own budget) is at most 15 KB with no
+prose paragraph over 1,000 characters, the README at most 6 KB, and no commit hash is quoted in the
+docs, in config comments or in a docstring: run history belongs to git, not to the pages.
+"""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+KB = 1024
+PAGE_LIMIT = 15 * KB
+README_LIMIT = 6 * KB
+PARAGRAPH_LIMIT = 1000
+NOT_A_PAGE_LIMIT = {"performance.md"}  # the benchmark table, with its own budget
+
+# 7 to 40 hex digits with at least one digit and one letter: an abbreviated or full commit hash.
+# Pure numbers and words (a 7-figure count, "defaced") are not taken for one.
+COMMIT_HASH = re.compile(r"\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+ALLOWED_HEX = set()  # hex that is no commit hash, quoted on purpose (none so far)
+
+LIST_ITEM = re.compile(r"^ {0,3}([-*+]|\d+[.)]) ")
+
+PAGES = sorted((ROOT / "docs").glob("*.md"))
+SIZED_PAGES = [p for p in PAGES if p.name not in NOT_A_PAGE_LIMIT]
+
+
+def paragraphs(text):
+    """The prose paragraphs of a Markdown text: runs of non-blank lines outside fenced code, where a
+    heading or a table row ends one and a list item starts a new one (tables and code are not prose)."""
+    out, current, fenced = [], [], False
+
+    def close():
+        if current:
+            out.append(" ".join(current))
+            current.clear()
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            close()
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        if not stripped or stripped.startswith(("|", "#")):
+            close()
+            continue
+        if LIST_ITEM.match(line):
+            close()
+        current.append(stripped)
+    close()
+    return out
+
+
+def commit_hashes(text):
+    return [h for h in COMMIT_HASH.findall(text) if h not in ALLOWED_HEX]
+
+
+def config_comments(path):
+    """The comments of a YAML file (what follows the first `#` of each line)."""
+    return "\n".join(line[line.index("#") :] for line in path.read_text(encoding="utf-8").splitlines() if "#" in line)
+
+
+def docstrings(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = [
+        n for n in ast.walk(tree) if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+    return "\n".join(d for d in (ast.get_docstring(n, clean=False) for n in nodes) if d)
+
+
+def test_the_paragraph_reader_skips_code_and_tables_and_splits_lists():
+    text = "# Title\n\nOne\ntwo.\n\n| a | b |\n|---|---|\n\n```\ncode line\n```\n- item one\n  goes on\n- item two\n"
+    assert paragraphs(text) == ["One two.", "- item one goes on", "- item two"]
+
+
+def test_a_commit_hash_is_found_and_numbers_and_words_are_not():
+    assert commit_hashes("on 572319e, see 1f3e2d4c5b6a79801f3e2d4c5b6a79801f3e2d4c") == [
+        "572319e",
+        "1f3e2d4c5b6a79801f3e2d4c5b6a79801f3e2d4c",
+    ]
+    assert commit_hashes("1500000 mentions, a defaced page, 0.6195 and 6,195 MB, sha 'abc12'") == []
+
+
+@pytest.mark.parametrize("page", SIZED_PAGES, ids=lambda p: p.name)
+def test_a_docs_page_is_at_most_15_kb(page):
+    size = len(page.read_bytes())
+    assert size <= PAGE_LIMIT, f"{page.name}: {size:,} bytes, over {PAGE_LIMIT:,}"
+
+
+@pytest.mark.parametrize("page", SIZED_PAGES + [ROOT / "README.md"], ids=lambda p: p.name)
+def test_no_paragraph_is_over_1000_characters(page):
+    long = [p[:80] + "…" for p in paragraphs(page.read_text(encoding="utf-8")) if len(p) > PARAGRAPH_LIMIT]
+    assert long == [], f"{page.name}: paragraphs over {PARAGRAPH_LIMIT} characters"
+
+
+def test_the_readme_is_at_most_6_kb():
+    size = len((ROOT / "README.md").read_bytes())
+    assert size <= README_LIMIT, f"README.md: {size:,} bytes, over {README_LIMIT:,}"
+
+
+def test_no_commit_hash_in_the_docs_the_config_comments_or_the_docstrings():
+    texts = {p: p.read_text(encoding="utf-8") for p in PAGES + sorted((ROOT / "docs" / "templates").glob("*.md"))}
+    texts[ROOT / "README.md"] = (ROOT / "README.md").read_text(encoding="utf-8")
+    for path in sorted((ROOT / "config").rglob("*")):
+        if path.suffix == ".yaml":
+            texts[path] = config_comments(path)
+        elif path.suffix == ".md":
+            texts[path] = path.read_text(encoding="utf-8")
+    for path in sorted((ROOT / "src").rglob("*.py")):
+        texts[path] = docstrings(path)
+    found = {str(p.relative_to(ROOT)): h for p, t in texts.items() if (h := commit_hashes(t))}
+    assert found == {}
