@@ -46,13 +46,18 @@ def shared_problem(seed, n_arcs=80, n_rows=12, n_bits=7):
             own = [0]
         arcs.append([-1 - (n_arcs + r) for r in refs] + own)
         flat.append(ids + own)
-    lists = arcs + rows
-    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
-    np.cumsum([len(x) for x in lists], out=offsets[1:])
-    feats = np.array([f for x in lists for f in x], dtype=np.int32)
-    shared = SimpleNamespace(n_bits=n_bits, arc_feats=feats, arc_feat_offsets=offsets, n_rows=n_rows)
+    shared = shared_store(arcs, rows, n_bits)
     truth = rng.normal(0, 1.5, 2**n_bits)
     y = np.array([truth[list(set(x))].sum() + rng.normal() > 0 for x in flat])
     if y.all() or not y.any():
         y[0] = not y[0]
     return shared, store_of(flat, n_bits), y, rng.uniform(0.5, 3.0, n_arcs)
+
+
+def shared_store(arcs, rows, n_bits):
+    """A shared-row store: the arcs' lists (a row referred to as -1 - (n_arcs + r)), then the rows."""
+    lists = arcs + rows
+    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum([len(x) for x in lists], out=offsets[1:])
+    feats = np.array([f for x in lists for f in x], dtype=np.int32)
+    return SimpleNamespace(n_bits=n_bits, arc_feats=feats, arc_feat_offsets=offsets, n_rows=len(rows))

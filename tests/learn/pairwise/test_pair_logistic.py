@@ -12,7 +12,7 @@ from sklearn.linear_model import LogisticRegression
 
 from coreflab.learn.pairwise.pair_logistic import StorePairs, column_map_of, fit_logistic, probabilities
 
-from .problems import random_problem, shared_problem, store_of
+from .problems import random_problem, shared_problem, shared_store, store_of
 from .reference_design import design_matrix
 
 
@@ -205,11 +205,7 @@ def hard_problem(seed, n_arcs=20000, n_rows=400, n_bits=11, groups=10, noise=0.1
         own = list(dict.fromkeys(f for f in own if f not in ids))
         arcs.append([-1 - (n_arcs + r) for r in refs] + own)
         flat.append(ids + own)
-    lists = arcs + rows
-    offsets = np.zeros(len(lists) + 1, dtype=np.int64)
-    np.cumsum([len(x) for x in lists], out=offsets[1:])
-    feats = np.array([f for x in lists for f in x], dtype=np.int32)
-    shared = SimpleNamespace(n_bits=n_bits, arc_feats=feats, arc_feat_offsets=offsets, n_rows=n_rows)
+    shared = shared_store(arcs, rows, n_bits)
     truth = rng.normal(0, 2.0, 2**n_bits)
     y = np.array([truth[x].sum() + noise * rng.normal() > 2.0 for x in flat])
     return shared, store_of(flat, n_bits), y, np.where(y, 3.0, 1.0)
