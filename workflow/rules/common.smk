@@ -423,10 +423,11 @@ def skipped_json(wildcards):
 
 
 def docs_templates():
-    """docs/templates/results-<corpus>.md of every configured corpus that has one, and the
+    """docs/templates/results-<corpus>.md of every configured corpus that has one, results-<paper>.md of
+    every paper run that has its own page (its experiments use corpora of their own), and the
     performance page (benchmark JSONs, made by `snakemake bench` or `python bench/<name>.py`).
     """
-    names = [f"results-{c}" for c in RUNS] + ["performance"]
+    names = [f"results-{c}" for c in RUNS] + [f"results-{p}" for p in config["run"]["papers"]] + ["performance"]
     return [
         f"docs/templates/{n}.md"
         for n in names

@@ -183,9 +183,10 @@ def learned_beats_rules(t):
 
 
 def bk_nonlocal(t):
-    """Table 1, dev MELA of delayed LaSO: held when non-local is ahead and the gain is significant (bootstrap
-    p < 0.05, or the seed mean more than two standard errors above 0), partly when ahead (with the seed mean
-    above 0) but not significantly, else not held."""
+    """Table 1, dev MELA of delayed LaSO: held when non-local is ahead and the gain is significant, partly when
+    ahead (with the seed mean above 0) but not significantly, else not held. With retrained seeds the test is
+    theirs (the seed mean more than two standard errors above 0): the bootstrap holds the two models fixed and
+    does not see the spread of retraining; without seeds it is the bootstrap's p < 0.05."""
     rows = t["paper/bk2014/table1"]
     local = value(row(rows, features="local"), "MELA")
     nonlocal_ = value(row(rows, features="nonlocal"), "MELA")
@@ -201,7 +202,10 @@ def bk_nonlocal(t):
         spread = [f"sd {sd:.2f}" if sd is not None else "", f"se {se:.2f}" if se is not None else ""]
         spread = ", ".join(x for x in spread if x) + (f"; {ahead} ahead" if ahead else "")
         evidence.append(f"{int(seeds)} seeds {mean:+.2f}" + (f" ({spread})" if spread else ""))
-    significant = (p is not None and p < 0.05) or (with_seeds and se is not None and mean - 2 * se > 0)
+    if with_seeds and se is not None:
+        significant = mean - 2 * se > 0
+    else:
+        significant = p is not None and p < 0.05
     if gain > 0 and (not with_seeds or mean > 0):
         verdict = HELD if significant else PARTLY
     else:
@@ -350,9 +354,14 @@ def l3m_robustness(t):
     return Verdict(verdict, f"{mean:.2f} ± {sd:.2f}", evidence.strip("; "))
 
 
+CCCP_MARGIN = 0.002  # the paper's "less than 0.2%"
+
+
 def l3m_cccp(t):
-    """CCCP vs SGD: held when CCCP's training-data quality (VI lower or MELA higher; in older tables the
-    objective, lower) is at least SGD's and SGD takes less time; partly when one of the two; else not held."""
+    """CCCP vs SGD: the paper found CCCP better by less than 0.2% (relative) at far more time. Held when
+    CCCP's training-data quality (VI lower or MELA higher; in older tables the objective, lower) is at least
+    SGD's but within CCCP_MARGIN of it and SGD takes less time; partly when SGD is faster and only one of
+    the two quality parts holds (CCCP better by more, or worse); else not held."""
     rows = t["paper/l3m2014/cccp_vs_sgd"]
     cccp, sgd = row(rows, method="CCCP"), row(rows, method="SGD")
     quality = [c for c in cccp if c.startswith("train ") and not c.endswith(" std")]
@@ -364,9 +373,10 @@ def l3m_cccp(t):
         col, lower_better, what = "objective", True, "objective"
     q_c, q_s = value(cccp, col), value(sgd, col)
     better = q_c <= q_s if lower_better else q_c >= q_s
+    close = abs(q_c - q_s) <= CCCP_MARGIN * abs(q_s)
     s_c, s_s = value(cccp, "seconds"), value(sgd, "seconds")
     faster = s_s < s_c
-    verdict = [NOT_HELD, PARTLY, HELD][better + faster]
+    verdict = HELD if better and close and faster else PARTLY if faster and (better or close) else NOT_HELD
     ours = f"{what} {q_c:.2f} vs {q_s:.2f}; {s_c:.2f} s vs {s_s:.2f} s"
     return Verdict(verdict, ours, f"SGD {s_c / s_s:,.0f}× faster" if s_s > 0 else "")
 
