@@ -1,6 +1,6 @@
 """Attach Dask to the SLURM that slurm_check.sh started, the way the cross-document run does.
 
-The cross-document sampler (Singh et al. 2011, METHODS.md §5) distributes entities over Dask
+The cross-document sampler (Singh et al. 2011; docs/methods.md) distributes entities over Dask
 workers; on a cluster those workers are SLURM jobs started by dask-jobqueue's SLURMCluster,
 and `coreflab singh2011 run --scheduler ADDRESS` connects to that cluster's scheduler. This script
 starts such a cluster with profiles/slurm/dask_cluster.py (one worker job), checks that the

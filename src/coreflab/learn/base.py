@@ -1,6 +1,6 @@
 """Common base of the learners: scikit-learn-style parameters, save/load, clusters.
 
-DESIGN.md "Learners": `__init__` stores parameters only; `fit(train, dev=None,
+The learner contract (docs/adding-a-learner.md): `__init__` stores parameters only; `fit(train, dev=None,
 callback=None)` returns self and calls `callback(epoch, model)` after every epoch (so
 one training job yields the whole learning curve); learned attributes end in `_`;
 randomness only through `seed`. A model file is one .npz: the weight vector `coef_`

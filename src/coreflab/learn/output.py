@@ -1,7 +1,7 @@
 """Predicted antecedents → clusters → CoNLL documents (what `predict` and dev curves write).
 
-A tree's clustering is the transitive closure of its non-root arcs (METHODS.md,
-notation). Responses keep the key documents' tokens and columns and replace only the
+A tree's clustering is the transitive closure of its non-root arcs (docs/methods.md,
+"Notation"). Responses keep the key documents' tokens and columns and replace only the
 clusters (`Document.with_clusters`). One-mention clusters follow the corpus's singleton policy
 (`coreflab.corpus.singletons`, recorded in the compiled split) unless told otherwise, so every
 paper table on a corpus scores responses the way its leaderboard does.

@@ -1,7 +1,7 @@
 """Single-link clustering and the two Viterbi E-steps of structured local training.
 
 Choi & Cardie (2007), Sec. 3, Figs. 1 and 2 (lost in extraction; reconstructed in
-METHODS.md §3). Both E-steps return hidden pair labels h whose single-link closure
+docs/methods.md, "Choi & Cardie 2007"). Both E-steps return hidden pair labels h whose single-link closure
 reproduces the gold clustering exactly (within the pair set: pairs beyond a window are
 absent, so a cluster that cannot be connected through the available pairs stays split —
 the only case where h cannot reach y):
@@ -17,7 +17,7 @@ the only case where h cannot reach y):
   already connect the cluster. If a window drops a mention's nearest mate from the pair
   set, the cluster is completed as in Fig. 1 (highest-probability intra-cluster pairs).
 
-Why this reconstruction (METHODS.md §3, issue 15 item 2): an earlier one, "all
+Why this reconstruction (docs/methods.md, "Choi & Cardie 2007"): an earlier one, "all
 intra-cluster pairs minus predicted negatives off the maximum spanning tree", reduces to
 Fig. 1 exactly (Kruskal by descending P meets every predicted positive before any
 negative), so the two SLT variants trained identical models. The paper says Fig. 2 yields

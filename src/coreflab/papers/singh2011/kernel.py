@@ -10,7 +10,7 @@ Level 0 = entities (always on), level 1 = sub-entities (nested in entities; bias
 level 2 = super-entities (groups of entities; bias lower). The paper gives no formula for the
 hierarchy; this "every level is the pairwise model over the mentions it groups" form is
 reconstructed from §4.3 ("each level ... modeled using similar factors ... the context of a
-node is the union of its children's bags") and is documented in METHODS.md §5.
+node is the union of its children's bags") and is documented in docs/methods.md, "Singh et al. 2011".
 
 Moves, round-robin over the enabled types (§4: "stages of sampling ... interleaved"):
   0  mention → another sub-entity / a new sub-entity       (sub-entity sampling, §4.1)

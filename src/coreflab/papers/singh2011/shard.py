@@ -26,7 +26,7 @@ MOVE_TYPES = {"flat": (1,), "sub": (0, 1), "super": (1,) * 31 + (2,), "hier": (0
 
 @dataclass(frozen=True)
 class ModelParams:
-    """Biases per level, string weight, the new-group proposal rate (METHODS.md §5), and how the
+    """Biases per level, string weight, the new-group proposal rate (docs/methods.md, "Singh et al. 2011"), and how the
     hierarchy's levels are scored: `pairwise` (every level a mention-pair model) or `union`
     (a node's context is the union of its children's bags; `nodelevel` docstring)."""
 
