@@ -427,7 +427,11 @@ def docs_templates():
     every paper run that has its own page (its experiments use corpora of their own), and the
     performance page (benchmark JSONs, made by `snakemake bench` or `python bench/<name>.py`).
     """
-    names = [f"results-{c}" for c in RUNS] + [f"results-{p}" for p in config["run"]["papers"]] + ["performance"]
+    names = (
+        [f"results-{c}" for c in RUNS]
+        + [f"results-{p}" for p in config["run"]["papers"]]
+        + ["performance"]
+    )
     return [
         f"docs/templates/{n}.md"
         for n in names
