@@ -1,8 +1,10 @@
 """The docs are a reference a reader can take in, not a lab notebook of earlier runs.
 
-Every page under docs/ (but the benchmark page, which has its own budget) is at most 15 KB with no
-prose paragraph over 1,000 characters, the README at most 6 KB, and no commit hash is quoted in the
-docs, in config comments or in a docstring: run history belongs to git, not to the pages.
+Every page under docs/ (but the benchmark page, which has its own budget) and the config key
+reference (config/README.md) is at most 15 KB with no prose paragraph over 1,000 characters, and no
+row of the config reference's tables is over 1,000 characters either; the README is at most 6 KB, and
+no commit hash is quoted in the docs, in config comments or in a docstring: run history belongs to
+git, not to the pages.
 """
 
 import ast
@@ -16,6 +18,7 @@ KB = 1024
 PAGE_LIMIT = 15 * KB
 README_LIMIT = 6 * KB
 PARAGRAPH_LIMIT = 1000
+ROW_LIMIT = 1000  # a Markdown table row of the config reference
 NOT_A_PAGE_LIMIT = {"performance.md"}  # the benchmark table, with its own budget
 
 # 7 to 40 hex digits with at least one digit and one letter: an abbreviated or full commit hash.
@@ -26,7 +29,12 @@ ALLOWED_HEX = set()  # hex that is no commit hash, quoted on purpose (none so fa
 LIST_ITEM = re.compile(r"^ {0,3}([-*+]|\d+[.)]) ")
 
 PAGES = sorted((ROOT / "docs").glob("*.md"))
-SIZED_PAGES = [p for p in PAGES if p.name not in NOT_A_PAGE_LIMIT]
+CONFIG_README = ROOT / "config" / "README.md"  # the reference of every config key
+SIZED_PAGES = [p for p in PAGES if p.name not in NOT_A_PAGE_LIMIT] + [CONFIG_README]
+
+
+def page_id(page):
+    return str(page.relative_to(ROOT))
 
 
 def paragraphs(text):
@@ -87,16 +95,35 @@ def test_a_commit_hash_is_found_and_numbers_and_words_are_not():
     assert commit_hashes("1500000 mentions, a defaced page, 0.6195 and 6,195 MB, sha 'abc12'") == []
 
 
-@pytest.mark.parametrize("page", SIZED_PAGES, ids=lambda p: p.name)
+def table_rows(text):
+    """The table rows of a Markdown text: the lines starting with `|`."""
+    return [line for line in text.splitlines() if line.startswith("|")]
+
+
+def test_the_row_reader_takes_the_lines_starting_with_a_bar():
+    assert table_rows("# T\n\n| a | b |\n|---|---|\n| `k` | 1 |\ntext | not a row\n") == [
+        "| a | b |",
+        "|---|---|",
+        "| `k` | 1 |",
+    ]
+
+
+@pytest.mark.parametrize("page", SIZED_PAGES, ids=page_id)
 def test_a_docs_page_is_at_most_15_kb(page):
     size = len(page.read_bytes())
-    assert size <= PAGE_LIMIT, f"{page.name}: {size:,} bytes, over {PAGE_LIMIT:,}"
+    assert size <= PAGE_LIMIT, f"{page_id(page)}: {size:,} bytes, over {PAGE_LIMIT:,}"
 
 
-@pytest.mark.parametrize("page", SIZED_PAGES + [ROOT / "README.md"], ids=lambda p: p.name)
+@pytest.mark.parametrize("page", SIZED_PAGES + [ROOT / "README.md"], ids=page_id)
 def test_no_paragraph_is_over_1000_characters(page):
     long = [p[:80] + "…" for p in paragraphs(page.read_text(encoding="utf-8")) if len(p) > PARAGRAPH_LIMIT]
-    assert long == [], f"{page.name}: paragraphs over {PARAGRAPH_LIMIT} characters"
+    assert long == [], f"{page_id(page)}: paragraphs over {PARAGRAPH_LIMIT} characters"
+
+
+def test_no_row_of_the_config_reference_is_over_1000_characters():
+    rows = table_rows(CONFIG_README.read_text(encoding="utf-8"))
+    long = [f"{len(row)}: {row[:80]}…" for row in rows if len(row) > ROW_LIMIT]
+    assert long == [], f"config/README.md: table rows over {ROW_LIMIT} characters"
 
 
 def test_the_readme_is_at_most_6_kb():
@@ -107,6 +134,7 @@ def test_the_readme_is_at_most_6_kb():
 def test_no_commit_hash_in_the_docs_the_config_comments_or_the_docstrings():
     texts = {p: p.read_text(encoding="utf-8") for p in PAGES + sorted((ROOT / "docs" / "templates").glob("*.md"))}
     texts[ROOT / "README.md"] = (ROOT / "README.md").read_text(encoding="utf-8")
+    texts[CONFIG_README] = CONFIG_README.read_text(encoding="utf-8")  # also read below, named here on purpose
     for path in sorted((ROOT / "config").rglob("*")):
         if path.suffix == ".yaml":
             texts[path] = config_comments(path)

@@ -259,6 +259,9 @@ def test_report_command_table1_curves_feed_the_seed_columns_not_the_figures(tmp_
     assert t["MELA"].tolist() == pytest.approx([70.0, 72.0, 2.0])
     assert t["seeds"].tolist() == [2, 2, 2] and t["MELA seed mean"].iloc[2] == pytest.approx(0.5)
     assert t["non-local ahead"].iloc[2] == "1 of 2"
+    study = pd.read_csv(tmp_path / "out" / "nonlocal_seeds.csv")  # the same two seeds, every iteration
+    assert study["seeds"].unique().tolist() == [2] and study["difference"].iloc[-1] == pytest.approx(0.5)
+    assert "2 training seeds" in (tmp_path / "out" / "nonlocal_seeds.md").read_text()
 
 
 def test_same_runs_tells_two_equal_table1_runs_apart_from_two_that_differ():

@@ -47,7 +47,8 @@ def test_run_jobs_get_the_workflows_seeds():
     assert grid.run_seeds_args(SimpleNamespace(model="hier", ctx="_union", workers="2")) == ""
 
 
-def test_heldout_minimum_of_the_config_is_the_calibrate_default(default_config):
-    from coreflab.papers.singh2011.tuning import HELDOUT_MIN_MENTIONS
+def test_heldout_minima_of_the_config_are_the_calibrate_defaults(default_config):
+    from coreflab.papers.singh2011.tuning import HELDOUT_MIN_ENTITIES, HELDOUT_MIN_MENTIONS
 
     assert default_config["crossdoc"]["tune"]["heldout_min_mentions"] == HELDOUT_MIN_MENTIONS
+    assert default_config["crossdoc"]["tune"]["heldout_min_entities"] == HELDOUT_MIN_ENTITIES

@@ -294,3 +294,17 @@ def test_tuned_run_improves_on_string_match_and_scores_the_truth_higher(tmp_path
     assert (rows["mentions"] == len(test)).all()
     sm = rows[rows["system"] == "string_match"].iloc[0]
     assert sm["log_p"] == pytest.approx(sm["log_p_string"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(sizes=entity_sizes, seed=st.integers(0, 100), min_entities=st.integers(1, 80))
+def test_heldout_split_holds_out_the_minimum_entity_count_when_half_the_mentions_allow(sizes, seed, min_entities):
+    """One huge entity can meet the mention minimum alone; the entity minimum still asks for more
+    entities, up to what fits under half the mentions (and never all of them)."""
+    gold = skewed_gold(sizes, seed)
+    mask, dev = tuning.heldout_split(gold, 0.01, seed, min_entities=min_entities, min_mentions=0)
+    wanted = min(min_entities, len(sizes) - 1)
+    largest = sorted(sizes, reverse=True)
+    if sum(largest[: wanted - 1]) + largest[0] <= len(gold) // 2:  # no entity is ever skipped
+        assert len(dev) >= wanted
+    assert mask.sum() <= len(gold) // 2 and len(dev) < len(sizes)

@@ -100,6 +100,8 @@ rule bk2014_report:
         table1_md="results/{corpus}/paper/bk2014/table1.md",
         table1_csv="results/{corpus}/paper/bk2014/table1.csv",
         table1_tex="results/{corpus}/paper/bk2014/table1.tex",
+        seeds_csv="results/{corpus}/paper/bk2014/nonlocal_seeds.csv",
+        seeds_md="results/{corpus}/paper/bk2014/nonlocal_seeds.md",
     log:
         "results/{corpus}/logs/bk2014_report.log",
     benchmark:

@@ -5,8 +5,8 @@
 # Every corpus's prior (b, w) is set by crossdoc_calibrate, by the paper's protocol for that corpus:
 # Person-X (Figs. 5-6, §5.2): b such that the predicted number of entities equals the true number,
 # on the whole corpus (nothing held out); the large corpus and ECB+ (Fig. 7, Table 2, §5.3): b and w
-# tuned by B3 F1 on 5% held-out entities, or more of them while they have fewer than
-# crossdoc.tune.heldout_min_mentions mentions. The runs and baselines read it from
+# tuned by B3 F1 on 5% held-out entities, or more of them while they are fewer than
+# crossdoc.tune.heldout_min_entities or have fewer than crossdoc.tune.heldout_min_mentions mentions. The runs and baselines read it from
 # results/crossdoc/tuning/ and are scored on the entities it did not hold out.
 # The run jobs of Figs. 5-7 also trace the chain with every other seed of config["seeds"], in the
 # same job (mostly fixed overhead): the figures' bands; calibration and baselines use one seed.
@@ -85,8 +85,8 @@ rule crossdoc_calibrate:
     (§5.2): b such that the predicted number of entities equals (is closest to) the true number,
     searched by bracketing from the bias grid's ends and bisection on log b, with the chain of the
     evaluated run at the most workers; nothing is held out. Large corpus and ECB+ (§5.3): b and w
-    chosen by B3 F1 on 5% of the entities (more while they have fewer than heldout_min_mentions
-    mentions, at most half the mentions), which every run and baseline of that corpus then
+    chosen by B3 F1 on 5% of the entities (more while they are fewer than heldout_min_entities or
+    have fewer than heldout_min_mentions mentions, at most half the mentions), which every run and baseline of that corpus then
     leaves out."""
     input:
         corpus="results/crossdoc/data/{corpus}.npz",
@@ -114,6 +114,7 @@ rule crossdoc_calibrate:
         bias_grid=" ".join(map(str, config["crossdoc"]["tune"]["bias_grid"])),
         frac=config["crossdoc"]["tune"]["heldout_frac"],
         min_mentions=config["crossdoc"]["tune"]["heldout_min_mentions"],
+        min_entities=config["crossdoc"]["tune"]["heldout_min_entities"],
         sweeps=config["crossdoc"]["calibration_steps"],
         workers=max(config["crossdoc"]["workers"]),
         t_start=config["crossdoc"]["t_start"],
@@ -127,7 +128,7 @@ rule crossdoc_calibrate:
         "--string-weight {params.tune[start_w]} "
         "--sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
         "--bias-grid {params.bias_grid} --weight-grid {params.tune[weights]} --heldout-frac {params.frac} "
-        "--heldout-min-mentions {params.min_mentions} "
+        "--heldout-min-mentions {params.min_mentions} --heldout-min-entities {params.min_entities} "
         "--sweeps {params.sweeps} --init {params.tune[init]} {params.within} --rounds {params.tune[rounds]} "
         "--eval-samples-per-round {params.tune[samples]} --eval-workers {params.workers} "
         "--t-start {params.t_start} --t-stop {params.t_stop} --seed {params.seed} --out {output.prior} > {log} 2>&1"

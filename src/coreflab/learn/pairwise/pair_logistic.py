@@ -142,34 +142,6 @@ def _logloss_sigmoid(z, y):
 
 
 @njit(cache=True)
-def _loss_grad(arc_feats, arc_feat_offsets, arcs, dup, cols, y, sw, wg, b, max_len):
-    """(Σ s_i·logloss_i, Σ s_i·(σ(z_i) − y_i)); the feature gradient is added into wg[:, 1] (wg[:, 0] = w)."""
-    loss = 0.0
-    g_b = 0.0
-    seen = np.empty(max_len, dtype=np.int32)  # the arc's columns, looked up once for both passes
-    last = arc_feats.shape[0] - 1
-    for i in range(arcs.shape[0]):
-        a = arcs[i]
-        start, end = arc_feat_offsets[a], arc_feat_offsets[a + 1]
-        z = b
-        m = 0
-        for k in range(start, end):
-            _prefetch_through_map(arc_feats, cols, wg, k, last, True)
-            c = cols[arc_feats[k]]
-            if c >= 0 and (dup[i] == 0 or not _repeated(arc_feats, start, k)):
-                z += wg[c, 0]
-                seen[m] = c
-                m += 1
-        loss_i, p = _logloss_sigmoid(z, y[i])
-        loss += sw[i] * loss_i
-        g = sw[i] * (p - y[i])
-        g_b += g
-        for q in range(m):
-            wg[seen[q], 1] += g
-    return loss, g_b
-
-
-@njit(cache=True)
 def _compact_columns(arc_feats, arc_feat_offsets, arcs, dup, cols, n_entries):
     """(int32 columns, int64 offsets): each pair's mapped columns, in store order, repeats and unmapped ids left out."""
     out = np.empty(n_entries, dtype=np.int32)
@@ -186,26 +158,6 @@ def _compact_columns(arc_feats, arc_feat_offsets, arcs, dup, cols, n_entries):
                 m += 1
         off[i + 1] = m
     return out[:m], off
-
-
-@njit(cache=True)
-def _loss_grad_compact(col, off, y, sw, wg, b):
-    """_loss_grad over precomputed columns: the same sums in the same order."""
-    loss = 0.0
-    g_b = 0.0
-    last = col.shape[0] - 1
-    for i in range(off.shape[0] - 1):
-        z = b
-        for k in range(off[i], off[i + 1]):
-            prefetch_write(wg, col[min(k + AHEAD, last)])
-            z += wg[col[k], 0]
-        loss_i, p = _logloss_sigmoid(z, y[i])
-        loss += sw[i] * loss_i
-        g = sw[i] * (p - y[i])
-        g_b += g
-        for k in range(off[i], off[i + 1]):
-            wg[col[k], 1] += g
-    return loss, g_b
 
 
 # ---------------------------------------------------------------- shared rows
@@ -339,37 +291,6 @@ def _decision_shared(items, item_off, row_sum, w, b):
 
 
 @njit(cache=True)
-def _loss_grad_shared(items, item_off, rows, row_off, y, sw, wg, b, row_sum, row_grad):
-    """_loss_grad_compact over shared rows: each row's weights summed once, its gradient gathered per
-    row (row_grad) and added to its columns once after the pairs."""
-    n_rows = row_off.shape[0] - 1
-    w = wg[:, 0]  # the weights, interleaved with the gradient each shares a cache line with
-    _row_sums(rows, row_off, w, row_sum)
-    row_grad[:] = 0.0
-    loss = 0.0
-    g_b = 0.0
-    for i in range(item_off.shape[0] - 1):
-        z = _pair_score(items, item_off[i], item_off[i + 1], row_sum, w, b)
-        loss_i, p = _logloss_sigmoid(z, y[i])
-        loss += sw[i] * loss_i
-        g = sw[i] * (p - y[i])
-        g_b += g
-        for k in range(item_off[i], item_off[i + 1]):
-            c = items[k]
-            if c < 0:
-                row_grad[-1 - c] += g
-            else:
-                wg[c, 1] += g
-    last = rows.shape[0] - 1
-    for q in range(n_rows):
-        g = row_grad[q]
-        for k in range(row_off[q], row_off[q + 1]):
-            prefetch_write(wg, rows[min(k + AHEAD, last)])
-            wg[rows[k], 1] += g
-    return loss, g_b
-
-
-@njit(cache=True)
 def _scaled_gradient(wg, w, scale, l2, grad):
     """grad[j] = wg[j, 1]·scale + l2·w[j] for every feature, in one pass; returns Σ w²."""
     ww = 0.0
@@ -442,7 +363,7 @@ def _newton_items(items, item_off, rows, row_off, buf, b, mode, y, sw, d, z, row
 
 @njit(cache=True)
 def _newton_through_map(arc_feats, arc_feat_offsets, arcs, dup, cols, buf, b, mode, y, sw, d, z, max_len):
-    """A Newton pass reading the pairs' ids through the column map (`_loss_grad`'s path)."""
+    """A Newton pass reading the pairs' ids through the column map (stores above the compact budget)."""
     loss = 0.0
     acc_b = 0.0
     seen = np.empty(max_len, dtype=np.int32)
@@ -567,7 +488,6 @@ class StorePairs:
         self.offsets = np.asarray(store.arc_feat_offsets, dtype=np.int64)
         self.dup = _duplicate_flags(self.feats, self.offsets, self.arcs, self.n_ids)
         self._held = None  # (column map, its compact layout or None): see _layout
-        self._wg = None  # (n, 2): weights and gradient side by side, see loss_grad
         self._rows = None  # per-row sums and gradients of the shared layout
 
     def __len__(self):
@@ -587,30 +507,16 @@ class StorePairs:
         return _decision(self.feats, self.offsets, self.arcs, self.dup, cols, coef, float(intercept))
 
     def loss_grad(self, cols, y, sw, w, b, grad):
-        """Σ s_i·logloss_i, its gradient added into grad (through the flat column copy when it fits the budget).
-
-        The columns are hashed, so every weight read is a cache miss unless helped: the kernels read a
-        feature's weight and add to its gradient in one cache line (w and grad interleaved in a held
-        (n, 2) buffer) and prefetch the lines AHEAD entries on; on GUM the pass takes half the time
-        it took without both (bench/results/pair_kernel.json), with the same sums in the same order.
-        """
+        """Σ s_i·logloss_i at (w, b), its gradient added into grad[:n] and grad[n] (n = len(w)): one
+        GRADIENT pass of `newton_pass`, for callers outside the solver."""
         n = w.shape[0]
-        wg = self._weights_and_gradient(w)
-        loss, g_b = self._pass(cols, y, sw, wg, b)
-        grad[:n] += wg[:, 1]
-        grad[n] = g_b
+        buf = np.empty((n, 2), dtype=np.float64)
+        buf[:, 0], buf[:, 1] = w, 0.0
+        k = len(self)
+        loss, g_b = self.newton_pass(cols, GRADIENT, buf, b, y, sw, np.empty(k), np.empty(k))
+        grad[:n] += buf[:, 1]
+        grad[n] += g_b
         return loss
-
-    def objective(self, cols, y, sw, x, scale, l2, grad):
-        """scale·Σ s_i·logloss_i + l2/2·‖w‖² at x = (w, b), its gradient written into grad: the fit's
-        objective in one pass over the pairs and one over the features (`loss_grad`, scaled, fused)."""
-        n = x.shape[0] - 1
-        w = x[:n]
-        wg = self._weights_and_gradient(w)
-        loss, g_b = self._pass(cols, y, sw, wg, x[n])
-        ww = _scaled_gradient(wg, w, scale, l2, grad)
-        grad[n] = g_b * scale
-        return loss * scale + 0.5 * l2 * ww
 
     def newton_pass(self, cols, mode, buf, b, y, sw, d, z):
         """One pass of the Newton solver's kernels (GRADIENT, HESSIAN or DIAGONAL; see above) through
@@ -643,29 +549,6 @@ class StorePairs:
                 (items, item_off), rows, row_off = layout, _NO_ROWS, _NO_ROW_OFFSETS
             return _block_items(items, item_off, rows, row_off, kpos, d, cutoff, B, ck)
         return _block_through_map(self.feats, self.offsets, self.arcs, self.dup, cols, kpos, d, cutoff, B, ck)
-
-    def _weights_and_gradient(self, w):
-        """The held (n, 2) buffer with w in column 0 and zeros in column 1."""
-        n = w.shape[0]
-        if self._wg is None or self._wg.shape[0] != n:
-            self._wg = np.empty((n, 2), dtype=np.float64)
-        self._wg[:, 0] = w
-        self._wg[:, 1] = 0.0
-        return self._wg
-
-    def _pass(self, cols, y, sw, wg, b):
-        """(Σ s_i·logloss_i, Σ s_i·(σ(z_i) − y_i)) with the feature gradient added into wg[:, 1]."""
-        layout = self._layout(cols)
-        if self.shared:
-            items, item_off, rows, row_off = layout
-            n_rows = row_off.shape[0] - 1
-            if self._rows is None or self._rows.shape[1] != n_rows:
-                self._rows = np.empty((2, n_rows), dtype=np.float64)
-            return _loss_grad_shared(items, item_off, rows, row_off, y, sw, wg, b, self._rows[0], self._rows[1])
-        if layout is not None:
-            return _loss_grad_compact(layout[0], layout[1], y, sw, wg, b)
-        max_len = int(np.diff(self.offsets).max()) if self.offsets.shape[0] > 1 else 0  # the longest arc's ids
-        return _loss_grad(self.feats, self.offsets, self.arcs, self.dup, cols, y, sw, wg, b, max_len)
 
     def _layout(self, cols):
         """The compact columns of these pairs under `cols`, built once per column map: the shared-row
@@ -829,7 +712,7 @@ def fit_logistic(pairs, cols, n_columns, y, sample_weight, C=1.0, tol=TOL, max_i
 
         def fun(x):
             grad = np.empty_like(x)  # a new array per call: the optimiser keeps the previous gradient
-            return pairs.objective(cols, y, sw, x, 1.0 / sw_sum, l2, grad), grad
+            return problem.value_grad(x, grad), grad
 
         x, nit, status, message = _minimize(fun, x0, max_iter, tol)
         g = np.empty_like(x)  # the record's gradient norms, as the Newton solver states them

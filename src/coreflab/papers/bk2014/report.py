@@ -177,6 +177,40 @@ def seed_differences(by_seed):
     return (by_seed["nonlocal"] - by_seed["local"]).dropna()
 
 
+def seed_study(curves, beam):
+    """Table 1's non-local gain after every iteration, over the seeds its two runs were trained with.
+
+    One row per iteration of the curves: the seeds with both runs, their mean dev MELA local and
+    non-local, the per-seed difference's mean, sd (n - 1), standard error and how many seeds the
+    non-local model is ahead in. It shows what one seed's bootstrap cannot: whether the gain is
+    larger than retraining moves it, and whether it grows with training (B&K's Fig. 3) or fades."""
+    mela = _mela(curves)
+    epochs = sorted(mela.loc[(mela.learner == "bk_delayed_laso") & (mela.beam == beam), "epoch"].unique())
+    rows = []
+    for epoch in epochs:
+        by_seed = seed_mela(curves, beam, epoch)
+        if not {"local", "nonlocal"} <= set(by_seed.columns):
+            continue
+        diff = seed_differences(by_seed)
+        if diff.empty:
+            continue
+        both, n = by_seed.loc[diff.index], len(diff)
+        sd = float(diff.std(ddof=1)) if n > 1 else float("nan")
+        rows.append(
+            {
+                "iteration": int(epoch),
+                "seeds": n,
+                "local": float(both["local"].mean()),
+                "nonlocal": float(both["nonlocal"].mean()),
+                "difference": float(diff.mean()),
+                "sd": sd,
+                "se": sd / n**0.5,
+                "ahead": int((diff > 0).sum()),
+            }
+        )
+    return pd.DataFrame(rows, columns=["iteration", "seeds", "local", "nonlocal", "difference", "sd", "se", "ahead"])
+
+
 def _with_seed_spread(table, by_seed):
     """Seed columns where Table 1's runs were trained with two or more seeds: per row the number of
     seeds, the mean, the sd and the standard error (sd / sqrt(n)) of MELA; in the difference row those

@@ -47,6 +47,8 @@ from coreflab.papers.singh2011.distributed import InferenceConfig, SerialExecuto
 # two dozen entities) the development set has so few confusable entities that too low a b wins
 # there; from about a thousand (about 50 entities) the tuned b also beats string match on the rest.
 HELDOUT_MIN_MENTIONS = 1000
+# b prices every pair of distinct entities: 50 held-out entities give it 1,225 such pairs to learn from
+HELDOUT_MIN_ENTITIES = 50
 
 
 def heldout_split(gold, frac=0.05, seed=1, min_entities=2, min_mentions=HELDOUT_MIN_MENTIONS):

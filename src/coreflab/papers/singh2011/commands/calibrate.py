@@ -29,6 +29,7 @@ from coreflab.errors import UserError
 from coreflab.papers.singh2011.arguments import add_model_arguments, model_params
 from coreflab.papers.singh2011.data import CrossdocCorpus
 from coreflab.papers.singh2011.tuning import (
+    HELDOUT_MIN_ENTITIES,
     HELDOUT_MIN_MENTIONS,
     count_calibrated_bias,
     heldout_split,
@@ -78,6 +79,12 @@ def add_arguments(p):
         help="hold out further entities until their mentions reach this many (at most half the mentions; "
         f"default {HELDOUT_MIN_MENTIONS})",
     )
+    p.add_argument(
+        "--heldout-min-entities",
+        type=at_least(1),
+        default=HELDOUT_MIN_ENTITIES,
+        help=f"hold out at least this many entities (never all; default {HELDOUT_MIN_ENTITIES})",
+    )
     p.add_argument("--sweeps", type=at_least(1), default=1, help="coordinate sweeps (b, then w)")
     p.add_argument("--init", choices=["singletons", "string"], default="singletons")
     p.add_argument("--within-topic", action="store_true", help="tune for the within-topic setting (ECB+)")
@@ -103,7 +110,13 @@ def run(args):
     corpus = CrossdocCorpus.load(args.corpus)
     if args.rule == "entity-count":
         return _entity_count(args, corpus)
-    _, dev_entities = heldout_split(corpus.gold, args.heldout_frac, args.seed, min_mentions=args.heldout_min_mentions)
+    _, dev_entities = heldout_split(
+        corpus.gold,
+        args.heldout_frac,
+        args.seed,
+        min_entities=args.heldout_min_entities,
+        min_mentions=args.heldout_min_mentions,
+    )
     dev, test = split_corpus(corpus, dev_entities)
     if len(dev) == 0 or len(test) == 0:
         raise UserError(f"{args.corpus}: too few entities for a held-out split")
@@ -135,6 +148,7 @@ def run(args):
             "rule": "heldout-b3",
             "heldout_frac": args.heldout_frac,
             "heldout_min_mentions": args.heldout_min_mentions,
+            "heldout_min_entities": args.heldout_min_entities,
             "heldout_entities": int(len(dev_entities)),
             "heldout_mentions": int(len(dev)),
             "setting": "within topic" if args.within_topic else "whole corpus",
