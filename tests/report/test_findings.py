@@ -195,6 +195,11 @@ def test_the_l3m_studies_read_the_tables_of_the_current_report_code_too():
     assert f.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": wide}).verdict == f.PARTLY
     slower_worse = table("method,train VI,seconds", ("SGD", 39.0, 5.0), ("CCCP", 41.0, 3.0))
     assert f.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": slower_worse}).verdict == f.NOT_HELD
+    # a page's table prints SGD's few milliseconds as 0.00 s: the ratio column still says how much faster
+    rounded = table("method,train VI,seconds,× SGD time", ("SGD", 48.47, 0.0, 1.0), ("CCCP", 45.98, 0.67, 248.48))
+    assert f.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": rounded}) == f.Verdict(
+        f.PARTLY, "VI 45.98 vs 48.47; 0.67 s vs 0.00 s", "SGD 248× faster"
+    )
     vi = table(
         "technique,passes,author VI,author VI (1 pass),thread VI,thread VI (1 pass)",
         ("every post alone (reference)", "", 50.0, "", 50.0, ""),
