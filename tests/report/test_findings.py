@@ -61,6 +61,17 @@ def test_non_local_evidence_names_the_bootstrap_and_the_seed_spread():
     assert v.evidence == "p < 0.001; 3 seeds +0.75 (sd 0.50, se 0.63; 2 of 3 ahead)"
 
 
+def test_non_local_runs_that_are_the_same_say_selection_kept_no_non_local_template():
+    header = "features,MUC F,B3 F,CEAFe F,MELA,p (bootstrap),seeds,MELA seed mean,MELA seed sd,MELA seed se"
+    rows = [(f, 70.0, 60.0, 50.0, 58.45, "", 3, "", "", "") for f in ("local", "nonlocal")]
+    same = {"paper/bk2014/table1": table(header, *rows, ("difference", 0.0, 0.0, 0.0, 0.0, 1.0, 3, 0.0, 0.0, 0.0))}
+    v = f.bk_nonlocal(same)
+    assert v.verdict == f.NOT_HELD and "kept no non-local template" in v.evidence
+    # one metric apart: an ordinary, if tiny, difference
+    moved = {"paper/bk2014/table1": table(header, *rows, ("difference", 0.1, 0.0, 0.0, 0.0, 1.0, 3, 0.0, 0.1, 0.05))}
+    assert "kept no" not in f.bk_nonlocal(moved).evidence
+
+
 def cc_table1(base, slt):
     rows = [
         (name, when, e)

@@ -210,6 +210,9 @@ def bk_nonlocal(t):
         verdict = HELD if significant else PARTLY
     else:
         verdict = NOT_HELD
+    same = all(optional(diff, c) == 0 for c in ("MUC F", "B3 F", "CEAFe F", "MELA")) and not sd
+    if same:  # the non-local run is the local one: selection found no non-local template that helped on dev
+        evidence = ["the two runs are the same: template selection kept no non-local template"]
     return Verdict(verdict, f"{nonlocal_:.2f} vs {local:.2f} ({gain:+.2f})", "; ".join(e for e in evidence if e))
 
 
