@@ -177,6 +177,13 @@ def seed_differences(by_seed):
     return (by_seed["nonlocal"] - by_seed["local"]).dropna()
 
 
+def _spread(values):
+    """(n, mean, sd (n − 1; NaN for one value), standard error sd / sqrt(n)) of a series of seeds' values."""
+    n = len(values)
+    sd = float(values.std(ddof=1)) if n > 1 else float("nan")
+    return n, float(values.mean()), sd, sd / n**0.5
+
+
 def seed_study(curves, beam):
     """Table 1's non-local gain after every iteration, over the seeds its two runs were trained with.
 
@@ -194,17 +201,17 @@ def seed_study(curves, beam):
         diff = seed_differences(by_seed)
         if diff.empty:
             continue
-        both, n = by_seed.loc[diff.index], len(diff)
-        sd = float(diff.std(ddof=1)) if n > 1 else float("nan")
+        both = by_seed.loc[diff.index]
+        n, mean, sd, se = _spread(diff)
         rows.append(
             {
                 "iteration": int(epoch),
                 "seeds": n,
                 "local": float(both["local"].mean()),
                 "nonlocal": float(both["nonlocal"].mean()),
-                "difference": float(diff.mean()),
+                "difference": mean,
                 "sd": sd,
-                "se": sd / n**0.5,
+                "se": se,
                 "ahead": int((diff > 0).sum()),
             }
         )
@@ -219,12 +226,10 @@ def _with_seed_spread(table, by_seed):
     if len(by_seed) < 2 or not {"local", "nonlocal"} <= set(by_seed.columns):
         return table
     diff = seed_differences(by_seed)
-    cols = [by_seed["local"].dropna(), by_seed["nonlocal"].dropna(), diff]
+    spreads = [_spread(c) for c in (by_seed["local"].dropna(), by_seed["nonlocal"].dropna(), diff)]
     table = table.copy()
-    table["seeds"] = [len(c) for c in cols]
-    table["MELA seed mean"] = [float(c.mean()) for c in cols]
-    table["MELA seed sd"] = [float(c.std(ddof=1)) if len(c) > 1 else float("nan") for c in cols]
-    table["MELA seed se"] = [sd / len(c) ** 0.5 for sd, c in zip(table["MELA seed sd"], cols)]
+    for i, column in enumerate(("seeds", "MELA seed mean", "MELA seed sd", "MELA seed se")):
+        table[column] = [spread[i] for spread in spreads]
     table["non-local ahead"] = ["", "", f"{int((diff > 0).sum())} of {len(diff)}"]
     return table
 
