@@ -270,3 +270,35 @@ def test_out_epoch_beyond_the_run_is_refused_before_training(split_files, capsys
     line = _one_line_error(capsys, train_argv(split_files, "bk_baseline", '{"n_iter": 2}', out) + ["--out-epoch", "3"])
     assert "--out-epoch 3: the learner trains 2 epoch(s)" in line
     assert not out.exists()
+
+
+@pytest.mark.parametrize("learner, extra", [(x[0], x[1][1:-1].replace('"epochs": 2', "")) for x in LEARNERS[4:]])
+def test_clustering_learners_keep_the_epoch_of_the_best_dev_mela(split_files, capsys, learner, extra):
+    """Samdani et al.'s passes are tuned on dev: a 4-epoch run of a clustering learner writes the model
+    of its best dev epoch (the first of equals), which is what a run of that many epochs ends with
+    (same seed: the epochs shuffle alike); the curve still has all 4 epochs."""
+    import pandas as pd
+
+    tmp = split_files["tmp"]
+    curve, out = tmp / f"{learner}-best.csv", tmp / f"{learner}-best.npz"
+    params = "{" + ", ".join(p for p in ('"epochs": 4', extra.strip(", ")) if p) + "}"
+    assert cli.main(train_argv(split_files, learner, params, out) + ["--curve", str(curve)]) == 0
+    mela = pd.read_csv(curve).query("metric == 'mela'").set_index("epoch")["f1"]
+    assert list(mela.index) == [1, 2, 3, 4]
+    best = int(mela.idxmax())
+    assert best == int(mela[mela == mela.max()].index.min())
+    closing = [line for line in capsys.readouterr().err.splitlines() if line.startswith("coreflab train:")]
+    assert "4 epoch(s) in " in closing[0] and f"-> epoch {best} (best dev MELA {mela[best]:.2f}) " in closing[0]
+    short = tmp / f"{learner}-{best}.npz"
+    params_short = params.replace('"epochs": 4', f'"epochs": {best}')
+    assert cli.main(train_argv(split_files, learner, params_short, short)) == 0
+    np.testing.assert_array_equal(Learner.load(out).coef_, Learner.load(short).coef_)
+    assert Learner.load(out).epochs_done_ == best
+
+
+def test_learners_without_dev_tuned_epochs_keep_their_last_epoch(split_files, capsys):
+    """B&K's learners report their last iteration (the papers' fixed iteration counts)."""
+    out = split_files["tmp"] / "bk-last.npz"
+    assert cli.main(train_argv(split_files, "bk_baseline", '{"n_iter": 3}', out)) == 0
+    closing = [line for line in capsys.readouterr().err.splitlines() if line.startswith("coreflab train:")]
+    assert closing[0].endswith(f"-> {out}") and "best dev" not in closing[0]

@@ -94,6 +94,8 @@ def run(args):
     compile_notice(sys.stderr, source_dir=kernel_dir(model))
     if snapshot is not None:
         callback = SaveAtEpoch(callback, snapshot, args.out)
+    elif all(dev_args) and getattr(model, "epochs_tuned_on_dev", False):
+        callback = KeepBestEpoch(callback, args.out)
     if getattr(model, "n_bits_", None) is None:  # predict checks it against the store it is given; set
         model.n_bits_ = int(train.store.n_bits)  # before fit, so an --out-epoch snapshot carries it too
     try:
@@ -109,13 +111,17 @@ def run(args):
             f"{args.learner}: fit returned without calling callback(epoch, model); the dev curve, the progress "
             "and --out-epoch need one call per epoch (docs/adding-a-learner.md); nothing written"
         )
-    if snapshot is None:
+    if isinstance(callback, KeepBestEpoch):
+        written = f"epoch {callback.best_epoch} (best dev MELA {callback.best_mela:.2f}) "
+    elif snapshot is None:
         model.save(args.out)
+        written = ""
     elif not callback.saved:
         raise UserError(
             f"--out-epoch {snapshot}: {args.learner} stopped after {callback.epochs} epoch(s); nothing written"
         )
-    written = f"epoch {snapshot} " if snapshot is not None else ""
+    else:
+        written = f"epoch {snapshot} "
     print(
         f"coreflab train: {args.learner}: {callback.epochs} epoch(s) in {secs:.1f} s -> {written}{args.out}",
         file=sys.stderr,
@@ -154,3 +160,21 @@ class SaveAtEpoch:
 
     def close(self):
         return self.inner.close()
+
+
+class KeepBestEpoch(SaveAtEpoch):
+    """A training callback for learners whose passes are tuned on dev (`epochs_tuned_on_dev`): the
+    model file is the epoch with the best dev MELA so far (ties keep the earlier epoch), rewritten
+    when a later epoch beats it; the curve still runs to the last epoch."""
+
+    def __init__(self, inner, path):
+        super().__init__(inner, None, path)
+        self.best_epoch, self.best_mela = None, None
+
+    def __call__(self, epoch, model):
+        self.inner(epoch, model)
+        mela = self.inner.last_mela
+        if self.best_mela is None or mela > self.best_mela:
+            self.best_epoch, self.best_mela = epoch, mela
+            model.save(self.path)
+            self.saved = True

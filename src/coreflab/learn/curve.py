@@ -120,6 +120,7 @@ class DevCurve(EpochProgress):
         self.keep_singletons = keep_singletons
         self.quiet = quiet
         self.rows = []
+        self.last_mela = None
 
     def score(self, model):
         """Scores object of the model on the dev split."""
@@ -132,6 +133,7 @@ class DevCurve(EpochProgress):
             r, p, f = scores.prf(m)
             self.rows.append((self.learner, self.seed, epoch, m, 100 * r, 100 * p, 100 * f, secs))
         self.rows.append((self.learner, self.seed, epoch, "mela", "", "", scores.mela, secs))
+        self.last_mela = scores.mela
         if self.path is not None:
             self.write(self.path)
         return scores.mela

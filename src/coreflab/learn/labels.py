@@ -38,7 +38,12 @@ def labels_to_antecedents(labels, doc_offsets):
 
 
 class ClusteringLearnerMixin:
-    """Shared by the clustering learners: antecedents from labels, end-of-epoch bookkeeping."""
+    """Shared by the clustering learners: antecedents from labels, end-of-epoch bookkeeping.
+
+    Their passes are tuned on dev (Samdani et al. 2014 §5): with a dev split `coreflab train` keeps
+    the epoch of the best dev MELA, and `epochs` is the most it trains."""
+
+    epochs_tuned_on_dev = True
 
     def predict(self, corpus, store):
         """Antecedent per mention (document-local, -1 = new cluster) of the predicted clustering."""
