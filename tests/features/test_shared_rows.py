@@ -175,3 +175,34 @@ def test_expansion_is_the_flat_store_on_random_corpora(n_docs, seed, window, fea
         assert sorted(back.arc_features(a).tolist()) == _sorted_ids(flat, a)
     w = np.random.default_rng(seed).standard_normal(1 << flat.n_bits)
     np.testing.assert_allclose(arc_scores(w, shared), arc_scores(w, flat), atol=1e-9)
+
+
+_ARRAY_NAMES = ("doc_mention_offsets", "m_arc_offsets", "arc_ante", "arc_feat_offsets", "arc_feats")
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    n_docs=st.integers(1, 9),
+    seed=st.integers(0, 50),
+    window=st.sampled_from([None, 4]),
+    block_arcs=st.sampled_from([1, 37, 400, 10**9]),
+)
+def test_blockwise_extraction_is_the_one_pass_store_array_for_array(n_docs, seed, window, block_arcs):
+    """`extract_shared_arc_store` builds blocks of documents and joins them: the same arrays, rows,
+    metadata and flat byte count as sharing the rows of the whole flat store at once."""
+    from coreflab.features.extract import extract_shared_arc_store
+
+    corpus = random_compiled_corpus(n_docs, mean_mentions=12, seed=seed)
+    flat, tags = extract_tagged_arc_store(corpus, "local_fine", n_bits=18, window=window)
+    whole = share_rows(flat, tags)
+    blocks, flat_bytes = extract_shared_arc_store(corpus, "local_fine", n_bits=18, window=window, block_arcs=block_arcs)
+    for name in _ARRAY_NAMES:
+        np.testing.assert_array_equal(getattr(blocks, name), getattr(whole, name), err_msg=name)
+        assert getattr(blocks, name).dtype == getattr(whole, name).dtype, name
+    assert (blocks.meta, blocks.templates, blocks.window, blocks.n_rows) == (
+        whole.meta,
+        whole.templates,
+        whole.window,
+        whole.n_rows,
+    )
+    assert flat_bytes >= flat.nbytes - flat.doc_mention_offsets.nbytes - flat.m_arc_offsets.nbytes

@@ -46,8 +46,7 @@ def add_arguments(p):
 def run(args):
     from coreflab.corpus.compiled import CompiledCorpus
     from coreflab.features import load_featureset
-    from coreflab.features.extract import extract_tagged_arc_store
-    from coreflab.features.shared_rows import share_rows
+    from coreflab.features.extract import extract_arc_store, extract_shared_arc_store
     from coreflab.features.templates import REGISTRY
 
     if args.list:
@@ -66,11 +65,11 @@ def run(args):
         raise UserError(f"{args.compiled}: not a compiled corpus ({err})") from None
     fs = load_featureset(args.featureset)
     t, cpu = time.perf_counter(), time.process_time()
-    store, tags = extract_tagged_arc_store(corpus, fs, n_bits=args.bits, window=args.window, reach=args.reach)
-    flat_bytes = store.nbytes
     if args.shared_rows:
-        store = share_rows(store, tags)
-    del tags
+        store, flat_bytes = extract_shared_arc_store(corpus, fs, n_bits=args.bits, window=args.window, reach=args.reach)
+    else:
+        store = extract_arc_store(corpus, fs, n_bits=args.bits, window=args.window, reach=args.reach)
+        flat_bytes = store.nbytes
     seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     store.meta["nonlocal"] = list(fs.nonlocal_)  # what `nonlocal_templates: selected` trains with
     store.save(args.out)

@@ -242,6 +242,59 @@ def share_rows(store, tags):
     return _with_features(store, out_off, out_feats, dict(store.meta, shared_rows=n_rows))
 
 
+def concat_stores(parts):
+    """One store of consecutive blocks of documents (`extract_shared_arc_store`), each a store of its
+    own: every block's arcs, then every block's rows, the row references renumbered to match. Empties
+    `parts` as it copies them, so the blocks and the whole are not held twice."""
+    if len(parts) == 1:
+        return parts.pop()
+    first = parts[0]
+    n_bits, templates, unavailable, window, meta = (
+        first.n_bits,
+        list(first.templates),
+        dict(first.unavailable),
+        first.window,
+        dict(first.meta),
+    )
+    n_arcs = [p.n_arcs for p in parts]
+    n_rows = [p.n_rows for p in parts]
+    arc_entries = [int(p.arc_feat_offsets[na]) for p, na in zip(parts, n_arcs)]
+    row_entries = [int(p.arc_feat_offsets[-1]) - e for p, e in zip(parts, arc_entries)]
+    total_arcs, total_rows = sum(n_arcs), sum(n_rows)
+    doc = np.zeros(sum(p.n_docs for p in parts) + 1, np.int64)
+    m_arc = np.zeros(sum(p.n_mentions for p in parts) + 1, np.int64)
+    ante = np.empty(total_arcs, np.int32)
+    lengths = np.empty(total_arcs + total_rows, np.int64)
+    feats = np.empty(sum(arc_entries) + sum(row_entries), np.int32)  # pages become resident as filled
+    d = m = a = r = e_arc = 0
+    e_row = sum(arc_entries)
+    for k in range(len(parts)):
+        p = parts[k]
+        parts[k] = None
+        na, nr, fo = n_arcs[k], n_rows[k], p.arc_feat_offsets
+        doc[d + 1 : d + 1 + p.n_docs] = p.doc_mention_offsets[1:] + doc[d]
+        m_arc[m + 1 : m + 1 + p.n_mentions] = p.m_arc_offsets[1:] + m_arc[m]
+        ante[a : a + na] = p.arc_ante
+        lengths[a : a + na] = np.diff(fo[: na + 1])
+        lengths[total_arcs + r : total_arcs + r + nr] = np.diff(fo[na:])
+        own = p.arc_feats[: arc_entries[k]]
+        shift = total_arcs + r - na  # row segment na + j becomes total_arcs + (rows before) + j
+        out = feats[e_arc : e_arc + arc_entries[k]]
+        out[:] = own
+        if shift:
+            np.subtract(out, shift, out=out, where=own < 0)
+        feats[e_row : e_row + row_entries[k]] = p.arc_feats[arc_entries[k] :]
+        d, m, a, r = d + p.n_docs, m + p.n_mentions, a + na, r + nr
+        e_arc, e_row = e_arc + arc_entries[k], e_row + row_entries[k]
+        del p, fo, own, out
+    parts.clear()
+    offsets = np.zeros(total_arcs + total_rows + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    if total_rows or "shared_rows" in meta:
+        meta["shared_rows"] = total_rows
+    return ArcStore(n_bits, doc, m_arc, ante, offsets, feats, templates, unavailable, window, meta)
+
+
 @njit(cache=True)
 def _expand(offs, feats, n_arcs, out_off, out_feats):
     for a in range(n_arcs):
@@ -288,4 +341,14 @@ def _with_features(store, offsets, feats, meta):
     )
 
 
-__all__ = ["arc_add", "arc_dot", "arc_ids", "expand", "expanded_ids", "row_dot", "share_rows", "template_class"]
+__all__ = [
+    "arc_add",
+    "arc_dot",
+    "arc_ids",
+    "concat_stores",
+    "expand",
+    "expanded_ids",
+    "row_dot",
+    "share_rows",
+    "template_class",
+]
