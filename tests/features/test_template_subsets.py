@@ -112,3 +112,15 @@ def test_scratch_cuts_are_the_extracted_stores_and_reuse_one_buffer():
     copy = pickle.loads(pickle.dumps(tp))
     assert getattr(copy, "_scratch", None) is None
     _same_store(copy.subset_store(local[2:], scratch=True), tp.subset_store(local[2:]))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 40), window=st.sampled_from([None, 3]), block_arcs=st.sampled_from([1, 50, 10**9]))
+def test_tagged_store_bytes_counts_what_the_pool_holds(seed, window, block_arcs):
+    """The counting pass alone gives the bytes of the pool's store and tags, to the byte."""
+    from coreflab.features.extract import tagged_store_bytes
+
+    corpus = random_compiled_corpus(4, mean_mentions=10, seed=seed)
+    pool = load_featureset("local_fine").local
+    expected = TemplatePool(corpus, pool, n_bits=16, window=window).nbytes
+    assert tagged_store_bytes(corpus, pool, n_bits=16, window=window, block_arcs=block_arcs) == expected

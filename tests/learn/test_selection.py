@@ -122,6 +122,12 @@ def test_a_pool_beyond_the_memory_budget_is_not_kept(monkeypatch):
     pool = ["bias", "ana_type", "head_match"]
     assert selection.Evaluator(docs, "synth", n_bits=12, pool=pool).pools is not None
     monkeypatch.setattr(selection, "POOL_BUDGET_BYTES", 1000)
+    from coreflab.features import template_subsets
+
+    def built(*a, **k):  # the budget is judged from counts, before any pool is extracted
+        raise AssertionError("a pool over the budget was built")
+
+    monkeypatch.setattr(template_subsets.TemplatePool, "__init__", built)
     ev = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
     assert ev.pools is None and ev(pool) == selection.Evaluator(docs, "synth", n_bits=12)(pool)
 
@@ -294,3 +300,31 @@ def test_held_out_responses_follow_the_whole_training_key_or_the_choice():
     assert ev.held.response_singletons is False
     for choice in (True, False):
         assert selection.Evaluator(docs, "synth", n_bits=12, keep_singletons=choice).held.response_singletons is choice
+
+
+def test_stores_over_the_extraction_budget_share_rows_and_hold_the_flat_ids(monkeypatch):
+    """Above both budgets an evaluation's stores are built with shared rows, a block at a time: each
+    arc still reads the ids of the flat store extraction gives."""
+    from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.features.extract import extract_arc_store
+    from coreflab.features.shared_rows import expand
+    from coreflab.learn import selection
+
+    docs = generate_corpus("tiny", seed=0)["train"][:6]
+    pool = ["bias", "ana_type", "ante_type", "head_match", "ana_type+ante_type"]
+    assert not selection.Evaluator(docs, "synth", n_bits=12, pool=pool).shared_stores
+    monkeypatch.setattr(selection, "POOL_BUDGET_BYTES", 1000)
+    assert not selection.Evaluator(docs, "synth", n_bits=12, pool=pool).shared_stores
+    monkeypatch.setattr(selection, "EXTRACT_BUDGET_BYTES", 1000)
+    ev = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
+    assert ev.pools is None and ev.shared_stores
+    for store, part in zip(ev._stores(pool), (ev.train, ev.held)):
+        flat = extract_arc_store(part, pool, n_bits=12)
+        assert store.n_rows > 0
+        wide = expand(store)
+        np.testing.assert_array_equal(wide.arc_feat_offsets, flat.arc_feat_offsets)
+        arc = np.repeat(np.arange(flat.n_arcs), np.diff(flat.arc_feat_offsets))
+        np.testing.assert_array_equal(  # the same ids on every arc, in rows-then-own order
+            wide.arc_feats[np.lexsort((wide.arc_feats, arc))], flat.arc_feats[np.lexsort((flat.arc_feats, arc))]
+        )
+    assert 0.0 < ev(pool) <= 100.0

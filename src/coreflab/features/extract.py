@@ -80,6 +80,25 @@ def extract_shared_arc_store(corpus, featureset, n_bits=22, window=None, reach=T
     return concat_stores(parts), flat_bytes
 
 
+def tagged_store_bytes(corpus, featureset, n_bits=22, window=None, reach=True, block_arcs=BLOCK_ARCS):
+    """Bytes of `extract_tagged_arc_store`'s store and tags, from the counting pass alone (4 bytes per
+    arc of one block at a time): what decides whether a store of that size is worth building."""
+    plan = _plan(corpus, featureset, n_bits, window, reach)
+    res = plan.res
+    comps = (res.n_ana, res.ana_col, res.n_oth, res.oth_slot, plan.T.shape[1])
+    entries = 0
+    for d0, d1 in _blocks(plan.doc_off, plan.m_arc_off, block_arcs):
+        m0, m1 = int(plan.doc_off[d0]), int(plan.doc_off[d1])
+        a0, a1 = int(plan.m_arc_off[m0]), int(plan.m_arc_off[m1])
+        counts = np.zeros(a1 - a0, dtype=np.int32)
+        m_arc_off = plan.m_arc_off - a0 if a0 else plan.m_arc_off
+        count_features(plan.doc_off[d0 : d1 + 1], plan.arc_ante[a0:a1], plan.T, plan.start, *comps, m_arc_off, counts)
+        entries += int(counts.sum(dtype=np.int64))
+    n_arcs = int(plan.arc_ante.shape[0])
+    offsets = 8 * (plan.doc_off.shape[0] + plan.m_arc_off.shape[0] + n_arcs + 1)
+    return offsets + 4 * n_arcs + 6 * entries
+
+
 def _blocks(doc_off, m_arc_off, block_arcs):
     """(first, end) document ranges of about `block_arcs` arcs each (at least one document each)."""
     arcs_before = m_arc_off[doc_off]  # arcs before each document, and the total last
@@ -196,4 +215,10 @@ def _extract(corpus, featureset, n_bits, window, reach, tagged):
     return _block(plan, 0, plan.doc_off.shape[0] - 1, tagged)
 
 
-__all__ = ["extract_arc_store", "extract_tagged_arc_store", "extract_shared_arc_store", "arc_offsets"]
+__all__ = [
+    "extract_arc_store",
+    "extract_tagged_arc_store",
+    "extract_shared_arc_store",
+    "tagged_store_bytes",
+    "arc_offsets",
+]
