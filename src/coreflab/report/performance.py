@@ -650,6 +650,13 @@ HEADLINES = [
         "cort",
     ),
     Headline(
+        r"features_peak_.+",
+        "`coreflab features` peak memory, {compiled} (`{featureset}`, window {window}; MB)",
+        "peak_mb",
+        "<=",
+        6000,  # what the features rule asks a cluster for
+    ),
+    Headline(
         r"features_.+",
         "arc store, bytes per arc ({corpus} {split}, `{featureset}`)",
         "window_reach.bytes_per_arc",
