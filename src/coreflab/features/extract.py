@@ -84,16 +84,10 @@ def tagged_store_bytes(corpus, featureset, n_bits=22, window=None, reach=True, b
     """Bytes of `extract_tagged_arc_store`'s store and tags, from the counting pass alone (4 bytes per
     arc of one block at a time): what decides whether a store of that size is worth building."""
     plan = _plan(corpus, featureset, n_bits, window, reach)
-    res = plan.res
-    comps = (res.n_ana, res.ana_col, res.n_oth, res.oth_slot, plan.T.shape[1])
-    entries = 0
-    for d0, d1 in _blocks(plan.doc_off, plan.m_arc_off, block_arcs):
-        m0, m1 = int(plan.doc_off[d0]), int(plan.doc_off[d1])
-        a0, a1 = int(plan.m_arc_off[m0]), int(plan.m_arc_off[m1])
-        counts = np.zeros(a1 - a0, dtype=np.int32)
-        m_arc_off = plan.m_arc_off - a0 if a0 else plan.m_arc_off
-        count_features(plan.doc_off[d0 : d1 + 1], plan.arc_ante[a0:a1], plan.T, plan.start, *comps, m_arc_off, counts)
-        entries += int(counts.sum(dtype=np.int64))
+    entries = sum(
+        int(_count_pass(plan, d0, d1)[3].sum(dtype=np.int64))
+        for d0, d1 in _blocks(plan.doc_off, plan.m_arc_off, block_arcs)
+    )
     n_arcs = int(plan.arc_ante.shape[0])
     offsets = 8 * (plan.doc_off.shape[0] + plan.m_arc_off.shape[0] + n_arcs + 1)
     return offsets + 4 * n_arcs + 6 * entries
@@ -161,17 +155,31 @@ def _plan(corpus, featureset, n_bits, window, reach):
     )
 
 
+def _comps(plan):
+    res = plan.res
+    return res.n_ana, res.ana_col, res.n_oth, res.oth_slot, plan.T.shape[1]
+
+
+def _count_pass(plan, d0, d1):
+    """(mention rows of documents d0 .. d1-1, m_arc_offsets numbered within the block, their arcs'
+    antecedents, features per arc): kernel pass 1 over one block."""
+    m0, m1 = int(plan.doc_off[d0]), int(plan.doc_off[d1])
+    a0, a1 = int(plan.m_arc_off[m0]), int(plan.m_arc_off[m1])
+    sub_doc = plan.doc_off[d0 : d1 + 1]  # global mention rows: the mention table stays whole
+    m_arc_off = plan.m_arc_off - a0 if a0 else plan.m_arc_off
+    arc_ante = plan.arc_ante[a0:a1]
+    counts = np.zeros(a1 - a0, dtype=np.int32)
+    count_features(sub_doc, arc_ante, plan.T, plan.start, *_comps(plan), m_arc_off, counts)
+    return sub_doc, m_arc_off, arc_ante, counts
+
+
 def _block(plan, d0, d1, tagged):
     """(store, tags) of documents d0 .. d1-1, offsets rebased to the block (the two kernel passes)."""
-    res, doc_off = plan.res, plan.doc_off
-    m0, m1 = int(doc_off[d0]), int(doc_off[d1])
+    res = plan.res
+    sub_doc, m_arc_off, arc_ante, counts = _count_pass(plan, d0, d1)
+    m0, m1 = int(sub_doc[0]), int(sub_doc[-1])
     a0, a1 = int(plan.m_arc_off[m0]), int(plan.m_arc_off[m1])
-    sub_doc = doc_off[d0 : d1 + 1]  # global mention rows: the mention table stays whole
-    m_arc_off = plan.m_arc_off - a0 if a0 else plan.m_arc_off  # arcs numbered within the block
-    arc_ante = plan.arc_ante[a0:a1]
-    comps = (res.n_ana, res.ana_col, res.n_oth, res.oth_slot, plan.T.shape[1])
-    counts = np.zeros(a1 - a0, dtype=np.int32)
-    count_features(sub_doc, arc_ante, plan.T, plan.start, *comps, m_arc_off, counts)
+    comps = _comps(plan)
     arc_feat_off = np.zeros(a1 - a0 + 1, dtype=np.int64)
     np.cumsum(counts, out=arc_feat_off[1:])
     del counts
