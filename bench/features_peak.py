@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -40,8 +42,6 @@ def measure(compiled, featureset, window, bits=22):
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode:
             sys.exit(f"features_peak: coreflab features failed:\n{done.stderr}")
-        import numpy as np
-
         with np.load(out) as z:
             arcs = int(z["arc_ante"].shape[0])
             store = sum(int(z[k].nbytes) for k in z.files if not k.startswith("_"))

@@ -71,10 +71,12 @@ def extract_shared_arc_store(corpus, featureset, n_bits=22, window=None, reach=T
     from coreflab.features.shared_rows import concat_stores, share_rows
 
     plan = _plan(corpus, featureset, n_bits, window, reach)
-    parts, flat_bytes = [], 0
+    # the one flat store's bytes: its document and mention offsets once, each block's arcs and ids
+    flat_bytes = plan.doc_off.nbytes + plan.m_arc_off.nbytes + 8
+    parts = []
     for d0, d1 in _blocks(plan.doc_off, plan.m_arc_off, block_arcs):
         flat, tags = _block(plan, d0, d1, tagged=True)
-        flat_bytes += flat.nbytes
+        flat_bytes += flat.arc_ante.nbytes + flat.arc_feat_offsets.nbytes - 8 + flat.arc_feats.nbytes
         parts.append(share_rows(flat, tags))
         del flat, tags
     return concat_stores(parts), flat_bytes
