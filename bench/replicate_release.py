@@ -6,9 +6,14 @@ gives several candidates per key mention (the cost the mention stage and every l
 predicted mentions). This writes each split of an existing release (the official layout, e.g. the
 OntoGUM stand-in of `coreflab convert-gum`) `--times` times, every copy's documents renamed
 `<id>_copy<k>`, so that the token count and the real mention density meet at CoNLL-2012's size
-(train 1.3M tokens: OntoGUM's 177k × 7). The copies make the learning curves meaningless, and the
-mention classifier's cross-fitted folds hold copies of each training document, so the overlay keeps
-every candidate (an upper bound of the cost); the run is for time and memory only:
+(train 1.3M tokens: OntoGUM's 177k × 7).
+
+Copies are written copy by copy (`annotations/copyKK/...`, so a reader meets all of copy 0, then all
+of copy 1), and the training split keeps a multiple of `--folds` documents: document i of copy k then
+sits at index k·N + i, in cross-fitting fold i mod folds whatever k is, so the mention classifier's
+cross-fitted folds never score a document with a model fit on its own copies, and its filter keeps what
+it would on a release this size. The copies make the learning curves meaningless; the run is for time
+and memory only:
 
     python bench/replicate_release.py --release STANDIN --out BIG --times 7 5 5   (train dev test)
     /usr/bin/time -v snakemake --cores 2 --configfile config/conll2012.yaml mine.yaml \
@@ -39,18 +44,34 @@ def copy_text(text, k):
     return "".join(out)
 
 
-def replicate(release, out, times):
-    """Write `out/data/<split>/...` with each file of `release`'s split `times[split]` times."""
+def n_documents(text):
+    """Documents (`#begin document` lines) in a release file's text."""
+    return sum(1 for line in text.splitlines() if BEGIN.match(line))
+
+
+def replicate(release, out, times, folds=5):
+    """Write `out/data/<split>/.../annotations/copyKK/...` with each file of `release`'s split
+    `times[split]` times, copy by copy; the training split's last files are left out until its document
+    count is a multiple of `folds` (see the module docstring)."""
     written = 0
     for split, n in zip(SPLITS, times):
         files = sorted((release / "data" / split).rglob("*_conll"))
         if not files:
             sys.exit(f"replicate_release: no *_conll files under {release / 'data' / split}")
-        for f in files:
-            rel = f.relative_to(release)
-            text = f.read_text(encoding="utf-8")
-            for k in range(n):
-                dest = out / rel.parent / f.name.replace(".v4_", f"_copy{k}.v4_", 1)
+        texts = [f.read_text(encoding="utf-8") for f in files]
+        if split == "train" and folds > 1:
+            counts = [n_documents(t) for t in texts]
+            while files and sum(counts) % folds:
+                files, texts, counts = files[:-1], texts[:-1], counts[:-1]
+            if not files:
+                sys.exit(f"replicate_release: no prefix of the training files holds a multiple of {folds} documents")
+        for k in range(n):
+            for f, text in zip(files, texts):
+                rel = f.relative_to(release / "data" / split)
+                parts = rel.parts
+                cut = parts.index("annotations") + 1 if "annotations" in parts else len(parts) - 1
+                dest = out / "data" / split / Path(*parts[:cut]) / f"copy{k:02d}" / Path(*parts[cut:])
+                dest = dest.with_name(f.name.replace(".v4_", f"_copy{k}.v4_", 1))
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_text(copy_text(text, k), encoding="utf-8")
                 written += 1
@@ -62,10 +83,13 @@ def main(argv=None):
     p.add_argument("--release", type=Path, required=True, help="a release in the official layout (data/<split>/...)")
     p.add_argument("--out", type=Path, required=True, help="new folder for the repeated release")
     p.add_argument("--times", type=int, nargs=3, default=(7, 5, 5), metavar=("TRAIN", "DEV", "TEST"))
+    p.add_argument(
+        "--folds", type=int, default=5, help="the mention classifier's cross-fitting folds (config mention_model.folds)"
+    )
     args = p.parse_args(argv)
     if args.out.exists() and any(args.out.iterdir()):
         sys.exit(f"replicate_release: {args.out} exists and is not empty")
-    print(f"{replicate(args.release, args.out, args.times)} files written to {args.out}")
+    print(f"{replicate(args.release, args.out, args.times, args.folds)} files written to {args.out}")
 
 
 if __name__ == "__main__":

@@ -28,9 +28,9 @@ offset per pair) when that fits in `COMPACT_BUDGET_BYTES`: a loss-and-gradient p
 columns directly instead of through the map (twice as fast on the default synthetic corpus), with
 the same sums in the same order, so the fit is bit for bit the same either way; above the
 budget (corpora of CoNLL-2012 size) it reads through the map. A shared-row store (the features job's
-default) is read through its rows instead: each row's weights are summed once a pass and its gradient
-gathered once (on GUM 77M entries a pass instead of 179M, 342 MB instead of 736 MB: bench/results/
-pair_kernel.json), the flat store's sums grouped otherwise, so equal to rounding.
+default) is read through its rows instead, at any size: each row's weights are summed once a pass and
+its gradient gathered once (on GUM 77M entries a pass instead of 179M, 342 MB instead of 736 MB:
+bench/results/pair_kernel.json), the flat store's sums grouped otherwise, so equal to rounding.
 """
 
 import warnings
@@ -40,7 +40,6 @@ import numpy as np
 from numba import njit
 from scipy import optimize
 
-from coreflab.features.shared_rows import expanded_ids
 from coreflab.learn.pairwise import lbfgs, newton
 from coreflab.prefetch import prefetch, prefetch_write
 
@@ -476,8 +475,9 @@ class StorePairs:
     """The pairs (arc indices) of one store, with their per-arc duplicate flags: what scoring needs.
 
     A shared-row store is read through its rows (`_shared_columns`: each row's weights summed once
-    per pass) while that layout fits `COMPACT_BUDGET_BYTES`; above it, and for a flat store, the
-    pairs' ids are read in full (a shared-row store is expanded first)."""
+    per pass), at any size: the layout holds about the store's own entries, where expanding the store
+    to a flat one would hold every arc's ids in full. A flat store's pairs are copied flat below
+    `COMPACT_BUDGET_BYTES` and read through the id map above it."""
 
     def __init__(self, store, arcs):
         self.arcs = np.ascontiguousarray(arcs, dtype=np.int64)
@@ -556,15 +556,9 @@ class StorePairs:
         if self._held is not None and self._held[0] is cols:
             return self._held[1]
         layout = None
-        if self.shared:
+        if self.shared:  # at most the store's own size, whatever the budget: expanding it would cost more
             layout = _shared_columns(self.feats, self.offsets, self.arcs, self.dup, cols, self.offsets.shape[0] - 1)
-            size = sum(a.nbytes for a in layout)
-            if size > COMPACT_BUDGET_BYTES:  # read in full instead, as a flat store
-                layout = None
-                self.shared = False
-                n_arcs = self.offsets.shape[0] - 1 - int(self.store.n_rows)
-                self.offsets, self.feats = expanded_ids(self.offsets, self.feats, n_arcs)
-        if not self.shared:
+        else:
             starts, ends = self.offsets[self.arcs], self.offsets[self.arcs + 1]
             n_entries = int((ends - starts).sum())
             if 4 * n_entries + 8 * (len(self) + 1) <= COMPACT_BUDGET_BYTES:
