@@ -137,3 +137,28 @@ def test_apply_filters_below_the_probability_and_records_it():
     table = detection_by_type(key, {"all": (corpus, None), "kept": (corpus, prob >= 0.5)})
     assert table["kept"]["all"]["precision"] == 1.0 and table["kept"]["all"]["recall"] == 1.0
     assert table["all"]["all"]["recall"] == 1.0 and table["all"]["all"]["precision"] < 1.0
+
+
+def test_prepare_reuses_the_cross_fitted_probabilities_of_the_models_own_training_split(tmp_path, monkeypatch):
+    """The model keeps its training split's cross-fitted probabilities: for that split (same documents,
+    same candidates) they are the folds' fits bit for bit, without fitting again; any other split is
+    cross-fitted anew."""
+    import coreflab.features.mention_model as mm
+
+    corpus = compiled(6)
+    fit_mention_model(corpus, folds=3).save(tmp_path / "m.npz")
+    model = MentionModel.load(tmp_path / "m.npz")
+    fresh = MentionModel.load(tmp_path / "m.npz")
+    fresh.train_probabilities = None
+    expected = cross_fitted_probabilities(corpus, fresh)
+
+    def no_fit(*args, **kwargs):
+        raise AssertionError("fitted again")
+
+    monkeypatch.setattr(mm, "_fit", no_fit)
+    again = compiled(6)  # prepare compiles the training file anew
+    assert np.array_equal(cross_fitted_probabilities(again, model), expected)
+    other = compiled(6, order=[1, 0, 2])  # other spans, as many of them: only the fingerprint tells
+    assert other.n_mentions == corpus.n_mentions
+    with pytest.raises(AssertionError, match="fitted again"):
+        cross_fitted_probabilities(other, model)

@@ -657,6 +657,13 @@ HEADLINES = [
         6000,  # what the features rule asks a cluster for
     ),
     Headline(
+        r"learner_peaks_.+",
+        "largest training job's peak memory, {label} ({arcs:,} training arcs; MB)",
+        "max_peak_mb",
+        "<=",
+        "limit_mb",  # what a training job may take (issue 42: every job within 8 GB)
+    ),
+    Headline(
         r"features_.+",
         "arc store, bytes per arc ({corpus} {split}, `{featureset}`)",
         "window_reach.bytes_per_arc",
