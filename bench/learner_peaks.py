@@ -1,4 +1,4 @@
-"""Benchmark: peak memory and time of each learner's training job on one features store.
+"""Benchmark: peak memory and time of each learner's training job (and H&M's feature ranking) on one store.
 
 The workflow gives every training job 8,000 MB at most; with predicted mentions at CoNLL-2012 size
 the training store holds several times the arcs of the gold-mention run, so whether each learner
@@ -34,6 +34,8 @@ LEARNERS = (
     ("l3m", "l3m", {"gamma": 0.2, "epochs": 1}),
     ("sumlink", "sumlink", {"epochs": 1}),
 )
+# other jobs that read the whole training store: (name, the `coreflab` arguments after the verb's own)
+JOBS = (("hm2017_select", ["hm2017", "select", "--seed", "1"]),)
 # runs a command and prints its own children's usage as JSON on the last line of stderr: one child's peak
 _MEASURE = (
     "import json, resource, subprocess, sys, time\n"
@@ -46,13 +48,19 @@ _MEASURE = (
 
 def measure(compiled, arcs, learner, params, out):
     """{peak_mb, wall_s, cpu_s} of one `coreflab train` run in its own process."""
-    cmd = [sys.executable, "-m", "coreflab.cli", "train", "--learner", learner, "--compiled", str(compiled)]
-    cmd += ["--arcs", str(arcs), "--params", json.dumps(params), "--seed", "1", "--out", str(out)]
+    args = ["train", "--learner", learner, "--params", json.dumps(params), "--seed", "1"]
+    return measure_command(args, compiled, arcs, out)
+
+
+def measure_command(args, compiled, arcs, out):
+    """{peak_mb, wall_s, cpu_s} of `coreflab <args> --compiled --arcs --out` in its own process."""
+    cmd = [sys.executable, "-m", "coreflab.cli", *args, "--compiled", str(compiled), "--arcs", str(arcs)]
+    cmd += ["--out", str(out)]
     done = subprocess.run([sys.executable, "-c", _MEASURE, *cmd], capture_output=True, text=True)
     lines = done.stderr.strip().splitlines()
     usage = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {"rc": done.returncode}
     if usage["rc"]:
-        sys.exit(f"learner_peaks: coreflab train --learner {learner} failed:\n{done.stderr}")
+        sys.exit(f"learner_peaks: coreflab {' '.join(args[:3])} failed:\n{done.stderr}")
     return {
         "peak_mb": round(usage["peak_kb"] / 1024, 1),
         "wall_s": round(usage["wall_s"], 1),
@@ -84,16 +92,25 @@ def main(argv=None):
     if args.only and path.exists():  # a partial run updates the record's other learners' entries in place
         earlier = json.loads(path.read_text())
         if earlier.get("arcs") == n_arcs:
-            record["learners"] = earlier.get("learners", {})
+            record["learners"], record["jobs"] = earlier.get("learners", {}), earlier.get("jobs", {})
     out = path.with_suffix(".model.npz")
     try:
-        for name, learner, params in LEARNERS:
+        runs = [
+            (name, "learners", lambda lr=lr, p=p: measure(args.compiled, args.arcs, lr, p, out), p)
+            for name, lr, p in LEARNERS
+        ]
+        runs += [
+            (name, "jobs", lambda a=a: measure_command(a, args.compiled, args.arcs, out), None) for name, a in JOBS
+        ]
+        for name, kind, run, params in runs:
             if args.only and name not in args.only:
                 continue
-            record["learners"][name] = {"params": params, **measure(args.compiled, args.arcs, learner, params, out)}
-            record["max_peak_mb"] = max(r["peak_mb"] for r in record["learners"].values())
-            path.write_text(json.dumps(record, indent=1) + "\n")  # after each learner: a long run keeps its part
-            print(name, record["learners"][name], flush=True)
+            entry = {"params": params} if params is not None else {}
+            record.setdefault(kind, {})[name] = {**entry, **run()}
+            peaks = [r["peak_mb"] for k in ("learners", "jobs") for r in record.get(k, {}).values()]
+            record["max_peak_mb"] = max(peaks)
+            path.write_text(json.dumps(record, indent=1) + "\n")  # after each job: a long run keeps its part
+            print(name, record[kind][name], flush=True)
     finally:
         out.unlink(missing_ok=True)
     print(f"-> {path.relative_to(ROOT)}")

@@ -18,3 +18,13 @@ def test_each_measured_learner_is_registered_and_takes_its_parameters(name, lear
 def test_the_measured_learners_cover_every_kind_of_training():
     learners = {learner for _, learner, _ in LEARNERS}
     assert {"cc_base", "cc_slt_closest", "bk_baseline", "lsp_f", "l3m"} <= learners
+
+
+@pytest.mark.parametrize("name, args", load_bench_script("learner_peaks").JOBS)
+def test_each_measured_job_is_a_coreflab_verb_taking_the_store_and_an_output(name, args):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "coreflab.cli", *args[:2], "--help"], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert all(option in done.stdout for option in ("--compiled", "--arcs", "--out"))

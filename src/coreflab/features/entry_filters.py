@@ -47,6 +47,41 @@ def features_with_ids(arc_feat_offsets, arc_feats, keep_id):
 
 
 @njit(cache=True)
+def _count_kept_or_refs(offsets, feats, keep, off):
+    n = offsets.shape[0] - 1
+    off[0] = 0
+    m = 0
+    for a in range(n):
+        for k in range(offsets[a], offsets[a + 1]):
+            f = feats[k]
+            if f < 0 or keep[f]:
+                m += 1
+        off[a + 1] = m
+    return m
+
+
+@njit(cache=True)
+def _fill_kept_or_refs(offsets, feats, keep, out):
+    j = 0
+    for k in range(offsets[0], offsets[offsets.shape[0] - 1]):
+        f = feats[k]
+        if f < 0 or keep[f]:
+            out[j] = f
+            j += 1
+
+
+def features_with_ids_or_refs(arc_feat_offsets, arc_feats, keep_id):
+    """`features_with_ids` of a shared-row store: every segment (arc or row) keeps its row references
+    and the ids f with keep_id[f], in their order, so each arc reads its kept ids through the cut rows
+    in the order the expanded store would list them."""
+    off = np.empty(arc_feat_offsets.shape[0], dtype=np.int64)
+    m = _count_kept_or_refs(arc_feat_offsets, arc_feats, keep_id, off)
+    out = np.empty(m, dtype=arc_feats.dtype)
+    _fill_kept_or_refs(arc_feat_offsets, arc_feats, keep_id, out)
+    return off, out
+
+
+@njit(cache=True)
 def _fill_arcs(arc_feat_offsets, arc_feats, arcs, off, out):
     m = 0
     off[0] = 0
@@ -76,4 +111,11 @@ def relabel_in_place(values, table):
         values[i] = table[values[i]]
 
 
-__all__ = ["count_kept", "features_of_arcs", "features_with_ids", "fill_kept", "relabel_in_place"]
+__all__ = [
+    "count_kept",
+    "features_of_arcs",
+    "features_with_ids",
+    "features_with_ids_or_refs",
+    "fill_kept",
+    "relabel_in_place",
+]

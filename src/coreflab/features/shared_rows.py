@@ -312,6 +312,62 @@ def expanded_ids(offsets, feats, n_arcs):
     return out_off, out_feats
 
 
+@njit(cache=True)
+def _lengths_of(offs, feats, arcs, out):
+    for i in range(arcs.shape[0]):
+        a = arcs[i]
+        n = 0
+        for e in range(offs[a], offs[a + 1]):
+            f = feats[e]
+            n += offs[-f] - offs[-1 - f] if f < 0 else 1
+        out[i] = n
+
+
+@njit(cache=True)
+def _expand_arcs(offs, feats, arcs, out_off, out_feats):
+    for i in range(arcs.shape[0]):
+        arc_ids(offs, feats, arcs[i], out_feats[out_off[i] : out_off[i + 1]])
+
+
+@njit(cache=True)
+def _mark_ids(offs, feats, arcs, out):
+    for i in range(arcs.shape[0]):
+        a = arcs[i]
+        for e in range(offs[a], offs[a + 1]):
+            f = feats[e]
+            if f < 0:
+                for e2 in range(offs[-1 - f], offs[-f]):
+                    out[feats[e2]] = True
+            else:
+                out[f] = True
+
+
+def arc_lengths_of(offsets, feats, arcs):
+    """Per given arc, its number of ids with rows expanded (a flat store: its entries)."""
+    arcs = np.asarray(arcs, np.int64)
+    out = np.empty(arcs.shape[0], np.int64)
+    _lengths_of(offsets, feats, arcs, out)
+    return out
+
+
+def ids_of_arcs(offsets, feats, arcs, lengths=None):
+    """(offsets, ids) of the given arcs, one row per arc in that order, rows expanded in reading order:
+    `features_of_arcs` of the expanded store, without expanding the arcs not asked for."""
+    arcs = np.asarray(arcs, np.int64)
+    lengths = arc_lengths_of(offsets, feats, arcs) if lengths is None else lengths
+    out_off = np.zeros(arcs.shape[0] + 1, np.int64)
+    np.cumsum(lengths, out=out_off[1:])
+    out_feats = np.empty(int(out_off[-1]), np.int32)
+    _expand_arcs(offsets, feats, arcs, out_off, out_feats)
+    return out_off, out_feats
+
+
+def mark_ids(offsets, feats, arcs, present):
+    """present[id] = True for every id of the given arcs (rows expanded)."""
+    _mark_ids(offsets, feats, np.asarray(arcs, np.int64), present)
+    return present
+
+
 def expand(store):
     """The flat store of a shared-row store (each arc's ids in reading order); a flat store as it is.
 
@@ -342,6 +398,9 @@ def _with_features(store, offsets, feats, meta):
 
 
 __all__ = [
+    "arc_lengths_of",
+    "ids_of_arcs",
+    "mark_ids",
     "arc_add",
     "arc_dot",
     "arc_ids",

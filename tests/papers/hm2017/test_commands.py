@@ -130,3 +130,89 @@ def test_the_select_command_ranks_as_rank_features(tmp_path):
     with np.load(tmp_path / "rank.npz") as z:
         assert np.array_equal(z["ranked"], ranked) and np.array_equal(z["root_only"], root_only)
         assert np.array_equal(z["weight"], weight)
+
+
+def _shared_and_flat(n_docs=8, seed=0):
+    from coreflab.features.extract import extract_tagged_arc_store
+    from coreflab.features.random_corpus import random_compiled_corpus
+    from coreflab.features.shared_rows import share_rows
+
+    corpus = random_compiled_corpus(n_docs, mean_mentions=12, seed=seed)
+    flat, tags = extract_tagged_arc_store(corpus, "local_fine", n_bits=18, window=None)
+    return corpus, share_rows(flat, tags), flat
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_shared_row_store_gives_the_flat_stores_design_and_ranking(seed):
+    """Read through its rows (never expanded whole), a shared-row store gives the flat store's design
+    matrix (each row's columns, in the rows' reading order, summed as the flat store's), labels, ids and
+    root-only ids, and so the same ranking."""
+    from coreflab.papers.hm2017.experiments import design_matrix, pair_columns, rank_features
+
+    corpus, shared, flat = _shared_and_flat(seed=seed)
+    assert shared.n_rows > 0
+    a, b = pair_columns(corpus, shared), pair_columns(corpus, flat)
+    for x, z in zip(a[2:5], b[2:5]):
+        np.testing.assert_array_equal(x, z)
+    assert a[5] == b[5]
+    np.testing.assert_array_equal(a[0], b[0])
+    xa, xb = design_matrix(a[0], a[1], a[3].size), design_matrix(b[0], b[1], b[3].size)
+    assert (xa != xb).nnz == 0 and np.array_equal(xa.indices, xb.indices)
+    for a, b in zip(rank_features(corpus, shared, seed=seed), rank_features(corpus, flat, seed=seed)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_above_its_budget_the_ranking_matrix_holds_whole_documents_and_every_id():
+    """Over budget the classifier's rows are whole documents' pairs, each row as without the budget;
+    every pair feature keeps its column (the left-out ones ranked last), none becomes root-only."""
+    from coreflab.papers.hm2017.experiments import pair_columns, rank_features
+
+    corpus, store, _ = _shared_and_flat(n_docs=10, seed=3)
+    full_ptr, full_idx, full_y, ids, root_only, used = pair_columns(corpus, store, max_entries=None)
+    assert used == (10, full_y.size)
+    budget = int(full_ptr[-1]) // 2
+    ptr, idx, y, ids_b, root_b, (docs, pairs) = pair_columns(corpus, store, max_entries=budget, seed=4)
+    assert 0 < docs < 10 and pairs == y.size < full_y.size and int(ptr[-1]) <= budget
+    np.testing.assert_array_equal(ids_b, ids)
+    np.testing.assert_array_equal(root_b, root_only)
+    # the kept rows are the full design's rows of the kept pairs, and the kept pairs are whole documents
+    pair = np.flatnonzero(np.asarray(store.arc_ante) >= 0)
+    rows = {tuple(full_idx[full_ptr[i] : full_ptr[i + 1]]): i for i in range(pair.size)}
+    kept = [rows[tuple(idx[ptr[i] : ptr[i + 1]])] for i in range(y.size)]
+    np.testing.assert_array_equal(y, full_y[kept])
+    mention = np.searchsorted(np.asarray(store.m_arc_offsets), pair, side="right") - 1
+    doc = np.searchsorted(np.asarray(store.doc_mention_offsets), mention, side="right") - 1
+    taken = np.unique(doc[kept])
+    assert taken.size <= docs and np.isin(doc, taken).sum() == y.size  # a taken document may have no pair
+    again = pair_columns(corpus, store, max_entries=budget, seed=4)
+    np.testing.assert_array_equal(again[1], idx)  # the draw is fixed by the seed
+    ranked, _, weight = rank_features(corpus, store, seed=4, max_entries=budget)
+    assert set(ranked.tolist()) == set(ids.tolist())
+    absent = np.setdiff1d(ids, np.unique(ids[idx]))
+    assert absent.size and np.all(weight[np.isin(ranked, absent)] == 0)
+
+
+def test_a_shared_row_store_is_reduced_and_subsampled_as_its_flat_store(monkeypatch):
+    """Above the expansion budget a shared-row store is reduced row by row: every arc reads the ids its
+    expanded store's reduction gives it, in the same order; the tuning sample is the expanded store's,
+    array for array, without expanding the documents left out."""
+    import coreflab.papers.hm2017.experiments as ex
+    from coreflab.features.shared_rows import expand
+
+    corpus, shared, _ = _shared_and_flat(n_docs=8, seed=2)
+    flat = expand(shared)
+    ranked, root_only, _ = ex.rank_features(corpus, flat)
+    keep = ex.keep_ids_for((ranked, root_only), max(1, ranked.size // 4))
+    want = ex.reduce_store(shared, keep)  # below the budget: expanded, then cut
+    assert want.n_rows == 0
+    monkeypatch.setattr(ex, "EXPAND_BUDGET_BYTES", 0)
+    got = ex.reduce_store(shared, keep)
+    assert got.n_rows == shared.n_rows > 0 and got.n_entries < shared.n_entries
+    got.validate()
+    for a in range(flat.n_arcs):
+        np.testing.assert_array_equal(got.arc_features(a), want.arc_features(a))
+    sub_shared, sub_flat = ex.subsample_docs(corpus, shared, 3, seed=1), ex.subsample_docs(corpus, flat, 3, seed=1)
+    for name in ("doc_mention_offsets", "m_arc_offsets", "arc_ante", "arc_feat_offsets", "arc_feats"):
+        np.testing.assert_array_equal(getattr(sub_shared[1], name), getattr(sub_flat[1], name))
+    assert sub_shared[1].n_rows == 0 and sub_shared[1].meta == sub_flat[1].meta
+    assert sub_shared[0].doc_ids == sub_flat[0].doc_ids

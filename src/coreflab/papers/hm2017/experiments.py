@@ -22,7 +22,11 @@ import pandas as pd
 
 from coreflab.decode.arcs import gold_arc_mask
 from coreflab.errors import UserError
-from coreflab.features.entry_filters import features_of_arcs, features_with_ids, relabel_in_place
+from coreflab.features.entry_filters import (
+    features_with_ids,
+    features_with_ids_or_refs,
+    relabel_in_place,
+)
 from coreflab.features.shared_rows import expand
 from coreflab.features.store import ArcStore
 from coreflab.learn.evaluation import score_model
@@ -31,30 +35,66 @@ from coreflab.learn.registry import make_learner
 RUN_COLUMNS = ("learner", "n_features", "epoch", "split", "muc", "bcub", "ceafe", "mela", "seconds")
 
 
-def pair_columns(corpus, store):
-    """(indptr, indices, y, ids, root_only): the CSR rows and int32 column indices of `rank_features`'
-    classifier, one row per non-root arc over the columns `ids` (the ids its features take, ascending),
-    y = gold; root_only = the ids that occur on root arcs only. Nothing returned refers to the store, so
-    a caller can drop it before `design_matrix` adds the data (`coreflab hm2017 select` does: at
-    CoNLL-2012 size the store is 2 GB and the float64 data 4 GB)."""
-    store = expand(store)
+# Pair features the ranking classifier's design matrix may hold: 12 bytes each (an int32 column and a
+# float64 one), so at most about 4.8 GB; above it the classifier sees whole training documents drawn
+# in a seeded order until they fill it (at CoNLL-2012 size with predicted mentions its 1.05 billion
+# entries would take 12.6 GB, the gold-mention run's 363 million fit whole)
+MAX_DESIGN_ENTRIES = 400_000_000
+
+
+def pair_columns(corpus, store, max_entries=MAX_DESIGN_ENTRIES, seed=0):
+    """(indptr, indices, y, ids, root_only, used): the CSR rows and int32 column indices of
+    `rank_features`' classifier, one row per non-root arc over the columns `ids` (the ids its features
+    take, ascending), y = gold; root_only = the ids that occur on root arcs only; used = (documents,
+    pairs) the rows cover. Nothing returned refers to the store, so a caller can drop it before
+    `design_matrix` adds the data. A shared-row store is read through its rows, never expanded whole.
+
+    Above `max_entries` pair features the rows are those of whole documents, taken in a random order
+    fixed by `seed` while they fit; `ids` and `root_only` still cover every pair, so a feature of the
+    left-out documents only is ranked last (weight 0) and never taken for a root-only one."""
+    from coreflab.features.shared_rows import arc_lengths_of, ids_of_arcs, mark_ids
+
     ante = np.asarray(store.arc_ante)
     gold = gold_arc_mask(corpus, store)
     pair = np.flatnonzero(ante >= 0)
     if pair.size == 0:
         raise UserError("feature ranking needs candidate pairs (every document has one mention)")
-    y = gold[pair].astype(np.int64)
-    if y.min() == y.max():
+    if gold[pair].min() == gold[pair].max():
         raise UserError("feature ranking needs both coreferent and non-coreferent pairs")
-    feats_all = np.asarray(store.arc_feats)
+    offs, feats = np.asarray(store.arc_feat_offsets), np.asarray(store.arc_feats)
     occurs = np.zeros(1 << int(store.n_bits), dtype=bool)
-    occurs[feats_all] = True
-    indptr, indices = features_of_arcs(np.asarray(store.arc_feat_offsets), feats_all, pair)
-    present = np.zeros_like(occurs)
-    present[indices] = True
+    occurs[feats[feats >= 0]] = True  # every id is an arc's own entry or in a row some arc refers to
+    present = mark_ids(offs, feats, pair, np.zeros_like(occurs))
+    lengths = arc_lengths_of(offs, feats, pair)
+    n_docs = int(np.asarray(store.doc_mention_offsets).shape[0] - 1)
+    used = (n_docs, int(pair.size))
+    if max_entries is not None and int(lengths.sum()) > max_entries:
+        pair, lengths, used = _whole_documents_within(store, pair, lengths, max_entries, seed)
+        if gold[pair].min() == gold[pair].max():
+            raise UserError("feature ranking: the documents within its memory budget hold one kind of pair only")
+    y = gold[pair].astype(np.int64)
+    indptr, indices = ids_of_arcs(offs, feats, pair, lengths)
     ids = np.flatnonzero(present)
     relabel_in_place(indices, (np.cumsum(present) - 1).astype(np.int32))  # id -> column
-    return indptr, indices, y, ids, np.flatnonzero(occurs & ~present)
+    return indptr, indices, y, ids, np.flatnonzero(occurs & ~present), used
+
+
+def _whole_documents_within(store, pair, lengths, max_entries, seed):
+    """The pairs (in store order) and lengths of whole documents, drawn in a seeded order, whose pair
+    features fit in max_entries; (documents, pairs) taken."""
+    arc_of_mention = np.asarray(store.m_arc_offsets)
+    mention = np.searchsorted(arc_of_mention, pair, side="right") - 1
+    doc = np.searchsorted(np.asarray(store.doc_mention_offsets), mention, side="right") - 1
+    n_docs = int(np.asarray(store.doc_mention_offsets).shape[0] - 1)
+    per_doc = np.bincount(doc, weights=lengths, minlength=n_docs)
+    taken = np.zeros(n_docs, dtype=bool)
+    total = 0
+    for d in np.random.default_rng(np.random.SeedSequence([seed, 0x4D])).permutation(n_docs):
+        if total + per_doc[d] <= max_entries:
+            taken[d] = True
+            total += per_doc[d]
+    keep = taken[doc]
+    return pair[keep], lengths[keep], (int(taken.sum()), int(keep.sum()))
 
 
 def design_matrix(indptr, indices, n_cols):
@@ -66,9 +106,9 @@ def design_matrix(indptr, indices, n_cols):
     return X
 
 
-def pair_design(corpus, store):
+def pair_design(corpus, store, max_entries=MAX_DESIGN_ENTRIES, seed=0):
     """(X, y, ids, root_only): `pair_columns` with its design matrix."""
-    indptr, indices, y, ids, root_only = pair_columns(corpus, store)
+    indptr, indices, y, ids, root_only, _ = pair_columns(corpus, store, max_entries, seed)
     return design_matrix(indptr, indices, ids.size), y, ids, root_only
 
 
@@ -82,9 +122,9 @@ def rank_by_weight(X, y, ids, seed=0, alpha=1e-5):
     return ids[order].astype(np.int64), mag[order]
 
 
-def rank_features(corpus, store, seed=0, alpha=1e-5):
+def rank_features(corpus, store, seed=0, alpha=1e-5, max_entries=MAX_DESIGN_ENTRIES):
     """(ranked pair feature ids, root-only feature ids, |weights| in ranked order)."""
-    X, y, ids, root_only = pair_design(corpus, store)
+    X, y, ids, root_only = pair_design(corpus, store, max_entries, seed)
     ranked, weight = rank_by_weight(X, y, ids, seed=seed, alpha=alpha)
     return ranked, root_only, weight  # flatnonzero's ids are int64 already
 
@@ -102,12 +142,25 @@ def n_features_grid(n_ranked, fractions):
     return out
 
 
+# A shared-row store whose flat form would pass this many bytes is reduced row by row instead of
+# expanded first (which held it three times over: 11.3 GB at CoNLL-2012 size with predicted mentions);
+# below it the reduced store is flat, the form every committed H&M run trained on
+EXPAND_BUDGET_BYTES = 2 << 30
+
+
 def reduce_store(store, keep_ids):
-    """ArcStore with only the features in keep_ids (same arcs; a flat store)."""
-    store = expand(store)
+    """ArcStore with only the features in keep_ids (same arcs): a flat store, or above
+    `EXPAND_BUDGET_BYTES` a shared-row store whose rows are cut like its arcs (the same ids in the
+    same reading order per arc)."""
     keep = np.zeros(1 << int(store.n_bits), dtype=np.uint8)
     keep[np.asarray(keep_ids, dtype=np.int64)] = 1
-    offsets, feats = features_with_ids(np.asarray(store.arc_feat_offsets), np.asarray(store.arc_feats), keep)
+    if getattr(store, "n_rows", 0) and _flat_bytes(store) > EXPAND_BUDGET_BYTES:
+        offsets, feats = features_with_ids_or_refs(
+            np.asarray(store.arc_feat_offsets), np.asarray(store.arc_feats), keep
+        )
+    else:
+        store = expand(store)
+        offsets, feats = features_with_ids(np.asarray(store.arc_feat_offsets), np.asarray(store.arc_feats), keep)
     return ArcStore(
         n_bits=store.n_bits,
         doc_mention_offsets=store.doc_mention_offsets,
@@ -120,6 +173,13 @@ def reduce_store(store, keep_ids):
         window=store.window,
         meta=dict(store.meta, reduced=int(len(keep_ids))),
     )
+
+
+def _flat_bytes(store):
+    """Bytes of the flat form of a shared-row store's entries (4 per id, rows expanded)."""
+    from coreflab.features.shared_rows import arc_lengths_of
+
+    return 4 * int(arc_lengths_of(store.arc_feat_offsets, store.arc_feats, np.arange(store.n_arcs)).sum())
 
 
 def keep_ids_for(ranking, n):
@@ -188,13 +248,14 @@ def tune(name, base_params, grid, train, dev, n_iter, keep_singletons=None):
 
 
 def subsample_docs(corpus, store, n_docs, seed=0):
-    """(corpus, store) restricted to a seeded sample of n_docs documents (the tuning sample)."""
-    store = expand(store)
+    """(corpus, store) restricted to a seeded sample of n_docs documents (the tuning sample): a flat
+    store, the sample's arcs expanded from a shared-row store without expanding the rest."""
     from coreflab.corpus.compiled import CompiledCorpus
+    from coreflab.features.shared_rows import ids_of_arcs
 
     total = store.n_docs
     if n_docs >= total:
-        return corpus, store
+        return corpus, expand(store)
     docs = np.sort(np.random.default_rng(seed).permutation(total)[:n_docs])
     offs = np.asarray(store.doc_mention_offsets)
     rows = np.concatenate([np.arange(offs[d], offs[d + 1]) for d in docs])
@@ -203,7 +264,7 @@ def subsample_docs(corpus, store, n_docs, seed=0):
     m_off = np.asarray(store.m_arc_offsets)
     arcs = _ranges(m_off[rows], m_off[rows + 1] - m_off[rows])
     n_arcs = m_off[rows + 1] - m_off[rows]
-    feat_offsets, feats = features_of_arcs(np.asarray(store.arc_feat_offsets), np.asarray(store.arc_feats), arcs)
+    feat_offsets, feats = ids_of_arcs(np.asarray(store.arc_feat_offsets), np.asarray(store.arc_feats), arcs)
     sub_store = ArcStore(
         n_bits=store.n_bits,
         doc_mention_offsets=new_offs,
@@ -214,7 +275,7 @@ def subsample_docs(corpus, store, n_docs, seed=0):
         templates=store.templates,
         unavailable=store.unavailable,
         window=store.window,
-        meta=store.meta,
+        meta={k: v for k, v in store.meta.items() if k != "shared_rows"},
     )
     arrays = {}
     n_m = corpus.n_mentions

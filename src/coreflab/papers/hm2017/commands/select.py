@@ -23,8 +23,15 @@ def run(args):
     from coreflab.papers.hm2017.experiments import design_matrix, pair_columns, rank_by_weight
 
     data = as_training_data(load_split(args.compiled, args.arcs))
-    indptr, indices, y, ids, root_only = pair_columns(data.corpus, data.store)
+    indptr, indices, y, ids, root_only, (docs, pairs) = pair_columns(data.corpus, data.store, seed=args.seed)
+    n_docs = data.corpus.n_docs
     del data  # the store is not needed for the matrix or the fit: at CoNLL-2012 size it is 2 GB of the peak
+    if docs < n_docs:
+        print(
+            f"coreflab hm2017 select: the classifier's matrix holds the pairs of {docs} of {n_docs} training "
+            f"documents ({pairs} pairs), drawn with seed {args.seed}, within its memory budget",
+            file=sys.stderr,
+        )
     X = design_matrix(indptr, indices, ids.size)
     del indptr, indices  # X holds them (or its own int32 copies)
     ranked, weight = rank_by_weight(X, y, ids, seed=args.seed)
