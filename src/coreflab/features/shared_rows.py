@@ -116,14 +116,20 @@ def arc_ids(offs, feats, a, out):
 
 
 @njit(cache=True)
+def arc_length(offs, feats, a):
+    """The number of ids of arc a, rows expanded."""
+    n = 0
+    for e in range(offs[a], offs[a + 1]):
+        f = feats[e]
+        n += offs[-f] - offs[-1 - f] if f < 0 else 1
+    return n
+
+
+@njit(cache=True)
 def arc_lengths(offs, feats, n_arcs, out):
     """out[a] = the number of ids of arc a, rows expanded."""
     for a in range(n_arcs):
-        n = 0
-        for e in range(offs[a], offs[a + 1]):
-            f = feats[e]
-            n += offs[-f] - offs[-1 - f] if f < 0 else 1
-        out[a] = n
+        out[a] = arc_length(offs, feats, a)
 
 
 # ---------------------------------------------------------------- building
@@ -315,12 +321,7 @@ def expanded_ids(offsets, feats, n_arcs):
 @njit(cache=True)
 def _lengths_of(offs, feats, arcs, out):
     for i in range(arcs.shape[0]):
-        a = arcs[i]
-        n = 0
-        for e in range(offs[a], offs[a + 1]):
-            f = feats[e]
-            n += offs[-f] - offs[-1 - f] if f < 0 else 1
-        out[i] = n
+        out[i] = arc_length(offs, feats, arcs[i])
 
 
 @njit(cache=True)
