@@ -46,10 +46,13 @@ _MEASURE = (
 )
 
 
-def measure(compiled, arcs, learner, params, out):
-    """{peak_mb, wall_s, cpu_s} of one `coreflab train` run in its own process."""
-    args = ["train", "--learner", learner, "--params", json.dumps(params), "--seed", "1"]
-    return measure_command(args, compiled, arcs, out)
+def runs():
+    """(kind, name, `coreflab` arguments, what the record says beside the measures) of every job."""
+    for name, learner, params in LEARNERS:
+        args = ["train", "--learner", learner, "--params", json.dumps(params), "--seed", "1"]
+        yield "learners", name, args, {"params": params}
+    for name, args in JOBS:
+        yield "jobs", name, args, {}
 
 
 def measure_command(args, compiled, arcs, out):
@@ -73,7 +76,7 @@ def main(argv=None):
     ap.add_argument("--compiled", required=True, help="the compiled training split")
     ap.add_argument("--arcs", required=True, help="its features store")
     ap.add_argument("--label", required=True, help="bench/results/learner_peaks_<label>.json")
-    ap.add_argument("--only", nargs="*", help="names of LEARNERS to run (default: all)")
+    ap.add_argument("--only", nargs="*", help="names of LEARNERS and JOBS to run (default: all)")
     ap.add_argument("--how", default="", help="machine state: load, what ran beside it")
     args = ap.parse_args(argv)
     with np.load(args.arcs) as z:
@@ -95,18 +98,10 @@ def main(argv=None):
             record["learners"], record["jobs"] = earlier.get("learners", {}), earlier.get("jobs", {})
     out = path.with_suffix(".model.npz")
     try:
-        runs = [
-            (name, "learners", lambda lr=lr, p=p: measure(args.compiled, args.arcs, lr, p, out), p)
-            for name, lr, p in LEARNERS
-        ]
-        runs += [
-            (name, "jobs", lambda a=a: measure_command(a, args.compiled, args.arcs, out), None) for name, a in JOBS
-        ]
-        for name, kind, run, params in runs:
+        for kind, name, job_args, extra in runs():
             if args.only and name not in args.only:
                 continue
-            entry = {"params": params} if params is not None else {}
-            record.setdefault(kind, {})[name] = {**entry, **run()}
+            record.setdefault(kind, {})[name] = {**extra, **measure_command(job_args, args.compiled, args.arcs, out)}
             peaks = [r["peak_mb"] for k in ("learners", "jobs") for r in record.get(k, {}).values()]
             record["max_peak_mb"] = max(peaks)
             path.write_text(json.dumps(record, indent=1) + "\n")  # after each job: a long run keeps its part

@@ -301,7 +301,7 @@ def cross_fitted_probabilities(corpus, model, x=None, y=None):
     `model.folds`) scored by a model fit on the other folds with the same C. The ones the model kept from
     its fit are returned when `corpus` has its training split's fingerprint (the same fits' results)."""
     stored = model.train_probabilities
-    if x is None and stored is not None and len(stored) == corpus.n_mentions:
+    if stored is not None and len(stored) == corpus.n_mentions:
         if model.train_fingerprint == candidates_fingerprint(corpus):
             return np.array(stored, np.float32)
     x = design_matrix(corpus) if x is None else x

@@ -125,13 +125,6 @@ def arc_length(offs, feats, a):
     return n
 
 
-@njit(cache=True)
-def arc_lengths(offs, feats, n_arcs, out):
-    """out[a] = the number of ids of arc a, rows expanded."""
-    for a in range(n_arcs):
-        out[a] = arc_length(offs, feats, a)
-
-
 # ---------------------------------------------------------------- building
 
 
@@ -302,23 +295,6 @@ def concat_stores(parts):
 
 
 @njit(cache=True)
-def _expand(offs, feats, n_arcs, out_off, out_feats):
-    for a in range(n_arcs):
-        arc_ids(offs, feats, a, out_feats[out_off[a] : out_off[a + 1]])
-
-
-def expanded_ids(offsets, feats, n_arcs):
-    """(offsets, ids) of the first n_arcs segments with their row references replaced by the rows' ids."""
-    lengths = np.empty(n_arcs, np.int64)
-    arc_lengths(offsets, feats, n_arcs, lengths)
-    out_off = np.zeros(n_arcs + 1, np.int64)
-    np.cumsum(lengths, out=out_off[1:])
-    out_feats = np.empty(int(out_off[-1]), np.int32)
-    _expand(offsets, feats, n_arcs, out_off, out_feats)
-    return out_off, out_feats
-
-
-@njit(cache=True)
 def _lengths_of(offs, feats, arcs, out):
     for i in range(arcs.shape[0]):
         out[i] = arc_length(offs, feats, arcs[i])
@@ -363,6 +339,16 @@ def ids_of_arcs(offsets, feats, arcs, lengths=None):
     return out_off, out_feats
 
 
+def expanded_ids(offsets, feats, n_arcs):
+    """(offsets, ids) of the first n_arcs segments with their row references replaced by the rows' ids."""
+    return ids_of_arcs(offsets, feats, np.arange(n_arcs, dtype=np.int64))
+
+
+def flat_meta(meta):
+    """A shared-row store's metadata for a flat store of its ids (no row count)."""
+    return {k: v for k, v in meta.items() if k != "shared_rows"}
+
+
 def mark_ids(offsets, feats, arcs, present):
     """present[id] = True for every id of the given arcs (rows expanded)."""
     _mark_ids(offsets, feats, np.asarray(arcs, np.int64), present)
@@ -378,7 +364,7 @@ def expand(store):
     if ante is None or store.arc_feat_offsets.shape[0] == ante.shape[0] + 1:
         return store
     out_off, out_feats = expanded_ids(store.arc_feat_offsets, store.arc_feats, int(ante.shape[0]))
-    meta = {k: v for k, v in getattr(store, "meta", {}).items() if k != "shared_rows"}
+    meta = flat_meta(getattr(store, "meta", {}))
     return _with_features(store, out_off, out_feats, meta)
 
 
@@ -399,15 +385,16 @@ def _with_features(store, offsets, feats, meta):
 
 
 __all__ = [
-    "arc_lengths_of",
-    "ids_of_arcs",
-    "mark_ids",
     "arc_add",
     "arc_dot",
     "arc_ids",
+    "arc_lengths_of",
     "concat_stores",
     "expand",
     "expanded_ids",
+    "flat_meta",
+    "ids_of_arcs",
+    "mark_ids",
     "row_dot",
     "share_rows",
     "template_class",

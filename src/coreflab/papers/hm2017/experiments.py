@@ -66,8 +66,7 @@ def pair_columns(corpus, store, max_entries=MAX_DESIGN_ENTRIES, seed=0):
     occurs[feats[feats >= 0]] = True  # every id is an arc's own entry or in a row some arc refers to
     present = mark_ids(offs, feats, pair, np.zeros_like(occurs))
     lengths = arc_lengths_of(offs, feats, pair)
-    n_docs = int(np.asarray(store.doc_mention_offsets).shape[0] - 1)
-    used = (n_docs, int(pair.size))
+    used = (int(store.n_docs), int(pair.size))
     if max_entries is not None and int(lengths.sum()) > max_entries:
         pair, lengths, used = _whole_documents_within(store, pair, lengths, max_entries, seed)
         if gold[pair].min() == gold[pair].max():
@@ -85,11 +84,10 @@ def _whole_documents_within(store, pair, lengths, max_entries, seed):
     arc_of_mention = np.asarray(store.m_arc_offsets)
     mention = np.searchsorted(arc_of_mention, pair, side="right") - 1
     doc = np.searchsorted(np.asarray(store.doc_mention_offsets), mention, side="right") - 1
-    n_docs = int(np.asarray(store.doc_mention_offsets).shape[0] - 1)
-    per_doc = np.bincount(doc, weights=lengths, minlength=n_docs)
-    taken = np.zeros(n_docs, dtype=bool)
+    per_doc = np.bincount(doc, weights=lengths, minlength=store.n_docs)
+    taken = np.zeros(store.n_docs, dtype=bool)
     total = 0
-    for d in np.random.default_rng(np.random.SeedSequence([seed, 0x4D])).permutation(n_docs):
+    for d in np.random.default_rng(np.random.SeedSequence([seed, 0x4D])).permutation(store.n_docs):
         if total + per_doc[d] <= max_entries:
             taken[d] = True
             total += per_doc[d]
@@ -251,7 +249,7 @@ def subsample_docs(corpus, store, n_docs, seed=0):
     """(corpus, store) restricted to a seeded sample of n_docs documents (the tuning sample): a flat
     store, the sample's arcs expanded from a shared-row store without expanding the rest."""
     from coreflab.corpus.compiled import CompiledCorpus
-    from coreflab.features.shared_rows import ids_of_arcs
+    from coreflab.features.shared_rows import flat_meta, ids_of_arcs
 
     total = store.n_docs
     if n_docs >= total:
@@ -275,7 +273,7 @@ def subsample_docs(corpus, store, n_docs, seed=0):
         templates=store.templates,
         unavailable=store.unavailable,
         window=store.window,
-        meta={k: v for k, v in store.meta.items() if k != "shared_rows"},
+        meta=flat_meta(store.meta),
     )
     arrays = {}
     n_m = corpus.n_mentions
