@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit
 from scipy import optimize
 
+from coreflab.features.shared_rows import mark_ids
 from coreflab.learn.pairwise import lbfgs, newton
 from coreflab.prefetch import prefetch, prefetch_write
 
@@ -68,24 +69,11 @@ def _duplicate_flags(arc_feats, arc_feat_offsets, arcs, n_ids):
     return flags
 
 
-@njit(cache=True)
 def _column_map(arc_feats, arc_feat_offsets, arcs, n_ids):
     """int32[n_ids]: compact column of every id the given arcs use (ascending id order), else -1."""
+    used = mark_ids(arc_feat_offsets, arc_feats, arcs, np.zeros(n_ids, dtype=np.bool_))
     cols = np.full(n_ids, -1, dtype=np.int32)
-    for i in range(arcs.shape[0]):
-        a = arcs[i]
-        for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-            f = arc_feats[k]
-            if f < 0:
-                for k2 in range(arc_feat_offsets[-1 - f], arc_feat_offsets[-f]):
-                    cols[arc_feats[k2]] = 0
-            else:
-                cols[f] = 0
-    n = 0
-    for f in range(n_ids):
-        if cols[f] == 0:
-            cols[f] = n
-            n += 1
+    cols[used] = np.arange(int(np.count_nonzero(used)), dtype=np.int32)
     return cols
 
 
