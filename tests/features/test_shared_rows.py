@@ -206,3 +206,17 @@ def test_blockwise_extraction_is_the_one_pass_store_array_for_array(n_docs, seed
         whole.n_rows,
     )
     assert flat_bytes == flat.nbytes
+
+
+def test_arcs_in_order_refuses_a_list_that_is_not_every_arc_once():
+    import pytest
+
+    from coreflab.features.shared_rows import arcs_in_order
+
+    offsets = np.array([0, 2, 3, 5, 7], np.int64)  # three arcs, then one row
+    feats = np.array([-4, 1, 2, -4, 3, 5, 6], np.int32)
+    off, out = arcs_in_order(offsets, feats, [2, 0, 1])
+    assert off.tolist() == [0, 2, 4, 5, 7] and out.tolist() == [-4, 3, -4, 1, 2, 5, 6]
+    for bad in ([0, 0, 1], [0, 1, 3]):  # an arc twice; a row in place of an arc
+        with pytest.raises(ValueError, match="every arc of the store once"):
+            arcs_in_order(offsets, feats, bad)

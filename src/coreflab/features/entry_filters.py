@@ -82,7 +82,8 @@ def features_with_ids_or_refs(arc_feat_offsets, arc_feats, keep_id):
 
 
 @njit(cache=True)
-def _fill_arcs(arc_feat_offsets, arc_feats, arcs, off, out):
+def fill_arcs(arc_feat_offsets, arc_feats, arcs, off, out):
+    """Write the entries of the given arcs, in that order, into out (offsets into off)."""
     m = 0
     off[0] = 0
     for i in range(arcs.shape[0]):
@@ -99,7 +100,7 @@ def features_of_arcs(arc_feat_offsets, arc_feats, arcs):
     total = int((arc_feat_offsets[arcs + 1] - arc_feat_offsets[arcs]).sum())
     off = np.empty(arcs.shape[0] + 1, dtype=np.int64)
     out = np.empty(total, dtype=arc_feats.dtype)
-    _fill_arcs(arc_feat_offsets, arc_feats, arcs, off, out)
+    fill_arcs(arc_feat_offsets, arc_feats, arcs, off, out)
     return off, out
 
 
@@ -114,6 +115,7 @@ def relabel_in_place(values, table):
 __all__ = [
     "count_kept",
     "features_of_arcs",
+    "fill_arcs",
     "features_with_ids",
     "features_with_ids_or_refs",
     "fill_kept",

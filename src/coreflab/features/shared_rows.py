@@ -355,6 +355,28 @@ def mark_ids(offsets, feats, arcs, present):
     return present
 
 
+def arcs_in_order(offsets, entries, arcs):
+    """(offsets, entries) of a store whose arc segments are those of `arcs` (every arc once, in any
+    order) followed by the store's rows as they are. A row reference names a segment index past the
+    arcs, so with as many arcs as before the references stay valid and nothing is expanded; the
+    result is written in place, so the peak is the store and its copy."""
+    from coreflab.features.entry_filters import fill_arcs
+
+    arcs = np.asarray(arcs, np.int64)
+    offsets = np.asarray(offsets, np.int64)
+    entries = np.asarray(entries)
+    n = arcs.shape[0]
+    if offsets.shape[0] < n + 1 or (n and (arcs.min() < 0 or arcs.max() >= n or np.bincount(arcs).max() != 1)):
+        raise ValueError("arcs must list every arc of the store once")
+    start = int(offsets[n])
+    out_off = np.empty(offsets.shape[0], np.int64)
+    out = np.empty(entries.shape[0], entries.dtype)
+    fill_arcs(offsets, entries, arcs, out_off[: n + 1], out[:start])
+    out_off[n + 1 :] = offsets[n + 1 :]
+    out[start:] = entries[start:]
+    return out_off, out
+
+
 def expand(store):
     """The flat store of a shared-row store (each arc's ids in reading order); a flat store as it is.
 
@@ -389,6 +411,7 @@ __all__ = [
     "arc_dot",
     "arc_ids",
     "arc_lengths_of",
+    "arcs_in_order",
     "concat_stores",
     "expand",
     "expanded_ids",

@@ -77,3 +77,26 @@ def test_windowed_store_shuffles_over_the_same_candidate_pairs():
     text.store.arc_ante = text.store.arc_ante[::-1].copy()  # not a layout coreflab writes
     with pytest.raises(UserError, match="order control needs"):
         shuffled_data(text, seed=1)
+
+
+def test_a_shared_row_store_shuffles_to_its_expanded_stores_shuffle_without_expanding():
+    from coreflab.corpus.compile import compile_documents
+    from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.features.extract import extract_tagged_arc_store
+    from coreflab.features.shared_rows import expand, share_rows
+    from coreflab.learn.base import TrainingData
+
+    corpus = compile_documents(generate_corpus("tiny", seed=2)["train"][:4], "synth", "train")
+    features = ["bias", "ana_type", "ante_type+ana_type", "ante_head+ana_type", "ana_head+ante_type", "sent_dist"]
+    for window in (None, 3):
+        flat, tags = extract_tagged_arc_store(corpus, features, n_bits=12, window=window)
+        shared = share_rows(flat, tags)
+        assert shared.n_rows > 0
+        from_flat, order_flat = shuffled_data(TrainingData(corpus, expand(shared)), seed=3)  # the path it replaced
+        from_shared, order_shared = shuffled_data(TrainingData(corpus, shared), seed=3)
+        assert np.array_equal(order_flat, order_shared)
+        s = from_shared.store
+        assert s.n_rows == shared.n_rows and s.arc_feats.size == shared.arc_feats.size  # rows kept, not expanded
+        back = expand(s)
+        for name in ("m_arc_offsets", "arc_ante", "arc_feat_offsets", "arc_feats"):
+            assert np.array_equal(getattr(back, name), getattr(from_flat.store, name)), name

@@ -5,7 +5,8 @@ comes from the natural order. `shuffled_data` permutes the mentions of every doc
 rebuilds the arc store so that each pair {a, b} keeps exactly the features it had in text
 order (those of the arc from the later mention to the earlier one), and each mention keeps
 its root-arc features. With a window (and string-matched candidates beyond it), the
-candidate pairs are those of the text order.
+candidate pairs are those of the text order. A shared-row store stays one: the arcs are
+reordered and the rows kept, so a CoNLL-size training store is copied once, never expanded.
 """
 
 from types import SimpleNamespace
@@ -13,8 +14,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from coreflab.errors import UserError
-from coreflab.features.entry_filters import features_of_arcs
-from coreflab.features.shared_rows import expand
+from coreflab.features.shared_rows import arcs_in_order
 from coreflab.learn.base import TrainingData, as_training_data
 
 
@@ -57,7 +57,7 @@ def shuffled_data(data, seed):
     the order in which items arrive changes.
     """
     data = as_training_data(data)
-    store = expand(data.store)
+    store = data.store
     keys, stride = _arc_keys(store)
     rng = np.random.default_rng(seed)
     doc_off = np.asarray(store.doc_mention_offsets, dtype=np.int64)
@@ -82,11 +82,11 @@ def shuffled_data(data, seed):
             src_arcs.append(np.concatenate([[m_arc[lo + a]], pair_arcs]))
             antes.append(np.concatenate([[-1], np.flatnonzero(keep)]))
             counts.append(1 + pair_arcs.size)
-    src = np.concatenate(src_arcs).astype(np.int64)
-    foff = np.asarray(store.arc_feat_offsets, dtype=np.int64)
-    new_foff, feats = features_of_arcs(foff, np.asarray(store.arc_feats), src)
     m_arc_new = np.zeros(new_to_old.size + 1, dtype=np.int64)
     np.cumsum(np.asarray(counts, dtype=np.int64), out=m_arc_new[1:])
+    src = np.concatenate(src_arcs).astype(np.int64)  # every arc once: the candidate pairs are unchanged
+    foff = np.asarray(store.arc_feat_offsets, dtype=np.int64)
+    new_foff, feats = arcs_in_order(foff, store.arc_feats, src)
     vals = getattr(store, "arc_vals", None)
     new_store = SimpleNamespace(
         n_bits=store.n_bits,
@@ -95,7 +95,8 @@ def shuffled_data(data, seed):
         arc_ante=np.concatenate(antes).astype(np.int32),
         arc_feat_offsets=new_foff,
         arc_feats=feats,
-        arc_vals=None if vals is None else features_of_arcs(foff, np.asarray(vals), src)[1],
+        n_rows=int(new_foff.shape[0] - 1 - src.size),
+        arc_vals=None if vals is None else arcs_in_order(foff, vals, src)[1],
     )
     corpus = SimpleNamespace(
         m_cluster=np.asarray(data.corpus.m_cluster)[new_to_old],
