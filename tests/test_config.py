@@ -395,3 +395,28 @@ def test_snakemake_notes_a_learner_no_job_trains(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "coreflab: note: learners.mine is configured but not in systems" in proc.stderr
     assert "results/synth/models/mine.npz" not in proc.stdout
+
+
+def test_a_leaderboard_learner_takes_its_tuned_values_from_the_job_that_makes_them(tmp_path):
+    """B&K's root loss from the root-loss tuning, an LSP's C and r from H&M's tuning and LSP_ρ's regressor
+    from H&M's fit, each as an input of the train job; a value the config sets is not asked for."""
+    models = [f"results/synth/models/{s}.npz" for s in ("bk_baseline", "lsp_rho", "lsp_f")]
+    overlay_file = tmp_path / "lsp_f.yaml"
+    overlay_file.write_text("learners: {lsp_f: {learner: lsp_f, params: {n_iter: 2, C: 10.0}}}\n")
+    tiny = str(ROOT / "tests/workflow/config.yaml")
+    proc = _dry_run("-p", "--configfile", tiny, str(overlay_file), "--", *models)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    train = {
+        line.split("--learner ")[1].split()[0]: line
+        for line in proc.stdout.splitlines()
+        if "coreflab train --learner" in line
+    }
+    assert "--tuned results/synth/tuning/root_loss.json " in train["bk_baseline"]
+    assert (
+        "--tuned results/synth/paper/hm2017/tune/lsp_rho.json --tuned regressor=results/synth/paper/hm2017/regressor.json "
+        in train["lsp_rho"]
+    )
+    assert (
+        train["lsp_f"].count("--tuned") == 1 and "--tuned results/synth/paper/hm2017/tune/lsp_f.json " in train["lsp_f"]
+    )
+    assert "rule hm2017_tune:" in proc.stdout and "rule hm2017_mela_fit:" in proc.stdout

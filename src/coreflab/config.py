@@ -162,10 +162,8 @@ def _closest(value, valid):
 
 
 # the parameters the workflow adds to a learner's, and who passes them
-_PASSED_BY = {
-    "seed": "every train job passes",
-    "root_loss": "its tuned_params names (tuned on dev, passed by the train job)",
-}
+_PASSED_BY = {"seed": "every train job passes"}
+_TUNED = "its tuned_params names (tuned on dev, passed by the train job)"
 
 
 def check_learners(config):
@@ -174,7 +172,8 @@ def check_learners(config):
     features and template selection ran. Only the keys the config gives are judged (the workflow adds
     others, e.g. seed and root_loss)."""
     from coreflab.learn import registry
-    from coreflab.learn.tuned import TUNINGS, tuned_params, untuned
+    from coreflab.learn.tuned import tuned_params, untuned
+    from coreflab.papers.registry import tunings
 
     def learner(key, name):
         try:
@@ -188,14 +187,19 @@ def check_learners(config):
         _check_learner_params(f"learners.{system}.params", cls, params)
         # what the workflow adds to the params: every train job passes --seed, and the values tuned on dev
         # of the learner's tuned_params that the params do not set (coreflab.learn.tuned)
-        unknown = [name for name in tuned_params(cls) if name not in TUNINGS]
+        known = tunings()
+        unknown = [name for name in tuned_params(cls) if name not in known]
         if unknown:
             raise UserError(
                 f"config key learners.{system}.learner: learner {entry['learner']!r} takes {', '.join(unknown)} "
-                f"from tuning (tuned_params), which no tuning job makes; tuned: {', '.join(TUNINGS)}"
+                f"from tuning (tuned_params), which no tuning job makes; tuned: {', '.join(known)}"
             )
         added = ["seed"] + untuned(cls, params)
-        lacking = [f"{name} parameter, which {_PASSED_BY[name]}" for name in added if name not in cls._param_names()]
+        lacking = [
+            f"{name} parameter, which {_PASSED_BY.get(name, _TUNED)}"
+            for name in added
+            if name not in cls._param_names()
+        ]
         if lacking:
             raise UserError(
                 f"config key learners.{system}.learner: learner {entry['learner']!r} takes no "

@@ -226,6 +226,39 @@ def test_tuned_for_a_learner_taking_nothing_from_tuning_is_refused(split_files, 
     assert not (tmp / "y.npz").exists()
 
 
+def test_tuned_reads_a_grid_searchs_best_setting_for_the_parameters_params_leave(split_files, capsys):
+    """H&M's tuning writes {"best": {"params": ...}}: the LSPs take C and r from it, unless params set them;
+    a file holding none of them, or a parameter no --tuned gives, is a one-line error."""
+    tmp = split_files["tmp"]
+    grid = tmp / "lsp_f.json"
+    grid.write_text('{"best": {"epoch": 3, "mela": 50.0, "params": {"C": 100.0, "r": 0.5}}, "learner": "lsp_f"}')
+    assert _train(split_files, "lsp_f", '{"n_iter": 1}', tmp / "lsp.npz", "--tuned", grid) == 0
+    model = Learner.load(tmp / "lsp.npz")
+    assert (model.C, model.r) == (100.0, 0.5)
+    assert _train(split_files, "lsp_f", '{"n_iter": 1, "C": 2.0}', tmp / "lsp2.npz", "--tuned", grid) == 0
+    assert (Learner.load(tmp / "lsp2.npz").C, Learner.load(tmp / "lsp2.npz").r) == (2.0, 0.5)
+    capsys.readouterr()
+    root = tmp / "root.json"
+    root.write_text('{"root_loss": 0.5}')
+    assert _train(split_files, "lsp_f", '{"n_iter": 1}', tmp / "lsp3.npz", "--tuned", root) == 2
+    err = capsys.readouterr().err
+    assert f"--tuned {root}: holds none of the tuned parameters C, r" in err and "Traceback" not in err
+    half = tmp / "half.json"
+    half.write_text('{"best": {"params": {"C": 10.0}}}')
+    assert _train(split_files, "lsp_f", '{"n_iter": 1}', tmp / "lsp4.npz", "--tuned", half) == 2
+    assert "--tuned gives no r (tuned parameters: C, r)" in capsys.readouterr().err
+    assert not (tmp / "lsp3.npz").exists() and not (tmp / "lsp4.npz").exists()
+
+
+def test_read_tuned_args_takes_a_fitted_files_path_as_its_value(tmp_path):
+    from coreflab.learn.tuned import read_tuned_args
+
+    grid = tmp_path / "lsp_rho.json"
+    grid.write_text('{"best": {"params": {"C": 1000.0}}}')
+    got = read_tuned_args([str(grid), "regressor=results/x/regressor.json"], ["C", "regressor"])
+    assert got == {"C": 1000.0, "regressor": "results/x/regressor.json"}
+
+
 def test_a_warning_is_one_line_naming_the_verb_not_our_source(split_files, tmp_path):
     """A fit that stops at its iteration cap warns; the log gets `coreflab train: warning: ...`
     alone, without Python's file, line number and code line."""

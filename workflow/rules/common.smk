@@ -16,7 +16,7 @@ from coreflab.config import (
 )
 from coreflab.errors import UserError
 from coreflab.learn.registry import get_learner
-from coreflab.learn.tuned import untuned
+from coreflab.learn.tuned import tuned_args, tuning_files
 from coreflab.papers import registry as paper_registry
 
 try:
@@ -179,6 +179,7 @@ def compiled_splits(wildcards):
 # the registered papers, each with its rule file (included by the Snakefile) and its targets
 PAPER_PLUGINS = {paper.name: paper for paper in paper_registry.papers()}
 PAPERS = list(PAPER_PLUGINS)
+TUNINGS = paper_registry.tunings()  # where each tuned learner parameter comes from
 
 
 def paper_rule_file(paper):
@@ -317,17 +318,35 @@ def training_inputs(corpus, featureset=None):
 
 
 def root_loss_file(corpus):
-    return f"results/{corpus}/tuning/root_loss.json"
+    return TUNINGS["root_loss"].file(corpus, None)
+
+
+def system_tuning_files(wildcards):
+    """{parameter: file} of the values a leaderboard learner takes from tuning (its `tuned_params`,
+    coreflab.learn.tuned) that its config's parameters do not set: the root loss, or a paper's tuning.
+    """
+    entry = config["learners"][wildcards.system]
+    return tuning_files(
+        entry["learner"],
+        get_learner(entry["learner"]),
+        entry.get("params", {}),
+        wildcards.corpus,
+        TUNINGS,
+    )
 
 
 def system_training_inputs(wildcards):
-    """Training inputs, and the values tuned on dev when the learner takes some from tuning (its
-    `tuned_params`, coreflab.learn.tuned) that its parameters do not set."""
+    """Training inputs, and the files of the values the learner takes from tuning."""
     out = training_inputs(wildcards.corpus)
-    entry = config["learners"][wildcards.system]
-    if untuned(get_learner(entry["learner"]), entry.get("params", {})):
-        out["tuned"] = root_loss_file(wildcards.corpus)
+    for name, path in system_tuning_files(wildcards).items():
+        out[f"tuned_{name}"] = path
     return out
+
+
+def system_tuned_option(wildcards, input):
+    return " ".join(
+        f"--tuned {arg}" for arg in tuned_args(system_tuning_files(wildcards), TUNINGS)
+    )
 
 
 def tuned_option(wildcards, input):

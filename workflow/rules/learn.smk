@@ -25,7 +25,7 @@ rule train_system:
         learner=system_learner,
         params=system_params,
         seed=config["seed"],
-        tuned=tuned_option,
+        tuned=system_tuned_option,
     shell:
         "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "

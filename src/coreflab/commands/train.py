@@ -24,8 +24,12 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=None, help="random seed (overrides params)")
     p.add_argument(
         "--tuned",
-        help="JSON of values tuned on dev (`coreflab tune-root-loss`): they fill the parameters the learner takes "
-        "from tuning (its tuned_params, e.g. root_loss) that --params does not set",
+        action="append",
+        default=[],
+        metavar="JSON or NAME=PATH",
+        help="values tuned on dev (a tuning job's JSON, e.g. `coreflab tune-root-loss`'s), or NAME=PATH for a "
+        "parameter whose value is a fitted file (lsp_rho's regressor); repeatable: they fill the parameters the "
+        "learner takes from tuning (its tuned_params, e.g. root_loss) that --params does not set",
     )
     p.add_argument(
         "--keep-singletons",
@@ -50,13 +54,16 @@ def run(args):
 
     params = parse_params(args.params)
     if args.tuned:
-        from coreflab.learn.tuned import read_tuned, tuned_params
+        from coreflab.learn.tuned import read_tuned_args, tuned_params, untuned
 
-        names = tuned_params(get_learner(args.learner))
-        if not names:
-            raise UserError(f"--tuned {args.tuned}: {args.learner} takes no parameter from tuning (tuned_params)")
-        for name, value in read_tuned(args.tuned, names).items():
-            params.setdefault(name, value)
+        cls = get_learner(args.learner)
+        if not tuned_params(cls):
+            raise UserError(
+                f"--tuned {' '.join(args.tuned)}: {args.learner} takes no parameter from tuning (tuned_params)"
+            )
+        names = untuned(cls, params)
+        if names:
+            params.update(read_tuned_args(args.tuned, names))
     if args.seed is not None:
         params["seed"] = args.seed
     params = check_param_types(get_learner(args.learner), params)

@@ -35,7 +35,9 @@ class Paper:
     relative to workflow/; config: the JSON schema of its config section `<name>:` when the
     workflow's schema has none; system_names: the names its tables print for its systems, and
     system_name(name) those of names made from a pattern (None: not one of its names);
-    docs_blocker(config, results) -> why these cited result files cannot be made (None: they can).
+    docs_blocker(config, results) -> why these cited result files cannot be made (None: they can);
+    tunings: {parameter: coreflab.learn.tuned.Tuning} of the learner parameters its jobs tune or fit,
+    which a leaderboard train job then takes from them.
     """
 
     name: str
@@ -49,6 +51,7 @@ class Paper:
     system_names: dict = field(default_factory=dict)
     system_name: Callable | None = None
     docs_blocker: Callable | None = None
+    tunings: dict = field(default_factory=dict)
 
 
 _papers = {}
@@ -126,6 +129,17 @@ def _is_package_paper(name):
     import coreflab.papers as pkg
 
     return name.isidentifier() and any(info.ispkg and info.name == name for info in pkgutil.iter_modules(pkg.__path__))
+
+
+def tunings():
+    """{parameter: coreflab.learn.tuned.Tuning} of every tuning job the workflow has: the root loss and the
+    papers' tunings (`Paper.tunings`)."""
+    from coreflab.learn.tuned import ROOT_LOSS
+
+    out = {"root_loss": ROOT_LOSS}
+    for paper in papers():
+        out.update(paper.tunings)
+    return out
 
 
 def rule_file(paper, workflow_dir):

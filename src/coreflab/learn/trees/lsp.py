@@ -35,9 +35,12 @@ from coreflab.mela.features import key_labels
 
 
 class LSPLearner(Learner):
-    """Shared implementation; subclasses set `loss`."""
+    """Shared implementation; subclasses set `loss`. On a leaderboard C and r come from H&M's tuning
+    and the epochs are tuned on dev (T_best, as H&M report them)."""
 
     loss = None
+    tuned_params = ("C", "r")
+    epochs_tuned_on_dev = True
     _meta_fields = (
         "n_bits_",
         "n_epochs_",
@@ -161,6 +164,7 @@ class LSPRho(LSPLearner):
     """Alg. 1 with the learned loss Δ_ρ and the inexact inference of Alg. 3."""
 
     loss = "rho"
+    tuned_params = ("C", "regressor")
 
     def __init__(
         self,

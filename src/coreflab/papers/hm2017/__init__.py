@@ -2,6 +2,7 @@
 MELA regressor's training data, the run grid, Tables 1-4 and Figs. 2-3. The learners are
 coreflab.learn.trees.lsp; the learned loss itself is coreflab.mela."""
 
+from coreflab.learn.tuned import Tuning
 from coreflab.papers.hm2017.cli import HELP, VERBS
 from coreflab.papers.registry import Paper
 
@@ -31,4 +32,10 @@ PAPER = Paper(
     targets=lambda config, runs: [f"results/{r}/{name}" for r in runs for name in OUTPUTS],
     system_names={"lsp_f": "LSP_F", "lsp_yj": "LSP_YJ", "lsp_rho": "LSP_ρ", "LSP_rho": "LSP_ρ"},
     system_name=system_name,
+    # the leaderboard's LSPs: C and r of `coreflab hm2017 tune` (rule hm2017_tune), LSP_ρ's regressor
+    tunings={
+        "C": Tuning("results/{corpus}/paper/hm2017/tune/{learner}.json"),
+        "r": Tuning("results/{corpus}/paper/hm2017/tune/{learner}.json"),
+        "regressor": Tuning("results/{corpus}/paper/hm2017/regressor.json", is_file=True),
+    },
 )
