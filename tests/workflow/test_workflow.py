@@ -2,6 +2,7 @@
 
 import filecmp
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -265,9 +266,9 @@ def test_a_cc_fit_is_reused_one_way_the_paper_job_scores_the_leaderboard_models(
         "learners:\n  cc_base: {learner: cc_base}\n"
         "  cc_slt_closest: {learner: cc_slt_closest, params: {em_iterations: 2}}\n",
     )
-    tiny.write_text(
-        text.replace("systems: [string_match, bk_baseline, l3m]", "systems: [string_match, cc_base, cc_slt_closest]")
-    )
+    text, n = re.subn(r"^systems: \[.*\]$", "systems: [string_match, cc_base, cc_slt_closest]", text, flags=re.M)
+    assert n == 1, "the tiny config has one `systems:` line"
+    tiny.write_text(text)
     proc = _snakemake(tmp_path, "-n", "-p", "results/synth/leaderboard.csv", "cc2007")
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-2000:]
     lines = [x.removeprefix("Shell command: ") for x in (proc.stdout + proc.stderr).splitlines()]
