@@ -53,6 +53,14 @@ def test_integer_and_grouped_formats(results):
     assert render(text, results / "snap") == "12345 / 12,345 / 1.25\n"
 
 
+def test_the_name_format_prints_a_system_key_as_the_papers_name_it(results):
+    (results / "results" / "synth" / "board.csv").write_text("rank,system\n1,lsp_rho\n2,bk_delayed_laso\n3,mine\n")
+    text = "{{ synth/board.csv | rank=1 | system | name }}, {{ synth/board.csv | rank=2 | system | name }}, "
+    text += "{{ synth/board.csv | rank=3 | system | name }}\n"
+    snapshot(text, results / "results", results / "bench", results / "snap")
+    assert render(text, results / "snap") == "LSP_ρ, delayed LaSO, mine\n"
+
+
 def test_a_compact_include_drops_the_tables_padding_only(results):
     (results / "results" / "synth" / "t.md").write_text(
         "Caption  with  spaces\n\n|   rank | system   |\n|-------:|:---------|\n|      1 | a  b     |\n"

@@ -6,6 +6,7 @@ A template (docs/templates/*.md) is Markdown with placeholders:
     {{ synth/paper/bk2014/table1.csv | features=non-local | dev MELA | .2f }}
                                                                 one cell: file | row filters | column | format
     {{ bench/l3m.json | l3m_pass.cpu_s | .2f }}                 one value of a JSON file (dotted key path)
+    {{ synth/leaderboard.csv | rank=1 | system | name }}         a system key as the papers name it (LSP_ρ)
     {{ findings bk2014 }}                                       a paper's findings scorecard (or `summary`)
     {{ include synth/leaderboard.md | compact }}               a table without its alignment padding
 
@@ -126,6 +127,10 @@ def _json_value(path, parts, where):
 def _format(value, fmt, where):
     if fmt in ("", "s"):
         return str(value)
+    if fmt == "name":
+        from coreflab.report.style_names import system_name
+
+        return system_name(value)
     try:
         return format(int(value) if fmt.endswith("d") else float(value), fmt)
     except ValueError:
