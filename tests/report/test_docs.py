@@ -102,6 +102,24 @@ def test_the_committed_docs_are_their_templates_rendered_from_the_committed_numb
     assert render(template.read_text(), ROOT / "docs" / "numbers", name=template.name) == page.read_text()
 
 
+def _md_rows(path):
+    """{system: MELA} of a committed leaderboard-shaped Markdown table."""
+    lines = [x for x in path.read_text().splitlines() if x.startswith("|")]
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    cells = ([c.strip() for c in x.strip("|").split("|")] for x in lines[2:])
+    return {row[header.index("system")]: row[header.index("MELA")] for row in cells}
+
+
+@pytest.mark.parametrize(
+    "corpus", sorted(p.parents[2].name for p in (ROOT / "docs" / "numbers").glob("*/paper/bk2014/table2.md"))
+)
+def test_a_snapshots_bk_table2_is_its_leaderboard(corpus):
+    """B&K's Table 2 is the leaderboard of the same run (rule bk2014_table2 reads the leaderboard's inputs): a
+    snapshot whose two tables disagree has one of them left from an older run."""
+    numbers = ROOT / "docs" / "numbers" / corpus
+    assert _md_rows(numbers / "paper" / "bk2014" / "table2.md") == _md_rows(numbers / "leaderboard.md")
+
+
 def test_every_snapshot_file_is_cited_by_a_template():
     """A file no template cites any more is a stale copy of an old result (and a reader comparing runs against
     the snapshot would take it for a current one)."""
