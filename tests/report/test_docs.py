@@ -8,6 +8,7 @@ import pytest
 
 from coreflab.errors import UserError
 from coreflab.report.docs import references, render, snapshot
+from coreflab.report.findings import parse_markdown_table
 from coreflab.report.performance import HEADLINE_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,10 +105,7 @@ def test_the_committed_docs_are_their_templates_rendered_from_the_committed_numb
 
 def _md_rows(path):
     """{system: MELA} of a committed leaderboard-shaped Markdown table."""
-    lines = [x for x in path.read_text().splitlines() if x.startswith("|")]
-    header = [c.strip() for c in lines[0].strip("|").split("|")]
-    cells = ([c.strip() for c in x.strip("|").split("|")] for x in lines[2:])
-    return {row[header.index("system")]: row[header.index("MELA")] for row in cells}
+    return {r["system"]: r["MELA"] for r in parse_markdown_table(path.read_text())}
 
 
 @pytest.mark.parametrize(
