@@ -162,3 +162,14 @@ def test_prepare_reuses_the_cross_fitted_probabilities_of_the_models_own_trainin
     assert other.n_mentions == corpus.n_mentions
     with pytest.raises(AssertionError, match="fitted again"):
         cross_fitted_probabilities(other, model)
+
+
+def test_fits_in_threads_give_the_model_of_fits_one_at_a_time():
+    """The whole fit and the folds' fits run in threads: the same weights and cross-fitted probabilities."""
+    corpus = compiled(6)
+    one = fit_mention_model(corpus, folds=3, jobs=1)
+    two = fit_mention_model(corpus, folds=3, jobs=2)
+    assert np.array_equal(one.weights, two.weights) and one.intercept == two.intercept
+    assert np.array_equal(one.train_probabilities, two.train_probabilities)
+    fresh = MentionModel(one.weights, one.intercept, one.c, one.folds, {})  # nothing stored: fits the folds
+    assert np.array_equal(cross_fitted_probabilities(corpus, fresh, jobs=2), one.train_probabilities)

@@ -38,7 +38,7 @@ rule mention_model:
     priority: 20
     conda:
         "../envs/coreflab.yaml"
-    threads: 1
+    threads: 2  # every learner waits for it: its six fits take both cores
     resources:
         mem_mb=4000,
         runtime=30,
@@ -48,7 +48,7 @@ rule mention_model:
         candidates=config["mention_model"]["candidates"],
     shell:
         "coreflab mention-model --conll {input.conll} --corpus {wildcards.corpus} --c {params.c} "
-        "--folds {params.folds} --candidates {params.candidates} --out {output.model} --stats {output.stats} > {log} 2>&1"
+        "--folds {params.folds} --candidates {params.candidates} --jobs {threads} --out {output.model} --stats {output.stats} > {log} 2>&1"
 
 
 rule prepare:

@@ -1,6 +1,6 @@
 """`coreflab mention-model`: learn which rule-extracted candidates are entity mentions of the key.
 
-    coreflab mention-model --conll TRAIN.conll --out MODEL.npz [--c 1.0] [--folds 5] [--stats STATS.json]
+    coreflab mention-model --conll TRAIN.conll --out MODEL.npz [--c 1.0] [--folds 5] [--jobs 1] [--stats STATS.json]
 
 Compiles the training split's candidate mentions (the rules', or with `--candidates extended` those and the
 nested ones they leave out, `coreflab.corpus.mentions.candidate_mentions`), fits the mention classifier
@@ -33,6 +33,9 @@ def add_arguments(parser):
         default="rules",
         help="what it classifies: the rules' mentions (default), or those and the nested spans the rules leave out",
     )
+    parser.add_argument(
+        "--jobs", type=at_least(1), default=1, help="fits at a time (the whole one and each fold's; threads)"
+    )
     parser.add_argument("--stats", help="also write the cross-fitted detection statistics as JSON here")
 
 
@@ -45,7 +48,7 @@ def run(args):
     if not docs:
         raise UserError(f"{args.conll}: holds no documents")
     corpus = compile_documents(docs, args.corpus, "train", mentions=CANDIDATE_SETS[args.candidates])
-    model = fit_mention_model(corpus, c=args.c, folds=args.folds, candidates=args.candidates)
+    model = fit_mention_model(corpus, c=args.c, folds=args.folds, candidates=args.candidates, jobs=args.jobs)
     model.save(args.out)
     if args.stats:
         atomic_write_text(args.stats, json.dumps(model.stats, indent=2) + "\n")

@@ -105,6 +105,7 @@ def run(args):
         mention_model=args.mention_model,
         mention_filter=args.mention_filter,
         policy_from=args.policy_from,
+        jobs=args.jobs,
     )
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
     local, chosen_nonlocal, rows = greedy_selection(

@@ -189,7 +189,7 @@ def _fit(x, y, c):
         raise UserError(
             "the mention classifier needs candidates both in and out of the key; the training split has one kind"
         )
-    model = LogisticRegression(C=c, solver="liblinear", max_iter=200)
+    model = LogisticRegression(C=c, solver="liblinear", max_iter=200, random_state=0)
     model.fit(x, y)
     return model.coef_.ravel().astype(np.float32), float(model.intercept_[0])
 
@@ -271,14 +271,35 @@ class MentionModel:
         )
 
 
-def fit_mention_model(corpus, c=1.0, folds=5, candidates="rules"):
+def _fits(x, y, c, subsets, jobs):
+    """(weights, intercept) of a fit on each row subset (None: every row; a subset with one kind of label
+    gives None), `jobs` at a time: liblinear releases the GIL, so threads share `x` instead of copying it
+    into processes."""
+
+    def fit(rows):
+        if rows is None:
+            return _fit(x, y, c)
+        return _fit(x[rows], y[rows], c) if y[rows].min() < y[rows].max() else None
+
+    if jobs <= 1 or len(subsets) <= 1:
+        return [fit(rows) for rows in subsets]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(fit, subsets))
+
+
+def fit_mention_model(corpus, c=1.0, folds=5, candidates="rules", jobs=1):
     """Fit the classifier on a compiled split of predicted candidates (labels: `m_in_key`; `candidates`
     names how they were extracted, CANDIDATE_SETS); its stats hold the cross-fitted precision and recall
-    on that split (`detection_stats`)."""
+    on that split (`detection_stats`). The whole fit and the folds' fits run `jobs` at a time."""
     x, y = design_matrix(corpus), _labels(corpus)
-    weights, intercept = _fit(x, y, c)
+    fold = _folds(corpus, folds)
+    subsets = [None] + ([] if fold is None else [fold != f for f in range(folds)])
+    fitted = _fits(x, y, c, subsets, jobs)
+    weights, intercept = fitted[0]
     model = MentionModel(weights, intercept, c, folds, {}, candidates)
-    crossed = cross_fitted_probabilities(corpus, model, x, y)
+    crossed = _cross_fitted(x, y, fold, model, fitted[1:]) if fold is not None else model.probabilities(corpus)
     model.stats = {"train_cross_fitted": detection_stats(corpus, crossed)}
     model.train_probabilities, model.train_fingerprint = crossed, candidates_fingerprint(corpus)
     return model
@@ -296,29 +317,41 @@ def candidates_fingerprint(corpus):
     return h.hexdigest()
 
 
-def cross_fitted_probabilities(corpus, model, x=None, y=None):
+def cross_fitted_probabilities(corpus, model, x=None, y=None, jobs=1):
     """P(key mention) of the training split's own candidates, each fold of documents (document index mod
-    `model.folds`) scored by a model fit on the other folds with the same C. The ones the model kept from
-    its fit are returned when `corpus` has its training split's fingerprint (the same fits' results)."""
+    `model.folds`) scored by a model fit on the other folds with the same C, `jobs` fits at a time. The
+    ones the model kept from its fit are returned when `corpus` has its training split's fingerprint (the
+    same fits' results)."""
     stored = model.train_probabilities
     if stored is not None and len(stored) == corpus.n_mentions:
         if model.train_fingerprint == candidates_fingerprint(corpus):
             return np.array(stored, np.float32)
+    fold = _folds(corpus, model.folds)
+    if fold is None:
+        return model.probabilities(corpus)
     x = design_matrix(corpus) if x is None else x
     y = _labels(corpus) if y is None else y
-    fold = corpus.arrays["m_doc"] % max(model.folds, 1)
-    if model.folds < 2 or corpus.n_docs < model.folds:
-        return model.probabilities(corpus)
-    out = np.empty(corpus.n_mentions, np.float32)
-    for f in range(model.folds):
+    fits = _fits(x, y, model.c, [fold != f for f in range(model.folds)], jobs)
+    return _cross_fitted(x, y, fold, model, fits)
+
+
+def _folds(corpus, folds):
+    """Each mention's cross-fitting fold (its document's index mod `folds`), or None when there are too
+    few documents or folds to cross-fit."""
+    if folds < 2 or corpus.n_docs < folds:
+        return None
+    return corpus.arrays["m_doc"] % folds
+
+
+def _cross_fitted(x, y, fold, model, fits):
+    """Each fold's rows scored by the fit on the other folds (the whole model's weights where the other
+    folds hold one kind of label only, and where a fit is None)."""
+    out = np.empty(len(y), np.float32)
+    for f, fitted in enumerate(fits):
         test = fold == f
-        train = ~test
         if not test.any():
             continue
-        if y[train].min() == y[train].max():
-            w, b = model.weights, model.intercept
-        else:
-            w, b = _fit(x[train], y[train], model.c)
+        w, b = fitted if fitted is not None else (model.weights, model.intercept)
         out[test] = 1.0 / (1.0 + np.exp(-(x[test] @ w + b)))
     return out
 
@@ -383,10 +416,10 @@ def select_mentions(corpus, keep):
     return out
 
 
-def apply_mention_model(corpus, model, filter_below, cross_fit=False):
+def apply_mention_model(corpus, model, filter_below, cross_fit=False, jobs=1):
     """The split with every candidate's entity probability (`m_entity`) and those below `filter_below`
-    dropped; cross_fit scores the model's own training split fold by fold."""
-    prob = cross_fitted_probabilities(corpus, model) if cross_fit else model.probabilities(corpus)
+    dropped; cross_fit scores the model's own training split fold by fold (`jobs` fits at a time)."""
+    prob = cross_fitted_probabilities(corpus, model, jobs=jobs) if cross_fit else model.probabilities(corpus)
     corpus.arrays["m_entity"] = prob.astype(OPTIONAL_ARRAY_FIELDS["m_entity"])
     return select_mentions(corpus, prob >= filter_below), prob
 

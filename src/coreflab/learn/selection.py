@@ -61,6 +61,7 @@ class Evaluator:
         mention_model=None,
         mention_filter=0.1,
         policy_from=None,
+        jobs=1,
     ):
         """n_bits and window: those of the training arc stores, so that a template is judged
         with the hashing collisions and candidate sets it will be trained with.
@@ -76,7 +77,8 @@ class Evaluator:
         mention_model: path of the mention classifier of a predicted-mention run; both parts are filtered
         at mention_filter with probabilities cross-fitted within each part, as the training split is.
         policy_from: path of the compiled training split, whose singleton policy the held-out part follows
-        (keep_singletons then only overrides it when not auto)."""
+        (keep_singletons then only overrides it when not auto).
+        jobs: the mention classifier's cross-fitting fits at a time."""
         train_docs, self.held_docs = split_documents(docs, seed)
         # here, not at the top: the learner registry imports this module on every start
         from coreflab.corpus.compile import compile_documents
@@ -88,8 +90,8 @@ class Evaluator:
         self.train = compile_documents(train_docs, name, "select-train", extract)
         self.held = compile_documents(self.held_docs, name, "select-held", extract)
         if model is not None:
-            self.train = apply_mention_model(self.train, model, mention_filter, cross_fit=True)[0]
-            self.held = apply_mention_model(self.held, model, mention_filter, cross_fit=True)[0]
+            self.train = apply_mention_model(self.train, model, mention_filter, cross_fit=True, jobs=jobs)[0]
+            self.held = apply_mention_model(self.held, model, mention_filter, cross_fit=True, jobs=jobs)[0]
         recorded = CompiledCorpus.load(policy_from) if policy_from is not None else None
         # auto/None: the whole training key's decision, as `coreflab prepare` records it for the training split
         self.held.response_singletons = resolve_keep_singletons(keep_singletons, recorded, key_docs=docs)
