@@ -130,3 +130,28 @@ def test_on_the_compiled_synthetic_corpus():
         n * (n + 1) // 2 for n in np.diff(corpus.doc_mention_offsets)
     )
     _compare(corpus, entries, 22, None)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 12), st.floats(0.5, 6.0), st.integers(0, 5), st.integers(1, 40))
+def test_per_document_bytes_add_up_to_the_tagged_store_bytes(n_docs, mean_mentions, seed, block_arcs):
+    """Documents without arcs (one mention) or without mentions, and blocks cutting anywhere, included."""
+    from coreflab.features.extract import tagged_store_bytes, tagged_store_bytes_per_document
+
+    corpus = random_compiled_corpus(n_docs, mean_mentions=mean_mentions, n_words=3, seed=seed)
+    fs = load_featureset("local")
+    per_doc = tagged_store_bytes_per_document(corpus, fs, n_bits=14, window=5, block_arcs=block_arcs)
+    assert per_doc.shape == (n_docs,) and (per_doc > 0).all()
+    assert int(per_doc.sum()) + 24 == tagged_store_bytes(corpus, fs, n_bits=14, window=5)  # three closing offsets
+
+
+def test_a_documents_bytes_are_those_of_its_store_alone():
+    from coreflab.corpus.compile import compile_documents
+    from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.features.extract import tagged_store_bytes, tagged_store_bytes_per_document
+
+    docs = generate_corpus("tiny", seed=1)["train"][:5]
+    fs = load_featureset("local")
+    per_doc = tagged_store_bytes_per_document(compile_documents(docs, "synth", "train"), fs, n_bits=14)
+    alone = [tagged_store_bytes(compile_documents([d], "synth", "train"), fs, n_bits=14) - 24 for d in docs]
+    assert per_doc.tolist() == alone

@@ -1,6 +1,8 @@
 """Greedy template selection: forward, backward and non-local steps on a known objective."""
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 from coreflab.learn.selection import greedy_selection, split_documents
 
@@ -128,7 +130,7 @@ def test_a_pool_beyond_the_memory_budget_is_not_kept(monkeypatch):
         raise AssertionError("a pool over the budget was built")
 
     monkeypatch.setattr(template_subsets.TemplatePool, "__init__", built)
-    ev = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
+    ev = selection.Evaluator(docs, "synth", n_bits=12, pool=pool, sample=False)
     assert ev.pools is None and ev(pool) == selection.Evaluator(docs, "synth", n_bits=12)(pool)
 
 
@@ -314,9 +316,9 @@ def test_stores_over_the_extraction_budget_share_rows_and_hold_the_flat_ids(monk
     pool = ["bias", "ana_type", "ante_type", "head_match", "ana_type+ante_type"]
     assert not selection.Evaluator(docs, "synth", n_bits=12, pool=pool).shared_stores
     monkeypatch.setattr(selection, "POOL_BUDGET_BYTES", 1000)
-    assert not selection.Evaluator(docs, "synth", n_bits=12, pool=pool).shared_stores
+    assert not selection.Evaluator(docs, "synth", n_bits=12, pool=pool, sample=False).shared_stores
     monkeypatch.setattr(selection, "EXTRACT_BUDGET_BYTES", 1000)
-    ev = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
+    ev = selection.Evaluator(docs, "synth", n_bits=12, pool=pool, sample=False)
     assert ev.pools is None and ev.shared_stores
     for store, part in zip(ev._stores(pool), (ev.train, ev.held)):
         flat = extract_arc_store(part, pool, n_bits=12)
@@ -328,3 +330,50 @@ def test_stores_over_the_extraction_budget_share_rows_and_hold_the_flat_ids(monk
             wide.arc_feats[np.lexsort((wide.arc_feats, arc))], flat.arc_feats[np.lexsort((flat.arc_feats, arc))]
         )
     assert 0.0 < ev(pool) <= 100.0
+
+
+@given(
+    st.lists(st.integers(0, 50), min_size=1, max_size=30),
+    st.integers(0, 400),
+    st.integers(0, 3),
+)
+def test_documents_within_a_budget_are_the_longest_seeded_prefix_that_fits(doc_bytes, budget, seed):
+    from coreflab.learn.selection import documents_within
+
+    keep = documents_within(doc_bytes, budget, seed)
+    assert np.array_equal(keep, documents_within(doc_bytes, budget, seed))  # seeded
+    assert np.all(np.diff(keep) > 0) and len(keep) >= 1
+    order = np.random.default_rng(seed).permutation(len(doc_bytes))
+    assert set(keep.tolist()) == set(order[: len(keep)].tolist())  # a prefix of the seeded order
+    total = sum(doc_bytes[i] for i in keep)
+    assert total <= budget or len(keep) == 1  # within the budget, or the one document it starts with
+    if len(keep) < len(doc_bytes):  # the next document would overflow it
+        assert total + doc_bytes[order[len(keep)]] > budget
+
+
+def test_above_the_pool_budget_templates_are_judged_on_a_sample_whose_pool_fits(monkeypatch):
+    """With the pool of the whole training part over its budget, the evaluator keeps a seeded sample of
+    each part's documents (about the same share of both), whose pool is within the budget and is built;
+    `sample=False` judges on every document instead."""
+    from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.features.extract import tagged_store_bytes
+    from coreflab.learn import selection
+
+    docs = generate_corpus("tiny", seed=0)["train"][:16]
+    pool = ["bias", "ana_type", "ante_type", "head_match"]
+    whole = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
+    assert whole.sampled is None and whole.pools is not None
+    need = tagged_store_bytes(whole.train, pool, n_bits=12)
+    monkeypatch.setattr(selection, "POOL_BUDGET_BYTES", need)  # the whole part's pool: over 3/4 of it
+    ev = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
+    (n, of), (k, held_of) = ev.sampled["train"], ev.sampled["held"]
+    assert (of, held_of) == (whole.train.n_docs, whole.held.n_docs) and 1 <= n < of and 1 <= k <= held_of
+    assert (ev.train.n_docs, ev.held.n_docs) == (n, k)
+    assert set(ev.train.doc_ids) < set(whole.train.doc_ids) and set(ev.held.doc_ids) <= set(whole.held.doc_ids)
+    assert abs(k / held_of - n / of) <= 1 / held_of  # the same share of each part
+    assert tagged_store_bytes(ev.train, pool, n_bits=12) <= selection.SAMPLE_SHARE_OF_BUDGET * 3 * need / 4
+    assert ev.pools is not None
+    again = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
+    assert again.train.doc_ids == ev.train.doc_ids and again(pool) == ev(pool)  # seeded
+    off = selection.Evaluator(docs, "synth", n_bits=12, pool=pool, sample=False)
+    assert off.sampled is None and off.pools is None and off.train.doc_ids == whole.train.doc_ids

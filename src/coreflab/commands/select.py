@@ -65,6 +65,14 @@ def add_arguments(p):
     )
     p.add_argument("--min-gain", type=float, default=0.05)
     p.add_argument("--jobs", type=at_least(1), default=1, help="candidate evaluations in parallel")
+    p.add_argument(
+        "--no-sample",
+        dest="sample",
+        action="store_false",
+        help="judge templates on every document even where the template pool exceeds its memory budget "
+        "(each evaluation then extracts its stores anew); by default a seeded sample of whole documents "
+        "whose pool fits it",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
         "--singletons",
@@ -74,6 +82,17 @@ def add_arguments(p):
     )
     p.add_argument("--log-out", required=True, help="CSV: every evaluated step")
     p.add_argument("--out", required=True, help="selected feature set (YAML list)")
+
+
+def sample_note(sampled):
+    """'' or 'judged on N of M training and K of L held-out documents (...)': what `Evaluator.sampled` says."""
+    if not sampled:
+        return ""
+    (n, of), (k, held_of) = sampled["train"], sampled["held"]
+    return (
+        f"judged on {n} of {of} training and {k} of {held_of} held-out documents (seeded: the template pool "
+        f"of all would take {sampled['pool_gb_of_all']:.1f} GB, over its memory budget)"
+    )
 
 
 def run(args):
@@ -106,7 +125,11 @@ def run(args):
         mention_filter=args.mention_filter,
         policy_from=args.policy_from,
         jobs=args.jobs,
+        sample=args.sample,
     )
+    judged = sample_note(evaluate.sampled)
+    if judged:
+        print(f"templates {judged}", flush=True)
     nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
     local, chosen_nonlocal, rows = greedy_selection(
         evaluate,
@@ -124,8 +147,9 @@ def run(args):
         Path(args.log_out).with_suffix(".html"),  # what the Snakemake report shows
         html_table(log, "%.4f", f"Greedy template selection on {args.corpus}: every evaluated step"),
     )
-    text = f"# selected by coreflab select on {args.corpus} (seed {args.seed})\n" + yaml.safe_dump(
-        local + chosen_nonlocal, sort_keys=False
+    text = (
+        f"# selected by coreflab select on {args.corpus} (seed {args.seed}){'; ' + judged if judged else ''}\n"
+        + yaml.safe_dump(local + chosen_nonlocal, sort_keys=False)
     )
     atomic_write_text(args.out, text)
     print(

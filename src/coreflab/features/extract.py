@@ -95,6 +95,24 @@ def tagged_store_bytes(corpus, featureset, n_bits=22, window=None, reach=True, b
     return offsets + 4 * n_arcs + 6 * entries
 
 
+def tagged_store_bytes_per_document(corpus, featureset, n_bits=22, window=None, reach=True, block_arcs=BLOCK_ARCS):
+    """`tagged_store_bytes` of each document alone (int64 array; they add up to the store's bytes but for
+    its one closing offset): which documents a store within a budget can hold."""
+    plan = _plan(corpus, featureset, n_bits, window, reach)
+    n_docs = plan.doc_off.shape[0] - 1
+    arcs_before = plan.m_arc_off[plan.doc_off]  # arcs before each document, and the total last
+    entries = np.zeros(n_docs, np.int64)
+    for d0, d1 in _blocks(plan.doc_off, plan.m_arc_off, block_arcs):
+        counts = _count_pass(plan, d0, d1)[3]
+        if counts.shape[0]:
+            first = arcs_before[d0:d1] - arcs_before[d0]  # each document's first arc within the block
+            entries[d0:d1] = np.add.reduceat(counts.astype(np.int64), np.minimum(first, counts.shape[0] - 1))
+            entries[d0:d1][arcs_before[d0:d1] == arcs_before[d0 + 1 : d1 + 1]] = 0  # documents without arcs
+    arcs = np.diff(arcs_before).astype(np.int64)
+    mentions = np.diff(plan.doc_off).astype(np.int64)
+    return 8 * (1 + mentions + arcs) + 4 * arcs + 6 * entries
+
+
 def _blocks(doc_off, m_arc_off, block_arcs):
     """(first, end) document ranges of about `block_arcs` arcs each (at least one document each)."""
     arcs_before = m_arc_off[doc_off]  # arcs before each document, and the total last

@@ -10,7 +10,9 @@ Every evaluated step is logged (step, phase, action, template, MELA, kept).
 Candidates of one step are evaluated in parallel (joblib processes). With the template pool given
 (`pool`: the start set and the candidates), each split's store of the whole pool is extracted once
 and every candidate set's store is cut from it (`features/template_subsets.py`: the same arrays as
-extracting it, a fraction of the time).
+extracting it, a fraction of the time). Where that pool would exceed its memory budget (a
+predicted-mention training split at CoNLL-2012 size), templates are judged on a seeded sample of
+whole documents whose pool fits it, unless `sample` is off.
 """
 
 import time
@@ -22,7 +24,12 @@ import numpy as np
 from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.corpus.singletons import parse_mode, resolve_keep_singletons
 from coreflab.errors import one_line_warnings
-from coreflab.features.extract import extract_arc_store, extract_shared_arc_store, tagged_store_bytes
+from coreflab.features.extract import (
+    extract_arc_store,
+    extract_shared_arc_store,
+    tagged_store_bytes,
+    tagged_store_bytes_per_document,
+)
 from coreflab.learn.evaluation import score_model
 from coreflab.learn.registry import make_learner
 
@@ -34,10 +41,52 @@ def split_documents(docs, seed, fraction=0.75):
     return [docs[i] for i in sorted(order[:cut])], [docs[i] for i in sorted(order[cut:])]
 
 
+def documents_within(doc_bytes, budget, seed):
+    """Ascending indices of a seeded random set of documents whose bytes add up to at most `budget`
+    (at least one document): the documents in a seeded order, up to the first that would overflow it."""
+    doc_bytes = np.asarray(doc_bytes, np.int64)
+    order = np.random.default_rng(seed).permutation(len(doc_bytes))
+    fits = np.cumsum(doc_bytes[order]) <= budget
+    n = len(order) if fits.all() else int(np.argmin(fits))
+    return np.sort(order[: max(n, 1)])
+
+
+def seeded_share(n, share, seed):
+    """Ascending indices of a seeded random `share` of n items (at least one)."""
+    k = min(n, max(1, int(round(share * n))))
+    return np.sort(np.random.default_rng(seed).permutation(n)[:k])
+
+
 POOL_BUDGET_BYTES = 2 << 30  # the pool's stores (ids and template tags) are kept only below this size
+SAMPLE_SHARE_OF_BUDGET = 0.9  # a sample's training pool aims below this share of its budget (the held-out
+# part, sampled by document count, is a third of its size only on average)
 # above the pool budget each evaluation extracts its stores: flat ones while they stay below this, else
 # shared-row ones (a predicted-mention training set at CoNLL-2012 size: about 10 GB flat per worker)
 EXTRACT_BUDGET_BYTES = 4 << 30
+
+
+class _PartCompiler:
+    """Compiles a part's documents the way the learners' split is: its extracted mentions, filtered by the
+    mention classifier with probabilities cross-fitted within the part."""
+
+    def __init__(self, name, mentions, model, mention_filter, jobs):
+        self.name, self.mentions, self.model, self.mention_filter, self.jobs = (
+            name,
+            mentions,
+            model,
+            mention_filter,
+            jobs,
+        )
+
+    def __call__(self, docs, split):
+        from coreflab.corpus.compile import compile_documents
+        from coreflab.features.mention_model import apply_mention_model
+
+        extract = self.model.extractor if self.model is not None else self.mentions
+        part = compile_documents(docs, self.name, split, extract)
+        if self.model is None:
+            return part
+        return apply_mention_model(part, self.model, self.mention_filter, cross_fit=True, jobs=self.jobs)[0]
 
 
 class Evaluator:
@@ -62,6 +111,7 @@ class Evaluator:
         mention_filter=0.1,
         policy_from=None,
         jobs=1,
+        sample=True,
     ):
         """n_bits and window: those of the training arc stores, so that a template is judged
         with the hashing collisions and candidate sets it will be trained with.
@@ -78,36 +128,48 @@ class Evaluator:
         at mention_filter with probabilities cross-fitted within each part, as the training split is.
         policy_from: path of the compiled training split, whose singleton policy the held-out part follows
         (keep_singletons then only overrides it when not auto).
-        jobs: the mention classifier's cross-fitting fits at a time."""
+        jobs: the mention classifier's cross-fitting fits at a time.
+        sample: where the pool's training-part store would exceed POOL_BUDGET_BYTES, judge templates on a
+        seeded sample of whole documents of each part whose pool fits it (`sampled` says how many);
+        False: every document, each evaluation extracting its stores anew (at CoNLL-2012 size with
+        predicted mentions about 30 s per evaluation on 2 workers)."""
         train_docs, self.held_docs = split_documents(docs, seed)
         # here, not at the top: the learner registry imports this module on every start
-        from coreflab.corpus.compile import compile_documents
-        from coreflab.features.mention_model import MentionModel, apply_mention_model
+        from coreflab.features.mention_model import MentionModel
         from coreflab.features.template_subsets import TemplatePool
 
         model = MentionModel.load(mention_model) if mention_model is not None else None
-        extract = model.extractor if model is not None else mentions
-        self.train = compile_documents(train_docs, name, "select-train", extract)
-        self.held = compile_documents(self.held_docs, name, "select-held", extract)
-        if model is not None:
-            self.train = apply_mention_model(self.train, model, mention_filter, cross_fit=True, jobs=jobs)[0]
-            self.held = apply_mention_model(self.held, model, mention_filter, cross_fit=True, jobs=jobs)[0]
+        compile_part = _PartCompiler(name, mentions, model, mention_filter, jobs)
+        self.train = compile_part(train_docs, "select-train")
+        self.held = compile_part(self.held_docs, "select-held")
+        self.store_options = {"n_bits": n_bits, "window": window, "reach": reach}
+        # documents each part holds of its whole, (judged, of), when the pool's budget made a sample
+        self.sampled = None
+        need = tagged_store_bytes(self.train, pool, **self.store_options) if pool is not None else 0
+        if sample and 4 * need > 3 * POOL_BUDGET_BYTES:
+            per_doc = tagged_store_bytes_per_document(self.train, pool, **self.store_options)
+            keep = documents_within(per_doc, SAMPLE_SHARE_OF_BUDGET * 3 * POOL_BUDGET_BYTES // 4, (seed, 1))
+            held = seeded_share(len(self.held_docs), len(keep) / len(train_docs), (seed, 2))
+            self.sampled = {"train": (len(keep), len(train_docs)), "held": (len(held), len(self.held_docs))}
+            self.sampled["pool_gb_of_all"] = round(need / 1e9, 2)
+            train_docs = [train_docs[i] for i in keep]
+            self.held_docs = [self.held_docs[i] for i in held]
+            self.train = compile_part(train_docs, "select-train")
+            self.held = compile_part(self.held_docs, "select-held")
+            need = tagged_store_bytes(self.train, pool, **self.store_options)
         recorded = CompiledCorpus.load(policy_from) if policy_from is not None else None
         # auto/None: the whole training key's decision, as `coreflab prepare` records it for the training split
         self.held.response_singletons = resolve_keep_singletons(keep_singletons, recorded, key_docs=docs)
         if recorded is not None and parse_mode(keep_singletons) is None:
             self.held.singleton_policy = recorded.singleton_policy
         self.seed, self.iterations, self.beam, self.root_loss = seed, iterations, beam, root_loss
-        self.store_options = {"n_bits": n_bits, "window": window, "reach": reach}
         self.nonlocal_iterations = iterations if nonlocal_iterations is None else nonlocal_iterations
         self.pools = None
         self.worker_key = uuid.uuid4().hex  # `_in_worker` keeps one copy of this evaluator per worker
         # the held-out part is a third of the training part's size: both pools within the budget, judged
-        # by counting the features before any pool is built (a pool of a predicted-mention training split
-        # at CoNLL-2012 size would take tens of GB)
+        # by counting the features before any pool is built
         self.shared_stores = False
         if pool is not None:
-            need = tagged_store_bytes(self.train, pool, **self.store_options)
             if 4 * need <= 3 * POOL_BUDGET_BYTES:
                 self.pools = (
                     TemplatePool(self.train, pool, **self.store_options),
