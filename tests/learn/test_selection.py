@@ -351,10 +351,11 @@ def test_documents_within_a_budget_are_the_longest_seeded_prefix_that_fits(doc_b
         assert total + doc_bytes[order[len(keep)]] > budget
 
 
-def test_above_the_pool_budget_templates_are_judged_on_a_sample_whose_pool_fits(monkeypatch):
-    """With the pool of the whole training part over its budget, the evaluator keeps a seeded sample of
-    each part's documents (about the same share of both), whose pool is within the budget and is built;
-    `sample=False` judges on every document instead."""
+def test_above_both_budgets_templates_are_judged_on_a_sample_whose_pool_fits(monkeypatch):
+    """With the pool of the whole training part over its budget and each evaluation's flat stores over
+    theirs, the evaluator keeps a seeded sample of each part's documents (about the same share of both),
+    whose pool is within the budget and is built; `sample=False` judges on every document instead, and
+    so does the default while flat stores fit."""
     from coreflab.corpus.synthetic.generator import generate_corpus
     from coreflab.features.extract import tagged_store_bytes
     from coreflab.learn import selection
@@ -365,6 +366,9 @@ def test_above_the_pool_budget_templates_are_judged_on_a_sample_whose_pool_fits(
     assert whole.sampled is None and whole.pools is not None
     need = tagged_store_bytes(whole.train, pool, n_bits=12)
     monkeypatch.setattr(selection, "POOL_BUDGET_BYTES", need)  # the whole part's pool: over 3/4 of it
+    flat_fits = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
+    assert flat_fits.sampled is None and flat_fits.pools is None and not flat_fits.shared_stores
+    monkeypatch.setattr(selection, "EXTRACT_BUDGET_BYTES", 1000)
     ev = selection.Evaluator(docs, "synth", n_bits=12, pool=pool)
     (n, of), (k, held_of) = ev.sampled["train"], ev.sampled["held"]
     assert (of, held_of) == (whole.train.n_docs, whole.held.n_docs) and 1 <= n < of and 1 <= k <= held_of

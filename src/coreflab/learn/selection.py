@@ -10,9 +10,9 @@ Every evaluated step is logged (step, phase, action, template, MELA, kept).
 Candidates of one step are evaluated in parallel (joblib processes). With the template pool given
 (`pool`: the start set and the candidates), each split's store of the whole pool is extracted once
 and every candidate set's store is cut from it (`features/template_subsets.py`: the same arrays as
-extracting it, a fraction of the time). Where that pool would exceed its memory budget (a
-predicted-mention training split at CoNLL-2012 size), templates are judged on a seeded sample of
-whole documents whose pool fits it, unless `sample` is off.
+extracting it, a fraction of the time). Where neither that pool nor each evaluation's flat stores fit
+their memory budgets (a predicted-mention training split at CoNLL-2012 size), templates are judged on a
+seeded sample of whole documents whose pool fits, unless `sample` is off.
 """
 
 import time
@@ -129,10 +129,10 @@ class Evaluator:
         policy_from: path of the compiled training split, whose singleton policy the held-out part follows
         (keep_singletons then only overrides it when not auto).
         jobs: the mention classifier's cross-fitting fits at a time.
-        sample: where the pool's training-part store would exceed POOL_BUDGET_BYTES, judge templates on a
-        seeded sample of whole documents of each part whose pool fits it (`sampled` says how many);
-        False: every document, each evaluation extracting its stores anew (at CoNLL-2012 size with
-        predicted mentions about 30 s per evaluation on 2 workers)."""
+        sample: where each evaluation would have to build shared-row stores (its flat ones over
+        EXTRACT_BUDGET_BYTES, the pool over POOL_BUDGET_BYTES), judge templates on a seeded sample of whole
+        documents of each part whose pool fits (`sampled` says how many); False: every document (at
+        CoNLL-2012 size with predicted mentions about 30 s per evaluation on 2 workers, against 2 s)."""
         train_docs, self.held_docs = split_documents(docs, seed)
         # here, not at the top: the learner registry imports this module on every start
         from coreflab.features.mention_model import MentionModel
@@ -146,7 +146,7 @@ class Evaluator:
         # documents each part holds of its whole, (judged, of), when the pool's budget made a sample
         self.sampled = None
         need = tagged_store_bytes(self.train, pool, **self.store_options) if pool is not None else 0
-        if sample and 4 * need > 3 * POOL_BUDGET_BYTES:
+        if sample and 8 * need > 9 * EXTRACT_BUDGET_BYTES:  # beyond the pool and flat stores per evaluation
             per_doc = tagged_store_bytes_per_document(self.train, pool, **self.store_options)
             keep = documents_within(per_doc, SAMPLE_SHARE_OF_BUDGET * 3 * POOL_BUDGET_BYTES // 4, (seed, 1))
             held = seeded_share(len(self.held_docs), len(keep) / len(train_docs), (seed, 2))
