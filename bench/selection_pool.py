@@ -1,19 +1,16 @@
 """Benchmark: template selection at CoNLL-2012 size, each candidate's stores cut from the pool's vs
-extracted anew vs cut from the pool of a sample (`learn/selection.py`, POOL_BUDGET_BYTES).
+extracted anew (`learn/selection.py`, POOL_BUDGET_BYTES).
 
 Below the budget, selection extracts the pool's stores once and cuts every candidate's from them;
-above it, by default it judges on a seeded sample of documents whose pool fits (`sample`), else each
-evaluation extracts its own. On the synthetic corpus of CoNLL-2012's size (2,802 training documents)
-with `config/conll2012.yaml`'s selection settings (`local_fine`, window 100, 22 bits, 2 iterations,
-2 joblib workers), the pool's stores exceed the 2 GiB budget. This runs the first N remove-step
-evaluations three ways, each in a fresh process: `pool` (the budget raised: every document),
-`extract` (`sample=False`), `sample` (as shipped): wall seconds per evaluation (two workers), the
-process tree's peak memory (sampled: RSS summed, where the pages the workers share through joblib's
-memory maps count once per process, and PSS summed, where they count once), and the MELA of each
-evaluation (equal for pool and extract: the same stores).
+above it, each evaluation extracts its own. On the synthetic corpus of CoNLL-2012's size (2,802
+training documents) with `config/conll2012.yaml`'s selection settings (`local_fine`, window 100,
+22 bits, 2 iterations, 2 joblib workers), the pool's stores exceed the 2 GiB budget. This runs the
+first N remove-step evaluations both ways, each in a fresh process: wall seconds per evaluation
+(two workers), the process tree's peak memory (sampled: RSS summed, where the pages the workers
+share through joblib's memory maps count once per process, and PSS summed, where they count once),
+and the MELA of each evaluation (equal both ways: the same stores).
 
-Usage: python bench/selection_pool.py [--evaluations N] [--modes sample ...] [--out JSON]
-(--modes: measure only these and keep the file's other results)
+Usage: python bench/selection_pool.py [--evaluations N] [--out JSON]
 """
 
 import argparse
@@ -25,7 +22,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MODES = ("extract", "pool", "sample")
 
 
 def _tree_peak(stop, peak):
@@ -44,8 +40,7 @@ def _tree_peak(stop, peak):
 
 
 def measure(mode, n):
-    """One way (`pool`: budget raised so the pool is used; `extract`: the shipped budget, every document;
-    `sample`: the shipped budget and sampling)."""
+    """One way (`pool`: budget raised so the pool is used; `extract`: the shipped budget)."""
     import coreflab.learn.selection as sel
     from coreflab.corpus.synthetic.generator import generate_corpus
     from coreflab.features.featureset import load_featureset
@@ -57,20 +52,7 @@ def measure(mode, n):
     stop, peak = threading.Event(), [0, 0]
     threading.Thread(target=_tree_peak, args=(stop, peak), daemon=True).start()
     t0 = time.perf_counter()
-    ev = sel.Evaluator(
-        docs,
-        "synth",
-        "gold",
-        1,
-        2,
-        5,
-        n_bits=22,
-        window=100,
-        reach=True,
-        root_loss=1.5,
-        pool=pool,
-        sample=mode != "extract",
-    )
+    ev = sel.Evaluator(docs, "synth", "gold", 1, 2, 5, n_bits=22, window=100, reach=True, root_loss=1.5, pool=pool)
     setup = time.perf_counter() - t0
     sets = [([t for j, t in enumerate(pool) if j != k],) for k in range(n)]
     t0 = time.perf_counter()
@@ -79,7 +61,7 @@ def measure(mode, n):
     stop.set()
     out = {"setup_s": setup, "evaluations": n, "wall_s": wall, "s_per_evaluation": wall / n}
     out |= {"tree_peak_rss_gb": peak[0] / 1e9, "tree_peak_pss_gb": peak[1] / 1e9}
-    out |= {"mela": mela, "pool_used": ev.pools is not None, "sampled": ev.sampled}
+    out |= {"mela": mela, "pool_used": ev.pools is not None}
     if ev.pools is not None:
         out["pool_gb"] = sum(p.nbytes for p in ev.pools) / 1e9
         out["train_arcs"] = int(ev.pools[0].store.arc_feat_offsets.shape[0] - 1)
@@ -91,26 +73,20 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--evaluations", type=int, default=10)
     p.add_argument("--out", default=str(ROOT / "bench/results/selection_conll2012_size.json"))
-    p.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
-    p.add_argument("--mode", choices=MODES, help=argparse.SUPPRESS)  # one way, in this process
+    p.add_argument("--mode", choices=["pool", "extract"], help=argparse.SUPPRESS)  # one way, in this process
     args = p.parse_args()
     if args.mode:
         print(json.dumps(measure(args.mode, args.evaluations)))
         return
-    out = Path(args.out)
-    res = json.loads(out.read_text()) if out.exists() and set(args.modes) != set(MODES) else {}
-    res |= {"corpus": "synthetic, CoNLL-2012 size (2,802 training documents)", "templates": "local_fine"}
-    for mode in args.modes:
+    res = {"corpus": "synthetic, CoNLL-2012 size (2,802 training documents)", "templates": "local_fine"}
+    for mode in ("extract", "pool"):
         cmd = [sys.executable, __file__, "--mode", mode, "--evaluations", str(args.evaluations)]
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
         res[mode] = json.loads(done.stdout.strip().splitlines()[-1])
         print(mode, {k: v for k, v in res[mode].items() if k != "mela"}, flush=True)
-    if "extract" in res and "pool" in res:
-        res["same_mela"] = res["extract"]["mela"] == res["pool"]["mela"]
-        res["pool_speedup"] = res["extract"]["s_per_evaluation"] / res["pool"]["s_per_evaluation"]
-    if "extract" in res and "sample" in res:
-        res["sample_speedup"] = res["extract"]["s_per_evaluation"] / res["sample"]["s_per_evaluation"]
-    out.write_text(json.dumps(res, indent=1) + "\n")
+    res["same_mela"] = res["extract"]["mela"] == res["pool"]["mela"]
+    res["pool_speedup"] = res["extract"]["s_per_evaluation"] / res["pool"]["s_per_evaluation"]
+    Path(args.out).write_text(json.dumps(res, indent=1) + "\n")
 
 
 if __name__ == "__main__":
