@@ -18,6 +18,7 @@ seeded sample of whole documents whose pool fits, unless `sample` is off.
 import time
 import uuid
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -65,18 +66,16 @@ SAMPLE_SHARE_OF_BUDGET = 0.9  # a sample's training pool aims below this share o
 EXTRACT_BUDGET_BYTES = 4 << 30
 
 
+@dataclass
 class _PartCompiler:
     """Compiles a part's documents the way the learners' split is: its extracted mentions, filtered by the
     mention classifier with probabilities cross-fitted within the part."""
 
-    def __init__(self, name, mentions, model, mention_filter, jobs):
-        self.name, self.mentions, self.model, self.mention_filter, self.jobs = (
-            name,
-            mentions,
-            model,
-            mention_filter,
-            jobs,
-        )
+    name: str
+    mentions: str
+    model: object
+    mention_filter: float
+    jobs: int
 
     def __call__(self, docs, split):
         from coreflab.corpus.compile import compile_documents
@@ -143,7 +142,7 @@ class Evaluator:
         self.train = compile_part(train_docs, "select-train")
         self.held = compile_part(self.held_docs, "select-held")
         self.store_options = {"n_bits": n_bits, "window": window, "reach": reach}
-        # documents each part holds of its whole, (judged, of), when the pool's budget made a sample
+        # documents each part holds of its whole, (judged, of), when the memory budgets made a sample
         self.sampled = None
         need = tagged_store_bytes(self.train, pool, **self.store_options) if pool is not None else 0
         if sample and 8 * need > 9 * EXTRACT_BUDGET_BYTES:  # beyond the pool and flat stores per evaluation
