@@ -271,32 +271,37 @@ class MentionModel:
         )
 
 
-def _fits(x, y, c, subsets, jobs):
+def _fits(x, y, c, subsets, jobs, blas_threads=None):
     """(weights, intercept) of a fit on each row subset (None: every row; a subset with one kind of label
     gives None), `jobs` at a time: liblinear releases the GIL, so threads share `x` instead of copying it
-    into processes."""
+    into processes. blas_threads: BLAS threads during the fits (None: the process's). The count changes the
+    weights (liblinear's dot products over the 2**20 weights sum in another order), and Snakemake gives a
+    job as many BLAS threads as its threads."""
+    from threadpoolctl import threadpool_limits
 
     def fit(rows):
         if rows is None:
             return _fit(x, y, c)
         return _fit(x[rows], y[rows], c) if y[rows].min() < y[rows].max() else None
 
-    if jobs <= 1 or len(subsets) <= 1:
-        return [fit(rows) for rows in subsets]
-    from concurrent.futures import ThreadPoolExecutor
+    with threadpool_limits(limits=blas_threads, user_api="blas"):
+        if jobs <= 1 or len(subsets) <= 1:
+            return [fit(rows) for rows in subsets]
+        from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(fit, subsets))
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(fit, subsets))
 
 
 def fit_mention_model(corpus, c=1.0, folds=5, candidates="rules", jobs=1):
     """Fit the classifier on a compiled split of predicted candidates (labels: `m_in_key`; `candidates`
     names how they were extracted, CANDIDATE_SETS); its stats hold the cross-fitted precision and recall
-    on that split (`detection_stats`). The whole fit and the folds' fits run `jobs` at a time."""
+    on that split (`detection_stats`). The whole fit and the folds' fits run `jobs` at a time, BLAS on one
+    thread whatever the job's threads."""
     x, y = design_matrix(corpus), _labels(corpus)
     fold = _folds(corpus, folds)
     subsets = [None] + ([] if fold is None else [fold != f for f in range(folds)])
-    fitted = _fits(x, y, c, subsets, jobs)
+    fitted = _fits(x, y, c, subsets, jobs, blas_threads=1)
     weights, intercept = fitted[0]
     model = MentionModel(weights, intercept, c, folds, {}, candidates)
     crossed = _cross_fitted(x, y, fold, model, fitted[1:]) if fold is not None else model.probabilities(corpus)
