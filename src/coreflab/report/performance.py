@@ -709,6 +709,15 @@ HEADLINES = [
         "stores cut from the pool",
     ),
     Headline(
+        r"selection_conll2012_size_predicted",
+        "template selection at CoNLL-2012 size, predicted mentions, judged on a sample: peak memory (GB, PSS)",
+        "tree_peak_pss_gb",
+        "<=",
+        8,
+        "sample_0_9_tree_peak_pss_gb",
+        "a sample of 264 documents",
+    ),
+    Headline(
         r"slurm_check",
         "tiny workflow through SLURM (s)",
         "seconds_slurm",
