@@ -69,9 +69,9 @@ def add_arguments(p):
         "--no-sample",
         dest="sample",
         action="store_false",
-        help="judge templates on every document even where the template pool exceeds its memory budget "
-        "(each evaluation then extracts its stores anew); by default a seeded sample of whole documents "
-        "whose pool fits it",
+        help="judge templates on every document even where neither the template pool nor each evaluation's "
+        "flat stores fit their memory budgets (each evaluation then builds shared-row stores); by default a "
+        "seeded sample of whole documents whose pool fits",
     )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument(
@@ -91,7 +91,7 @@ def sample_note(sampled):
     (n, of), (k, held_of) = sampled["train"], sampled["held"]
     return (
         f"judged on {n} of {of} training and {k} of {held_of} held-out documents (seeded: the template pool "
-        f"of all would take {sampled['pool_gb_of_all']:.1f} GB, over its memory budget)"
+        f"of all would take {sampled['pool_gb_of_all']:.1f} GB, over the memory budgets)"
     )
 
 

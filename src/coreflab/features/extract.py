@@ -97,7 +97,7 @@ def tagged_store_bytes(corpus, featureset, n_bits=22, window=None, reach=True, b
 
 def tagged_store_bytes_per_document(corpus, featureset, n_bits=22, window=None, reach=True, block_arcs=BLOCK_ARCS):
     """`tagged_store_bytes` of each document alone (int64 array; they add up to the store's bytes but for
-    its one closing offset): which documents a store within a budget can hold."""
+    its three closing offsets, 24 bytes): which documents a store within a budget can hold."""
     plan = _plan(corpus, featureset, n_bits, window, reach)
     n_docs = plan.doc_off.shape[0] - 1
     arcs_before = plan.m_arc_off[plan.doc_off]  # arcs before each document, and the total last
