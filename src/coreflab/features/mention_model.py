@@ -217,8 +217,7 @@ class MentionModel:
 
     def probabilities(self, corpus):
         """P(key mention) of every mention of a compiled split (float32)."""
-        score = design_matrix(corpus) @ self.weights + self.intercept
-        return (1.0 / (1.0 + np.exp(-score))).astype(np.float32)
+        return _probability(design_matrix(corpus), self.weights, self.intercept)
 
     def save(self, path):
         from coreflab.corpus.readers.conll import atomic_write_bytes
@@ -271,6 +270,11 @@ class MentionModel:
         )
 
 
+def _probability(x, weights, intercept):
+    """P(key mention) of each row of a design matrix under a fit (float32)."""
+    return (1.0 / (1.0 + np.exp(-(x @ weights + intercept)))).astype(np.float32)
+
+
 def _fits(x, y, c, subsets, jobs, blas_threads=None):
     """(weights, intercept) of a fit on each row subset (None: every row; a subset with one kind of label
     gives None), `jobs` at a time: liblinear releases the GIL, so threads share `x` instead of copying it
@@ -304,7 +308,7 @@ def fit_mention_model(corpus, c=1.0, folds=5, candidates="rules", jobs=1):
     fitted = _fits(x, y, c, subsets, jobs, blas_threads=1)
     weights, intercept = fitted[0]
     model = MentionModel(weights, intercept, c, folds, {}, candidates)
-    crossed = _cross_fitted(x, y, fold, model, fitted[1:]) if fold is not None else model.probabilities(corpus)
+    crossed = _cross_fitted(x, y, fold, model, fitted[1:]) if fold is not None else _probability(x, weights, intercept)
     model.stats = {"train_cross_fitted": detection_stats(corpus, crossed)}
     model.train_probabilities, model.train_fingerprint = crossed, candidates_fingerprint(corpus)
     return model
@@ -357,7 +361,7 @@ def _cross_fitted(x, y, fold, model, fits):
         if not test.any():
             continue
         w, b = fitted if fitted is not None else (model.weights, model.intercept)
-        out[test] = 1.0 / (1.0 + np.exp(-(x[test] @ w + b)))
+        out[test] = _probability(x[test], w, b)
     return out
 
 
