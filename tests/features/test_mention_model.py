@@ -176,7 +176,8 @@ def test_fits_in_threads_give_the_model_of_fits_one_at_a_time():
 
 
 def test_the_fit_does_not_depend_on_the_blas_threads_it_is_given():
-    """Snakemake gives a job as many BLAS threads as cores; liblinear's sums must not see them."""
+    """Snakemake gives a job as many BLAS threads as cores; liblinear's sums must not see them, in the
+    mention-model job's fits or in the cross-fits of template selection's parts."""
     from threadpoolctl import threadpool_limits
 
     from coreflab.corpus.synthetic.generator import generate_corpus
@@ -187,3 +188,6 @@ def test_the_fit_does_not_depend_on_the_blas_threads_it_is_given():
     with threadpool_limits(limits=2, user_api="blas"):
         two = fit_mention_model(corpus, folds=2, jobs=2)
     assert np.array_equal(one.weights, two.weights) and np.array_equal(one.train_probabilities, two.train_probabilities)
+    fresh = MentionModel(one.weights, one.intercept, one.c, one.folds, {})  # nothing stored: fits the folds
+    with threadpool_limits(limits=2, user_api="blas"):
+        assert np.array_equal(cross_fitted_probabilities(corpus, fresh, jobs=2), one.train_probabilities)

@@ -381,3 +381,30 @@ def test_above_both_budgets_templates_are_judged_on_a_sample_whose_pool_fits(mon
     assert again.train.doc_ids == ev.train.doc_ids and again(pool) == ev(pool)  # seeded
     off = selection.Evaluator(docs, "synth", n_bits=12, pool=pool, sample=False)
     assert off.sampled is None and off.pools is None and off.train.doc_ids == whole.train.doc_ids
+
+
+def test_select_leaves_out_templates_the_corpus_cannot_compute(tmp_path, capsys):
+    """A corpus without speakers: the speaker templates are left out of the start set and the candidates
+    (said once), never evaluated as a removal that changes nothing, never selected."""
+    import pandas as pd
+    import yaml
+
+    from coreflab.cli import main
+    from coreflab.corpus.readers.conll import write_conll
+    from coreflab.corpus.synthetic.generator import generate_corpus
+
+    conll, fs = tmp_path / "train.conll", tmp_path / "start.yaml"
+    docs = generate_corpus("tiny", seed=0)["train"][:8]
+    for doc in docs:
+        doc.columns.pop("speaker", None)
+    write_conll(docs, conll)
+    fs.write_text(yaml.safe_dump(["bias", "ana_type", "head_match", "same_speaker", "ana_type+same_speaker"]))
+    out, log = tmp_path / "selected.yaml", tmp_path / "steps.csv"
+    args = ["select", "--conll", str(conll), "--corpus", "synth", "--start", str(fs), "--candidates", str(fs),
+            "--nonlocal", "", "--iterations", "1", "--bits", "12", "--max-steps", "1",
+            "--out", str(out), "--log-out", str(log)]  # fmt: skip
+    assert main(args) == 0
+    assert "left out 2 templates the corpus cannot compute: same_speaker (" in capsys.readouterr().out
+    rows = pd.read_csv(log)
+    assert rows.loc[rows.action == "remove", "template"].tolist() == ["bias", "ana_type", "head_match"]
+    assert not any("speaker" in t for t in yaml.safe_load(out.read_text()))

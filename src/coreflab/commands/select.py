@@ -10,6 +10,7 @@ from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.corpus.singletons import CHOICES
 from coreflab.features.featureset import load_featureset
 from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
+from coreflab.features.templates import resolve
 from coreflab.learn.selection import Evaluator, greedy_selection
 from coreflab.report.io import atomic_write_text, html_table
 
@@ -95,6 +96,13 @@ def sample_note(sampled):
     )
 
 
+def computable(entries, corpus):
+    """(the entries `corpus` can compute, {entry: why not} for the others): a template needing an attribute
+    the corpus lacks adds no feature, so removing it would be an evaluation that changes nothing."""
+    res = resolve(entries, corpus.missing)
+    return res.names, dict(res.unavailable)
+
+
 def run(args):
     import time
 
@@ -127,6 +135,15 @@ def run(args):
         jobs=args.jobs,
         sample=args.sample,
     )
+    start, left_out = computable(start, evaluate.train)
+    candidates, more = computable(candidates, evaluate.train)
+    left_out.update(more)
+    if left_out:
+        print(
+            f"left out {len(left_out)} templates the corpus cannot compute: "
+            + "; ".join(f"{e} ({why})" for e, why in left_out.items()),
+            flush=True,
+        )
     judged = sample_note(evaluate.sampled)
     if judged:
         print(f"templates {judged}", flush=True)

@@ -275,12 +275,12 @@ def _probability(x, weights, intercept):
     return (1.0 / (1.0 + np.exp(-(x @ weights + intercept)))).astype(np.float32)
 
 
-def _fits(x, y, c, subsets, jobs, blas_threads=None):
+def _fits(x, y, c, subsets, jobs):
     """(weights, intercept) of a fit on each row subset (None: every row; a subset with one kind of label
     gives None), `jobs` at a time: liblinear releases the GIL, so threads share `x` instead of copying it
-    into processes. blas_threads: BLAS threads during the fits (None: the process's). The count changes the
-    weights (liblinear's dot products over the 2**20 weights sum in another order), and Snakemake gives a
-    job as many BLAS threads as its threads."""
+    into processes. BLAS runs on one thread whatever the process's: the count changes the weights
+    (liblinear's dot products over the 2**20 weights sum in another order), and Snakemake gives a job as
+    many BLAS threads as its threads, so a fit would depend on `--cores`."""
     from threadpoolctl import threadpool_limits
 
     def fit(rows):
@@ -288,7 +288,7 @@ def _fits(x, y, c, subsets, jobs, blas_threads=None):
             return _fit(x, y, c)
         return _fit(x[rows], y[rows], c) if y[rows].min() < y[rows].max() else None
 
-    with threadpool_limits(limits=blas_threads, user_api="blas"):
+    with threadpool_limits(limits=1, user_api="blas"):
         if jobs <= 1 or len(subsets) <= 1:
             return [fit(rows) for rows in subsets]
         from concurrent.futures import ThreadPoolExecutor
@@ -305,7 +305,7 @@ def fit_mention_model(corpus, c=1.0, folds=5, candidates="rules", jobs=1):
     x, y = design_matrix(corpus), _labels(corpus)
     fold = _folds(corpus, folds)
     subsets = [None] + ([] if fold is None else [fold != f for f in range(folds)])
-    fitted = _fits(x, y, c, subsets, jobs, blas_threads=1)
+    fitted = _fits(x, y, c, subsets, jobs)
     weights, intercept = fitted[0]
     model = MentionModel(weights, intercept, c, folds, {}, candidates)
     crossed = _cross_fitted(x, y, fold, model, fitted[1:]) if fold is not None else _probability(x, weights, intercept)
