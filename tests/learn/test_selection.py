@@ -384,8 +384,9 @@ def test_above_both_budgets_templates_are_judged_on_a_sample_whose_pool_fits(mon
 
 
 def test_select_leaves_out_templates_the_corpus_cannot_compute(tmp_path, capsys):
-    """A corpus without speakers: the speaker templates are left out of the start set and the candidates
-    (said once), never evaluated as a removal that changes nothing, never selected."""
+    """A corpus without speakers or parses: the speaker templates are left out of the start set and the
+    candidates, the parse's non-local template out of the non-local candidates (said once), never evaluated
+    as a step that changes nothing, never selected."""
     import pandas as pd
     import yaml
 
@@ -397,14 +398,18 @@ def test_select_leaves_out_templates_the_corpus_cannot_compute(tmp_path, capsys)
     docs = generate_corpus("tiny", seed=0)["train"][:8]
     for doc in docs:
         doc.columns.pop("speaker", None)
+        doc.columns.pop("parse", None)
     write_conll(docs, conll)
     fs.write_text(yaml.safe_dump(["bias", "ana_type", "head_match", "same_speaker", "ana_type+same_speaker"]))
     out, log = tmp_path / "selected.yaml", tmp_path / "steps.csv"
     args = ["select", "--conll", str(conll), "--corpus", "synth", "--start", str(fs), "--candidates", str(fs),
-            "--nonlocal", "", "--iterations", "1", "--bits", "12", "--max-steps", "1",
+            "--nonlocal", "syntactic_context,cluster_size", "--iterations", "1", "--bits", "12", "--max-steps", "1",
             "--out", str(out), "--log-out", str(log)]  # fmt: skip
     assert main(args) == 0
-    assert "left out 2 templates the corpus cannot compute: same_speaker (" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "left out 3 templates the corpus cannot compute: same_speaker (" in said
+    assert "syntactic_context (corpus has no m_path_s)" in said
     rows = pd.read_csv(log)
     assert rows.loc[rows.action == "remove", "template"].tolist() == ["bias", "ana_type", "head_match"]
+    assert rows.loc[(rows.phase == "nonlocal") & (rows.action == "add"), "template"].tolist() == ["cluster_size"]
     assert not any("speaker" in t for t in yaml.safe_load(out.read_text()))

@@ -9,7 +9,7 @@ from coreflab.arg_types import at_least, probability
 from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.corpus.singletons import CHOICES
 from coreflab.features.featureset import load_featureset
-from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
+from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES, resolve_nonlocal
 from coreflab.features.templates import resolve
 from coreflab.learn.selection import Evaluator, greedy_selection
 from coreflab.report.io import atomic_write_text, html_table
@@ -96,11 +96,13 @@ def sample_note(sampled):
     )
 
 
-def computable(entries, corpus):
-    """(the entries `corpus` can compute, {entry: why not} for the others): a template needing an attribute
-    the corpus lacks adds no feature, so removing it would be an evaluation that changes nothing."""
-    res = resolve(entries, corpus.missing)
-    return res.names, dict(res.unavailable)
+def computable(local, nonlocal_, corpus):
+    """(the local entries and the non-local names `corpus` can compute, {template: why not} for the others):
+    a template needing an attribute the corpus lacks adds no feature, so adding or removing it would be an
+    evaluation that changes nothing."""
+    res = resolve(local, corpus.missing)
+    _, unusable = resolve_nonlocal(nonlocal_, corpus)
+    return res.names, [t for t in nonlocal_ if t not in unusable], {**res.unavailable, **unusable}
 
 
 def run(args):
@@ -135,8 +137,9 @@ def run(args):
         jobs=args.jobs,
         sample=args.sample,
     )
-    start, left_out = computable(start, evaluate.train)
-    candidates, more = computable(candidates, evaluate.train)
+    nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
+    start, nonlocal_, left_out = computable(start, nonlocal_, evaluate.train)
+    candidates, _, more = computable(candidates, (), evaluate.train)
     left_out.update(more)
     if left_out:
         print(
@@ -147,7 +150,6 @@ def run(args):
     judged = sample_note(evaluate.sampled)
     if judged:
         print(f"templates {judged}", flush=True)
-    nonlocal_ = [t for t in args.nonlocal_candidates.split(",") if t]
     local, chosen_nonlocal, rows = greedy_selection(
         evaluate,
         start,
