@@ -3,7 +3,8 @@
 
 Predicted mentions follow the usual rule-based extraction of the CoNLL-2011/2012 systems
 (Lee et al. 2013, Stanford sieve, Sec. 3.1; cort's `mention_extractor`): every NP node, every
-pronoun (POS PRP, PRP$), every named entity of the NE column, then filters:
+pronoun (POS PRP, PRP$), every named entity of the NE column (in a document without one, each maximal
+run of proper nouns under one parse node, `proper_noun_runs`: "the [U.S.] media"), then filters:
   * numeric / quantity named entities (CARDINAL, PERCENT, MONEY, QUANTITY, DATE, TIME,
     ORDINAL) and non-pronoun candidates whose head lies inside one are dropped;
   * pleonastic `it`: "it BE <one to three words> that/to/whether/if" ("it is likely that",
@@ -338,6 +339,9 @@ def predicted_mentions(doc, analysis=None, dedupe_heads=True):
     if a.ne_labels:
         named = np.asarray([l not in NUMERIC_NE_TYPES for l in a.ne_labels], np.bool_)
         parts.append((a.ne_start[named], a.ne_end[named], np.zeros(int(named.sum()), np.bool_)))
+    else:
+        r_s, r_e = proper_noun_runs(a)
+        parts.append((r_s, r_e, np.zeros(len(r_s), np.bool_)))
     if a.tree is None:
         sent_start = np.zeros(a.n + 1, np.bool_)
         sent_start[[0] + list(doc.sentence_ends[:-1])] = True
@@ -407,19 +411,28 @@ def nested_mentions(analysis):
     noun = np.append(_label_table(_NESTED_POS), False)[a.tok_label] & modifier
     single = np.flatnonzero(noun).astype(np.int32)
     name = np.append(_label_table(_NAME_POS), False)[a.tok_label] & modifier
-    # runs of consecutive name tokens under one NP
-    same = np.zeros(n, np.bool_)
-    same[1:] = name[1:] & name[:-1] & (parent[1:] == parent[:-1])
-    starts = np.flatnonzero(name & ~same)
-    ends = np.empty(len(starts), np.int64)
-    if len(starts):
-        run_id = np.cumsum(name & ~same) - 1
-        last = np.flatnonzero(name & ~np.append(same[1:], False))
-        ends[run_id[last]] = last
+    starts, ends = _runs_under_one_node(name, parent)
     multi = ends > starts
-    s = np.concatenate([single, starts[multi].astype(np.int32)])
-    e = np.concatenate([single, ends[multi].astype(np.int32)])
-    return s, e
+    return np.concatenate([single, starts[multi]]), np.concatenate([single, ends[multi]])
+
+
+def _runs_under_one_node(flag, parent):
+    """(starts, ends) int32 of the maximal runs of consecutive flagged tokens sharing a parse node."""
+    same = np.zeros(len(flag), np.bool_)
+    same[1:] = flag[1:] & flag[:-1] & (parent[1:] == parent[:-1])
+    starts = np.flatnonzero(flag & ~same).astype(np.int32)
+    ends = np.flatnonzero(flag & ~np.append(same[1:], False)).astype(np.int32)
+    return starts, ends
+
+
+def proper_noun_runs(analysis):
+    """The names of a document without named entities in its NE column (or without the column): each
+    maximal run of proper nouns (NNP, NNPS) under one parse node ("the [U.S.] media", "[New York]"), which
+    the rules take as they take the NE column's spans. Empty without a parse or POS."""
+    a = analysis
+    if a.tree is None or not a.has_pos:
+        return _EMPTY_I32.copy(), _EMPTY_I32.copy()
+    return _runs_under_one_node(np.append(_label_table(_NAME_POS), False)[a.tok_label], a.tree.tok_parent)
 
 
 def candidate_mentions(doc, analysis=None):
