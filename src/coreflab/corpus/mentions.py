@@ -18,7 +18,7 @@ conjuncts of a flat coordinated NP (tokens only, no NP child: "defaults and deli
 "defaults" and "delinquencies"). Every span is trimmed of leading and trailing punctuation and of a
 trailing bracketed group ("limited exposure [ 22 ]" -> "limited exposure"), which parses often attach
 to an NP. On GUM's dev split the trimming and the two kinds raise the rules' recall of the key's
-mentions from 80.6% to 84.7% at the same precision (80%).
+mentions by about 4 points at the same precision (80%); with proper-noun runs they find 85.5% at 79.6%.
 Without a parse the fallback is: NE spans + pronouns (by word form) + maximal runs of
 capitalised tokens that are not pronouns, leading function words ("The", "A") stripped,
 and a sentence-initial first word dropped when it also occurs lower-cased. Spans are inclusive token indices, returned sorted by (start, end).
