@@ -408,10 +408,8 @@ def nested_mentions(analysis):
     head_of_parent = np.full(n, -1, np.int32)
     head_of_parent[inside] = a.node_head[parent[inside]]
     modifier = in_np & (head_of_parent != np.arange(n))
-    noun = np.append(_label_table(_NESTED_POS), False)[a.tok_label] & modifier
-    single = np.flatnonzero(noun).astype(np.int32)
-    name = np.append(_label_table(_NAME_POS), False)[a.tok_label] & modifier
-    starts, ends = _runs_under_one_node(name, parent)
+    single = np.flatnonzero(_tagged(a, _NESTED_POS) & modifier).astype(np.int32)
+    starts, ends = _runs_under_one_node(_tagged(a, _NAME_POS) & modifier, parent)
     multi = ends > starts
     return np.concatenate([single, starts[multi]]), np.concatenate([single, ends[multi]])
 
@@ -432,7 +430,12 @@ def proper_noun_runs(analysis):
     a = analysis
     if a.tree is None or not a.has_pos:
         return _EMPTY_I32.copy(), _EMPTY_I32.copy()
-    return _runs_under_one_node(np.append(_label_table(_NAME_POS), False)[a.tok_label], a.tree.tok_parent)
+    return _runs_under_one_node(_tagged(a, _NAME_POS), a.tree.tok_parent)
+
+
+def _tagged(a, tags):
+    """Per token of the analysed document: is its POS one of `tags` (the spare last entry answers label -1)."""
+    return np.append(_label_table(tags), False)[a.tok_label]
 
 
 def candidate_mentions(doc, analysis=None):
