@@ -97,3 +97,63 @@ def test_table_is_sized_for_the_live_cells_and_grows(model):
     chain.run(4000, 1.0, 0.1, seed=3)
     check_partition(chain, len(corpus))
     assert chain.used[0] < 0.6 * len(chain.kv) // 2
+
+
+def test_entity_move_asks_room_for_its_sums_and_its_node_cells():
+    """A super-entity move of an entity (kind 2, node-level contexts) inserts the entity's mentions
+    into the new super-entity's sums (`_block_cells` = Σ (nnz + 1) cells) and its normalised
+    context into that super-entity's Z (2·(cells of the entity + block) asked by `node_delta`).
+    Two identical entities, each alone in its super-entity: whichever moves, the move asks for
+    blk + 2·(blk + blk) = 5·blk cells. With the table filled so that only 4·blk fit below 90%,
+    the step must stop and ask for all 5·blk."""
+    import scipy.sparse as sp
+
+    from coreflab.papers.singh2011 import kernel as K
+    from coreflab.papers.singh2011.hashsum import new_table, rehash
+
+    rng = np.random.default_rng(0)
+    half, nvocab = 40, 40  # a small vocabulary: few live cells, a large block
+    rows = sp.random(half, nvocab, density=0.3, format="csr", random_state=1, data_rvs=lambda k: rng.random(k) + 0.1)
+    X = sp.vstack([rows, rows]).tocsr()  # entity 1 is a copy of entity 0
+    strf = np.full(2 * half, nvocab, dtype=np.int64)
+    params = ModelParams(model="super", context="union", bias=0.05, super_bias=0.01, p_new=0.0)
+    m_sub = np.arange(2 * half)
+    sub_ent = np.repeat([0, 1], half)
+    chain = ShardChain(X, strf, nvocab + 1, m_sub, sub_ent, np.array([0, 1]), params)
+    blk = int(np.diff(X.indptr)[:half].sum()) + half
+    # the smallest table whose 90% mark leaves 4·blk above the live cells
+    cap = 1024
+    while (cap * 9) // 10 - 4 * blk < chain.used[0]:
+        cap *= 2
+    kv = new_table(cap * 0.6 / 1.25)
+    assert kv.shape[0] // 2 == cap
+    chain.used[0] = rehash(chain.kv, kv, -1.0)
+    chain.kv = kv
+    fill = (cap * 9) // 10 - 4 * blk  # today's room: 4·blk fits, 5·blk does not
+    assert chain.used[0] <= fill <= int(cap * 0.6), (chain.used[0], fill, cap, blk)
+    chain.used[0] = fill
+    _, _, status = K.run_moves(
+        chain.G,
+        chain.cnt,
+        chain.P,
+        np.array([2], dtype=np.int64),
+        chain.kv,
+        chain.used,
+        chain.buf,
+        chain.indptr,
+        chain.indices,
+        chain.data,
+        chain.strf,
+        chain.mnorm2,
+        chain.nfeat,
+        50,  # proposals that pick the entity's own super-entity are skipped before any check
+        1.0,
+        1.0,
+        5,
+        np.empty(0),
+        chain.F,
+        chain.ZA,
+        chain.zmeta,
+    )
+    assert status == K.STATUS_FULL
+    assert chain.used[1] == 5 * blk

@@ -194,6 +194,18 @@ def _block_cells(buf, k, indptr):
     return c
 
 
+@njit(cache=True, inline="always")
+def _short_of_room(used, need, cap):
+    """True when inserting `need` more cells could load the table past 90%; used[1] = need then
+    tells the caller how much room the pending move asks for. Every move type checks through here
+    with all the cells it inserts (sums at every level plus node-level Z cells), so a rehash always
+    makes room for the whole move."""
+    if used[0] + need > (cap * 9) // 10:
+        used[1] = need
+        return True
+    return False
+
+
 @njit(cache=True)
 def _groups(G, m):
     u = G[M_SUB, m]
@@ -420,8 +432,7 @@ def run_moves(
                         sc2,
                     )
                     need += 2 * np.int64(sc2[2])
-                if used[0] + need > (cap * 9) // 10:
-                    used[1] = need
+                if _short_of_room(used, need, cap):
                     return step, accepted, STATUS_FULL
             if delta < 0.0 and np.random.random() >= np.exp(delta / t):
                 continue
@@ -469,8 +480,7 @@ def run_moves(
                 a2 = G[ENT_SUP, e2]
             k = _collect_sub(G, u, buf, 0)
             need = 2 * _block_cells(buf, k, indptr)
-            if used[0] + need > (cap * 9) // 10:
-                used[1] = need
+            if _short_of_room(used, need, cap):
                 return step, accepted, STATUS_FULL
             wg = u if P[ON1] != 0.0 else -1
             usz = G[SUB_SIZE, u]
@@ -578,8 +588,7 @@ def run_moves(
                     n,
                     nfeat,
                 )
-            if (node0 or node2) and used[0] + need > (cap * 9) // 10:
-                used[1] = need
+            if (node0 or node2) and _short_of_room(used, need, cap):
                 return step, accepted, STATUS_FULL
             if delta < 0.0 and np.random.random() >= np.exp(delta / t):
                 continue
@@ -627,8 +636,7 @@ def run_moves(
                     continue
             k = _collect_entity(G, e, buf)
             need = _block_cells(buf, k, indptr)
-            if used[0] + need > (cap * 9) // 10:
-                used[1] = need
+            if _short_of_room(used, need, cap):
                 return step, accepted, STATUS_FULL
             if node2:
                 bb[0], bb[1] = F[F_ENT, e], F[F_ENT + 1, e]
@@ -658,8 +666,8 @@ def run_moves(
                     wk,
                     sc2,
                 )
-                if used[0] + 2 * np.int64(sc2[2]) > (cap * 9) // 10:
-                    used[1] = 2 * np.int64(sc2[2])
+                need += 2 * np.int64(sc2[2])
+                if _short_of_room(used, need, cap):
                     return step, accepted, STATUS_FULL
             else:
                 delta = block_delta(
