@@ -209,8 +209,8 @@ def _fit_predict(name, train, train_store, test, test_store, regressor):
 
 @pytest.mark.parametrize("name", available_learners())
 def test_learner_leaves_non_mentions_alone_and_links_the_key(name, split):
-    if name == "string_match":
-        pytest.skip("string_match learns nothing: it is the linker this corpus is built to fool (first test)")
+    if name in ("string_match", "sieve"):
+        pytest.skip(f"{name} learns nothing: rules are what this corpus is built to fool (first test)")
     train, train_store, test, test_store, regressor = split
     ante = _fit_predict(name, train, train_store, test, test_store, regressor)
     spurious = test.m_in_key == 0
