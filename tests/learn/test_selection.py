@@ -93,6 +93,27 @@ def test_nonlocal_evaluations_train_for_nonlocal_iterations(monkeypatch):
     assert seen == [("bk_delayed_laso", 2)]
 
 
+def test_nonlocal_evaluations_average_over_seeds_at_their_own_beam(monkeypatch):
+    """Each delayed-LaSO evaluation trains `nonlocal_seeds` models (seed, seed + 1, …) at `nonlocal_beam`
+    and returns their mean held-out MELA."""
+    from coreflab.corpus.synthetic.generator import generate_corpus
+    from coreflab.learn import selection
+
+    seen, scores = [], iter([70.0, 74.0])
+    real = selection.make_learner
+
+    def spy(name, params):
+        seen.append((name, params.get("beam"), params["seed"]))
+        return real(name, params)
+
+    monkeypatch.setattr(selection, "make_learner", spy)
+    monkeypatch.setattr(selection, "score_model", lambda *a: type("S", (), {"mela": next(scores)})())
+    docs = generate_corpus("tiny", seed=0)["train"][:8]
+    ev = selection.Evaluator(docs, "synth", seed=5, iterations=1, beam=2, n_bits=12, nonlocal_beam=4, nonlocal_seeds=2)
+    assert ev(["bias", "ana_type", "head_match"], ["cluster_size"]) == 72.0
+    assert seen == [("bk_delayed_laso", 4, 5), ("bk_delayed_laso", 4, 6)]
+
+
 def test_stores_cut_from_the_pool_judge_every_set_as_extraction_does(monkeypatch):
     """An Evaluator with the template pool scores each candidate set exactly as one extracting the
     set's stores: backward (one removed), forward (one appended out of pool order), non-local, and a

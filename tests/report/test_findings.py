@@ -61,15 +61,28 @@ def test_non_local_evidence_names_the_bootstrap_and_the_seed_spread():
     assert v.evidence == "p < 0.001; 3 seeds +0.75 (sd 0.50, se 0.63; 2 of 3 ahead)"
 
 
-def test_non_local_runs_that_are_the_same_say_selection_kept_no_non_local_template():
+def test_non_local_runs_that_are_one_run_are_not_run_and_say_why():
     header = "features,MUC F,B3 F,CEAFe F,MELA,p (bootstrap),seeds,MELA seed mean,MELA seed sd,MELA seed se"
     rows = [(f, 70.0, 60.0, 50.0, 58.45, "", 3, "", "", "") for f in ("local", "nonlocal")]
     same = {"paper/bk2014/table1": table(header, *rows, ("difference", 0.0, 0.0, 0.0, 0.0, 1.0, 3, 0.0, 0.0, 0.0))}
-    v = f.bk_nonlocal(same)
-    assert v.verdict == f.NOT_HELD and "kept no non-local template" in v.evidence
+    with pytest.raises(f.SameRun, match="kept no non-local template"):
+        f.bk_nonlocal(same)
     # one metric apart: an ordinary, if tiny, difference
     moved = {"paper/bk2014/table1": table(header, *rows, ("difference", 0.1, 0.0, 0.0, 0.0, 1.0, 3, 0.0, 0.1, 0.05))}
-    assert "kept no" not in f.bk_nonlocal(moved).evidence
+    assert f.bk_nonlocal(moved).verdict in (f.HELD, f.PARTLY, f.NOT_HELD)
+
+
+def test_a_same_run_cell_is_not_run_with_its_reason_in_the_cell(tmp_path):
+    folder = tmp_path / "gum" / "paper" / "bk2014"
+    folder.mkdir(parents=True)
+    (folder / "table1.csv").write_text(
+        "features,MUC F,B3 F,CEAFe F,MELA,seeds\nlocal,70,60,50,58.45,1\nnonlocal,70,60,50,58.45,1\n"
+        "difference,0,0,0,0,1\n"
+    )
+    claim = f.claim_by_key("bk2014", "nonlocal")
+    v = claim.evaluate(tmp_path, "gum")
+    assert v == f.Verdict(f.NOT_RUN, "", "the two runs are one: template selection kept no non-local template")
+    assert v.cell() == "*not run*: the two runs are one: template selection kept no non-local template"
 
 
 def cc_table1(base, slt):
@@ -102,19 +115,72 @@ def test_order_control_verdict(drops, verdict):
     assert f.l3m_order({"paper/l3m2014/order_control": rows}).verdict == verdict
 
 
+def hm_curve(gains, n_all=1000):
+    sizes = [n_all if n == "All" else n for n in gains]
+    header = "Model," + ",".join(f"{n:,}".replace(",", "") for n in sizes)
+    return {
+        "paper/hm2017/curve": table(header, ("LSP_F", *[70.0] * len(sizes)), ("gain (LSP_ρ − LSP_F)", *gains.values()))
+    }
+
+
 @pytest.mark.parametrize(
     "gains, verdict",
     [
-        ({"All": 0.3, "1000": 0.9}, f.HELD),
-        ({"All": 0.14, "19,568": 0.03}, f.NOT_HELD),
-        ({"All": -0.5, "1000": -0.1}, f.PARTLY),
+        ({1: 0.9, 10: 0.5, 100: 0.4, "All": 0.3}, f.HELD),  # largest reduced gain and the smallest N above All
+        ({1: 0.1, 10: 0.9, 100: 0.2, "All": 0.3}, f.PARTLY),  # a peak above All, the smallest N below it
+        ({1: -0.1, 10: -0.2, 100: -0.3, "All": -0.5}, f.PARTLY),  # smallest N above All, but no positive gain
+        ({1: 0.03, 10: 0.1, 100: 0.12, "All": 0.14}, f.NOT_HELD),  # the gain shrinks as features go
     ],
 )
-def test_fewer_features_verdict(gains, verdict):
-    rows = []
-    for n, gain in gains.items():
-        rows += [("LSP_F", n, 70.0), ("LSP_ρ", n, 70.0 + gain)]
-    assert f.hm_fewer_features({"paper/hm2017/table3": table("Model,N,MELA", *rows)}).verdict == verdict
+def test_fewer_features_verdict_reads_the_curve(gains, verdict):
+    assert f.hm_fewer_features(hm_curve(gains)).verdict == verdict
+
+
+def test_fewer_features_needs_a_curve_not_one_size():
+    with pytest.raises(f.SameRun, match="2 feature counts"):
+        f.hm_fewer_features(hm_curve({19568: 0.03, "All": 0.14}))
+
+
+def hm_table4(corpus, second, source, own=60.0, moved=61.0):
+    rows = table(
+        "Model,test MELA",
+        ("LSP_F", 57.0),
+        ("LSP_ρ", own),
+        (f"LSP_ρ (regressor of {source})", moved),
+        ("LSP_YJ", 58.0),
+    )
+    caption = f"H&M 2017 Table 4 on {second} (dev and test), all features; ..."
+    return {"paper/hm2017/table4": rows, f.CORPUS: corpus, f.CAPTIONS: {"paper/hm2017/table4": caption}}
+
+
+def test_transfer_and_harder_corpus_need_a_second_corpus():
+    assert f.hm_transfer(hm_table4("synth", "synth_hard", "synth")).verdict == f.HELD
+    assert f.hm_transfer(hm_table4("synth", "synth_hard", "synth", moved=59.0)).verdict == f.NOT_HELD
+    assert f.hm_harder_corpus(hm_table4("synth", "synth_hard", "synth")).verdict == f.HELD
+    for decide in (f.hm_transfer, f.hm_harder_corpus):  # pairs: {} makes Table 4 on the corpus itself
+        with pytest.raises(f.SameRun, match="no second corpus"):
+            decide(hm_table4("conll2012_predicted", "conll2012_predicted", "conll2012_predicted"))
+    with pytest.raises(f.SameRun, match="own"):  # a regressor "of another corpus" that is Table 4's own
+        f.hm_transfer(hm_table4("gum", "litbank", "litbank"))
+
+
+def singh(model, rival, p=None):
+    header = "corpus,setting,system,B3 F1" + (",p (bootstrap)" if p is not None else "")
+    rows = [("ecbplus", "whole corpus", "combined model, K = 2 (round 6)", model) + (("",) if p is not None else ())]
+    rows.append(("ecbplus", "whole corpus", "label propagation", rival) + ((p,) if p is not None else ()))
+    rows.append(("ecbplus", "whole corpus", "string match", 50.0) + (("",) if p is not None else ()))
+    return {"paper/singh2011/table2": table(header, *rows)}
+
+
+def test_singh_subsquare_needs_its_significance_test():
+    assert f.singh_subsquare(singh(33.2, 31.5, p=0.001)).verdict == f.HELD
+    assert f.singh_subsquare(singh(33.2, 31.5, p=0.2)).verdict == f.PARTLY
+    assert f.singh_subsquare(singh(33.2, 31.5)) == f.Verdict(
+        f.PARTLY, "B3 F1 33.2 vs 31.5 (K = 2, round 6)", "no significance test in this table"
+    )
+    assert f.singh_subsquare(singh(30.0, 31.5, p=0.01)).verdict == f.NOT_HELD
+    assert f.singh_string_match(singh(53.2, 31.5)).verdict == f.HELD
+    assert f.singh_string_match(singh(33.2, 31.5)).verdict == f.NOT_HELD
 
 
 def leaderboard(*rows):
@@ -136,7 +202,14 @@ def test_best_system_held_tied_and_below():
 
 def test_a_missing_table_or_row_is_not_run_and_markdown_stands_in_for_csv(tmp_path):
     claim = next(c for c in f.CLAIMS["cc2007"] if c.decide is f.cc_error)
-    assert claim.evaluate(tmp_path, "gum") == f.Verdict(f.NOT_RUN)
+    assert claim.evaluate(tmp_path, "gum") == f.Verdict(f.NOT_RUN, "", "no results for this corpus")
+    (tmp_path / "gum").mkdir()
+    assert claim.evaluate(tmp_path, "gum").evidence == "the paper is not in this corpus's run (run.papers)"
+    (tmp_path / "gum_predicted" / "paper" / "cc2007").mkdir(parents=True)
+    assert (
+        claim.evaluate(tmp_path, "gum").evidence
+        == "the paper ran on this corpus with predicted mentions only (paper_mentions, run.papers)"
+    )
     folder = tmp_path / "gum" / "paper" / "cc2007"
     folder.mkdir(parents=True)
     (folder / "table1.md").write_text(
@@ -220,3 +293,43 @@ def test_the_l3m_studies_read_the_tables_of_the_current_report_code_too():
     )
     v = f.l3m_newsgroups({"paper/l3m2014/table2_vi": vi})
     assert (v.verdict, v.evidence) == (f.PARTLY, "lowest in 3 of 4 columns")
+
+
+VERDICT_WORDS = re.compile(
+    r"\*\*(held|partly|not held|holds|reached|not reached)(?![-\w])|\b(Holds|Reached|Not reached|not reached)\b"
+    r"|:\s+(held|not held|partly)(?![-\w])",
+)
+
+
+def test_no_results_page_types_a_verdict():
+    """Every verdict word in a page's prose comes from a `{{ verdict … }}` directive (the scorecard's rule)."""
+    typed = []
+    for template in sorted((ROOT / "docs" / "templates").glob("results-*.md")):
+        text = re.sub(r"\{\{.*?\}\}", "{{}}", template.read_text(encoding="utf-8"), flags=re.S)
+        for n, line in enumerate(text.splitlines(), 1):
+            if VERDICT_WORDS.search(line):
+                typed.append(f"{template.name}:{n}: {line.strip()}")
+    assert typed == []
+
+
+def test_the_verdict_directive_is_the_scorecards_word(tmp_path):
+    folder = tmp_path / "synth"
+    folder.mkdir()
+    (folder / "leaderboard.csv").write_text(
+        "rank,system,MELA,p (bootstrap)\n1,bk_delayed_laso,80.0,\n2,string_match,60.0,0.0001\n"
+    )
+    assert render("{{ verdict leaderboard learned_beats_rules synth }}", tmp_path) == "**held**"
+    assert render("{{ verdict bk2014 nonlocal synth }}", tmp_path) == "*not run*"
+    with pytest.raises(UserError, match=r"p.md:1: no claim 'nope'"):
+        render("{{ verdict bk2014 nope synth }}", tmp_path, name="p.md")
+
+
+def test_robustness_is_judged_at_the_learned_scale_where_the_table_has_it():
+    old = table("split,runs,AVG mean,AVG std,AVG (zero init)", ("train", 30, 67.92, 0.74, 74.60))
+    assert f.l3m_robustness({"paper/l3m2014/robustness": old}).verdict == f.PARTLY
+    cols = "split,runs,AVG mean,AVG std,AVG (zero init),init sd,learned RMS,AVG std (learned scale)"
+    both = table(cols, ("train", 30, 67.92, 0.74, 74.60, 1.0, 0.052, 0.13))
+    v = f.l3m_robustness({"paper/l3m2014/robustness": both})
+    assert v.verdict == f.HELD and "learned RMS 0.052" in v.ours and "0.74 from sd 1" in v.ours
+    wide = table(cols, ("train", 30, 67.92, 0.2, 74.60, 1.0, 0.052, 1.5))
+    assert f.l3m_robustness({"paper/l3m2014/robustness": wide}).verdict == f.NOT_HELD

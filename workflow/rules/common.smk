@@ -280,6 +280,17 @@ def window_option(wildcards):
     )
 
 
+def selection_nonlocal_schedule(wildcards):
+    """How non-local templates are judged: the final delayed-LaSO model's passes and beam (the
+    `bk_delayed_laso` learner's params) unless `selection.nonlocal_iterations`/`nonlocal_beam` say
+    otherwise, averaged over `selection.nonlocal_seeds` training seeds."""
+    sel = config["selection"]
+    final = config.get("learners", {}).get("bk_delayed_laso", {}).get("params", {})
+    iterations = sel.get("nonlocal_iterations") or final.get("n_iter") or sel["iterations"]
+    beam = sel.get("nonlocal_beam") or final.get("beam") or 5
+    return f"--nonlocal-iterations {iterations} --beam {beam} --nonlocal-seeds {sel['nonlocal_seeds']}"
+
+
 def selection_option(key):
     """A params function: `--<key>` with the selection config's value, or nothing when it is null."""
     flag = f"--{key.replace('_', '-')}"

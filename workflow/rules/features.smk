@@ -63,7 +63,7 @@ rule select_templates:
         candidates=config["selection"]["candidates"],
         nonlocal_candidates=",".join(config["selection"]["nonlocal_candidates"]),
         iterations=config["selection"]["iterations"],
-        nonlocal_iterations=selection_option("nonlocal_iterations"),
+        nonlocal_schedule=selection_nonlocal_schedule,
         max_steps=config["selection"]["max_steps"],
         nonlocal_max_steps=selection_option("nonlocal_max_steps"),
         sample="" if config["selection"]["sample"] else "--no-sample",
@@ -75,5 +75,5 @@ rule select_templates:
         "coreflab select --conll {input.conll} --corpus {wildcards.corpus} --mentions {params.mentions} {params.model} "
         "--singletons {params.singletons} --policy-from {input.compiled} "
         "--start {params.start} --candidates {params.candidates} --nonlocal {params.nonlocal_candidates:q} "
-        "--iterations {params.iterations} {params.nonlocal_iterations} --bits {params.bits} {params.window} --max-steps {params.max_steps} {params.nonlocal_max_steps} {params.sample} --jobs {threads} --seed {params.seed} "
+        "--iterations {params.iterations} {params.nonlocal_schedule} --bits {params.bits} {params.window} --max-steps {params.max_steps} {params.nonlocal_max_steps} {params.sample} --jobs {threads} --seed {params.seed} "
         "--tuned {input.tuned} --log-out {output.log_csv} --out {output.featureset} > {log} 2>&1"

@@ -48,6 +48,12 @@ def add_arguments(p):
         help="training iterations of the non-local (delayed LaSO) evaluations (default: --iterations)",
     )
     p.add_argument("--beam", type=at_least(1), default=5, help="beam of the non-local evaluations")
+    p.add_argument(
+        "--nonlocal-seeds",
+        type=at_least(1),
+        default=1,
+        help="training seeds each non-local evaluation averages its held-out MELA over",
+    )
     p.add_argument("--bits", type=at_least(1), default=22, help="hash bits of the arc stores (as in training)")
     p.add_argument("--window", type=at_least(0), default=None, help="candidate window (as in training; default: all)")
     p.add_argument(
@@ -129,6 +135,7 @@ def run(args):
         reach=args.reach,
         root_loss=root_loss,
         nonlocal_iterations=args.nonlocal_iterations,
+        nonlocal_seeds=args.nonlocal_seeds,
         pool=list(dict.fromkeys(start + candidates)),
         keep_singletons=args.singletons,
         mention_model=args.mention_model,

@@ -106,6 +106,8 @@ class Evaluator:
         reach=True,
         root_loss=1.5,
         nonlocal_iterations=None,
+        nonlocal_beam=None,
+        nonlocal_seeds=1,
         pool=None,
         keep_singletons=None,
         mention_model=None,
@@ -120,6 +122,9 @@ class Evaluator:
         a non-local template's weights are learned only along the beam's updates, so it can be
         judged on fewer passes than it will be trained with only at the cost of judging it unlearned
         (GUM: after 1 pass every candidate lowered held-out MELA, after 5 three raised it).
+        nonlocal_beam: the beam of those evaluations (None: `beam`); nonlocal_seeds: training seeds
+        (seed, seed + 1, …) each delayed-LaSO evaluation averages over, so that a template is not
+        kept or dropped on one seed's noise.
         pool: every local template a set may hold (their stores are then cut from the pool's, unless
         the pool's stores exceed POOL_BUDGET_BYTES: GUM's take 1.1 GB, a CoNLL-2012 training set
         with `local_fine` about three times that, and each worker also holds the store it cuts).
@@ -165,6 +170,8 @@ class Evaluator:
             self.held.singleton_policy = recorded.singleton_policy
         self.seed, self.iterations, self.beam, self.root_loss = seed, iterations, beam, root_loss
         self.nonlocal_iterations = iterations if nonlocal_iterations is None else nonlocal_iterations
+        self.nonlocal_beam = beam if nonlocal_beam is None else nonlocal_beam
+        self.nonlocal_seeds = max(1, int(nonlocal_seeds))
         self.pools = None
         self.worker_key = uuid.uuid4().hex  # `_in_worker` keeps one copy of this evaluator per worker
         # the held-out part is a third of the training part's size: both pools within the budget, judged
@@ -196,23 +203,27 @@ class Evaluator:
         if not local:
             return 0.0
         train_store, held_store = self._stores(local)
-        if nonlocal_ is not None:
+        if nonlocal_ is None:
+            model = make_learner(
+                "bk_baseline", {"n_iter": self.iterations, "seed": self.seed, "root_loss": self.root_loss}
+            )
+            model.fit((self.train, train_store))
+            return float(score_model(model, self.held, held_store, self.held_docs).mela)
+        scores = []
+        for seed in range(self.seed, self.seed + self.nonlocal_seeds):
             model = make_learner(
                 "bk_delayed_laso",
                 {
                     "n_iter": self.nonlocal_iterations,
-                    "beam": self.beam,
+                    "beam": self.nonlocal_beam,
                     "nonlocal_templates": list(nonlocal_),
-                    "seed": self.seed,
+                    "seed": seed,
                     "root_loss": self.root_loss,
                 },
             )
-        else:
-            model = make_learner(
-                "bk_baseline", {"n_iter": self.iterations, "seed": self.seed, "root_loss": self.root_loss}
-            )
-        model.fit((self.train, train_store))
-        return float(score_model(model, self.held, held_store, self.held_docs).mela)
+            model.fit((self.train, train_store))
+            scores.append(float(score_model(model, self.held, held_store, self.held_docs).mela))
+        return float(np.mean(scores))
 
 
 def _evaluate_all(evaluate, sets, jobs, progress=None):

@@ -8,6 +8,7 @@ A template (docs/templates/*.md) is Markdown with placeholders:
     {{ bench/l3m.json | l3m_pass.cpu_s | .2f }}                 one value of a JSON file (dotted key path)
     {{ synth/leaderboard.csv | rank=1 | system | name }}         a system key as the papers name it (LSP_ρ)
     {{ findings bk2014 }}                                       a paper's findings scorecard (or `summary`)
+    {{ verdict bk2014 nonlocal synth }}                         one claim's verdict word on one corpus
     {{ include synth/leaderboard.md | compact }}               a table without its alignment padding
 
 `compact` strips the spaces that pad a Markdown table's cells to one width (and shortens its rule
@@ -18,7 +19,9 @@ benchmark JSON directory (`--bench`, default bench/results). `render` first copi
 referenced file into a snapshot folder committed beside the docs (docs/numbers/), then fills
 the template from the snapshot only; so the committed page can be re-rendered and compared
 byte for byte without any results (a test does), and a hand edit of a number shows up as a
-difference. `snakemake docs` re-collects from fresh results. A findings directive cites no file:
+difference. `snakemake docs` re-collects from fresh results. A verdict word in a page's prose comes
+from a `verdict` directive (paper, claim key, corpus folder[, cross-document corpus]), decided by the
+scorecard's rule, never typed. A findings or verdict directive cites no file:
 coreflab.report.findings decides it from every corpus already in the snapshot, so a page using it
 is rendered after the pages that collect those corpora.
 """
@@ -33,13 +36,14 @@ from coreflab.errors import UserError
 
 PLACEHOLDER = re.compile(r"\{\{\s*(.*?)\s*\}\}")
 FINDINGS = re.compile(r"^findings(?:\s+(\S+))?$")
+VERDICT = re.compile(r"^verdict\s+(\S+)\s+(\S+)\s+(\S+)(?:\s+(\S+))?$")
 
 
 def references(template_text):
     """Every file a template refers to, in order of first use."""
     out = []
     for expr in PLACEHOLDER.findall(template_text):
-        if FINDINGS.match(expr.strip()):
+        if FINDINGS.match(expr.strip()) or VERDICT.match(expr.strip()):
             continue
         path = _path_of(expr)
         if path not in out:
@@ -154,6 +158,14 @@ def render(template_text, snapshot_dir, name="template"):
                 known = ", ".join(scorecard.CLAIMS)
                 raise UserError(f"{where}: no findings for {paper!r}; papers: {known} (or summary)")
             return scorecard.render(snapshot_dir, paper)
+        verdict = VERDICT.match(expr.strip())
+        if verdict:
+            from coreflab.report import findings as scorecard
+
+            try:
+                return scorecard.verdict_word(snapshot_dir, *verdict.groups())
+            except KeyError as err:
+                raise UserError(f"{where}: {err.args[0]}") from None
         path = snapshot_dir / _path_of(expr)
         if not path.is_file():
             raise UserError(f"{where}: {path} is not in the snapshot (run `snakemake docs`)")

@@ -220,3 +220,24 @@ def test_init_seed_varies_the_initialisation_alone():
     # same init seed, other order seed: a different model; same both: the same model
     assert not np.array_equal(L3M(init_seed=1, **{**kw, "seed": 5}).fit(data).coef_, a.coef_)
     assert np.array_equal(L3M(init_seed=1, **kw).fit(data).coef_, a.coef_)
+
+
+def test_init_scale_scales_the_random_start_and_defaults_to_one():
+    # the robustness study draws its starts at the configured sd and at the learned weights' RMS
+    data = random_data(5, docs=8, valued=False)
+    kw = dict(gamma=1.0, lam=0.0, eta0=0.0, epochs=1, init="normal", seed=4, init_seed=3)  # η0 = 0: w stays the start
+    unit, small = L3M(**kw).fit(data).coef_, L3M(init_scale=0.25, **kw).fit(data).coef_
+    dim = 1 << data.store.n_bits
+    np.testing.assert_allclose(unit, np.random.default_rng(3).normal(0.0, 1.0, size=dim))
+    np.testing.assert_allclose(small, 0.25 * unit)
+
+
+def test_cccp_reports_every_outer_step_to_its_progress_callback():
+    from coreflab.learn.leftlink.l3m_cccp import train_cccp
+
+    data = random_data(2, docs=6)
+    calls = []
+    _, history = train_cccp(data, gamma=0.5, lam=0.02, outer=4, tol=0.0, progress=lambda *a: calls.append(a))
+    assert [c[0] for c in calls] == list(range(1, len(history)))
+    assert all(c[1] == 4 for c in calls)
+    assert [c[2] for c in calls] == pytest.approx([h[1] for h in history[1:]])

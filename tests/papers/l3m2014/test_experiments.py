@@ -55,7 +55,7 @@ def test_robustness_scores_the_training_split_and_reports_test_too(files):
     out = files["tmp"] / "robustness.csv"
     assert _run(_argv(files, "robustness", "--runs", "3", "--seed", "2", "--out", str(out))) == 0
     df = pd.read_csv(out)
-    assert len(df) == 4 and {"AVG", "test AVG"} <= set(df.columns)
+    assert len(df) == 2 * 3 + 1 and {"AVG", "test AVG", "init sd", "learned RMS"} <= set(df.columns)
     train = as_training_data(load_split(files["train"][0], files["train"][1]))
     test = as_training_data(load_split(files["test"][0], files["test"][1]))
     zero = L3M(gamma=1.0, lam=1e-4, eta0=0.1, epochs=1, seed=2).fit(train)
@@ -67,7 +67,57 @@ def test_robustness_scores_the_training_split_and_reports_test_too(files):
     # the runs differ only in their initialisation: run k is L3M with init_seed = seed + 1000 + k
     first = L3M(gamma=1.0, lam=1e-4, eta0=0.1, epochs=1, seed=2, init="normal", init_seed=1002).fit(train)
     again = avg_row(score_model(first, train.corpus, train.store, read_conll_path(files["train"][2])))
-    assert df[df["run"].astype(str) == "0"].iloc[0]["AVG"] == pytest.approx(again["AVG"], abs=1e-5)
+    at_one = df[(df["run"].astype(str) == "0") & (df["init sd"] == 1.0)]
+    assert at_one.iloc[0]["AVG"] == pytest.approx(again["AVG"], abs=1e-5)
+
+
+def _splits(files):
+    train = as_training_data(load_split(files["train"][0], files["train"][1]))
+    test = as_training_data(load_split(files["test"][0], files["test"][1]))
+    return train, test, read_conll_path(files["train"][2]), read_conll_path(files["test"][2])
+
+
+def test_robustness_runs_at_the_configured_sd_and_at_the_learned_rms(files):
+    from coreflab.papers.l3m2014 import report
+    from coreflab.papers.l3m2014.experiments import RobustnessSettings, learned_rms, robustness, used_slots
+
+    train, test, train_key, key = _splits(files)
+    lines = []
+    df = robustness(RobustnessSettings(runs=3, seed=2, init_sd=2.0), train, test, key, train_key, log=lines.append)
+    zero = L3M(gamma=1.0, lam=1e-4, eta0=0.1, epochs=1, seed=2).fit(train)
+    rms = learned_rms(zero.coef_, used_slots(train))
+    assert 0 < rms < 2.0 and np.allclose(df["learned RMS"], rms)
+    runs = df[df["run"].astype(str) != "zero-init"]
+    assert sorted(runs["init sd"].round(9).unique()) == sorted([round(rms, 9), 2.0]) and len(runs) == 6
+    assert df[df["run"].astype(str) == "zero-init"]["init sd"].tolist() == [0.0]
+    # a start at the learned scale is the same draw, scaled: L3M with init_scale = the RMS
+    first = L3M(gamma=1.0, lam=1e-4, eta0=0.1, epochs=1, seed=2, init="normal", init_scale=rms, init_seed=1002)
+    again = avg_row(score_model(first.fit(train), train.corpus, train.store, train_key))
+    learned = runs[np.isclose(runs["init sd"], rms)].set_index("run")
+    assert learned.loc[0, "AVG"] == pytest.approx(again["AVG"], abs=1e-5)
+    assert "3 random starts at each of init sd 2" in lines[0]
+    table = report.robustness(df).set_index("split")
+    assert table.loc["train", "runs"] == 3 and table.loc["train", "init sd"] == 2.0
+    assert table.loc["train", "learned RMS"] == pytest.approx(rms)
+    at_two = runs[runs["init sd"] == 2.0]
+    assert table.loc["train", "AVG std"] == pytest.approx(at_two["AVG"].std(ddof=1))
+    assert table.loc["train", "AVG std (learned scale)"] == pytest.approx(learned["AVG"].std(ddof=1))
+    assert table.loc["test", "AVG std (learned scale)"] == pytest.approx(learned["test AVG"].std(ddof=1))
+    # two jobs: the same rows; a budget of 6 passes over the training split fits fewer runs
+    assert robustness(RobustnessSettings(runs=3, seed=2, init_sd=2.0, jobs=2), train, test, key, train_key).equals(df)
+    small = robustness(RobustnessSettings(runs=30, seed=2, max_passes=6), train, test, key, train_key, log=lines.append)
+    per_run = 2 * int(train.store.m_arc_offsets[-1]) + int(test.store.m_arc_offsets[-1])
+    expected = max(2, (6 * int(train.store.m_arc_offsets[-1]) // per_run - 1) // 2)
+    assert (small["run"].astype(str) != "zero-init").sum() == 2 * expected and f"{expected} random starts" in lines[-1]
+
+
+def test_cccp_vs_sgd_cuts_documents_to_their_first_mentions(files):
+    out = files["tmp"] / "cccp_cut.csv"
+    argv = ["cccp_vs_sgd", "--docs", "4", "--draws", "2", "--max-outer", "20", "--max-mentions", "5", "--jobs", "2"]
+    assert _run(_argv(files, *argv, "--out", str(out))) == 0
+    df = pd.read_csv(out)
+    assert set(df["max mentions"]) == {5} and df["largest set"].max() <= 5 and set(df["items"]) == {20}
+    assert df["quality"].notna().all()
 
 
 def _curve_rows(learner, gamma, lam, eta0, dev_avgs, test_avgs, exact=None):

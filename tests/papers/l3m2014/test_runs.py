@@ -49,12 +49,17 @@ def test_doccluster_names_a_local_copy_or_none_so_the_command_downloads(default_
     assert runs.Grid(config).doccluster_source_args() == args
 
 
-def test_cccp_vs_sgd_runs_on_20_newsgroups_when_it_is_there_else_on_the_corpus(default_config):
+def test_a_corpus_shows_its_own_cccp_vs_sgd_and_20_newsgroups_has_its_own_tables(default_config):
+    from coreflab.papers.l3m2014 import NEWSGROUPS, targets
+
     on = {**default_config, "doccluster": {**default_config["doccluster"], "enabled": True}}
     off = {**default_config, "doccluster": {**default_config["doccluster"], "enabled": False}}
     wc = SimpleNamespace(corpus="synth")
-    assert runs.Grid(on).table_inputs(wc)["cccp"] == "results/doccluster/runs/cccp_vs_sgd.csv"
-    assert runs.Grid(off).table_inputs(wc)["cccp"] == "results/synth/paper/l3m2014/runs/cccp_vs_sgd.csv"
+    for cfg in (on, off):  # one experiment, one column: 20 Newsgroups never stands in for a corpus
+        assert runs.Grid(cfg).table_inputs(wc)["cccp"] == "results/synth/paper/l3m2014/runs/cccp_vs_sgd.csv"
+    assert set(NEWSGROUPS) <= set(targets(on, ["synth", "gum"]))
+    assert sum("doccluster/" in t for t in targets(on, ["synth", "gum"])) == len(NEWSGROUPS)  # once, not per corpus
+    assert not any("doccluster/" in t for t in targets(off, ["synth"]))
     args = runs.Grid(on).cccp_args()
     cfg = default_config["l3m2014"]
     for flag, key in (("--docs", "cccp_docs"), ("--draws", "cccp_draws"), ("--max-outer", "cccp_max_outer")):

@@ -65,8 +65,10 @@ DOC = """<Document doc_name="1_1ecb.xml">
 </Relations></Document>"""
 
 
-def test_parse_document_keeps_linked_entity_mentions_with_their_sentence_context():
-    assert parse_document(DOC, "1_1ecb.xml") == [("Lindsay Lohan", 0, "enters rehab", "HUM1")]
+def test_parse_document_keeps_linked_entity_mentions_with_their_context():
+    assert parse_document(DOC, "1_1ecb.xml", window=None) == [("Lindsay Lohan", 0, "enters rehab", "HUM1")]
+    # the default: a window of tokens around the mention, across the sentence boundary
+    assert parse_document(DOC, "1_1ecb.xml") == [("Lindsay Lohan", 0, "enters rehab She left", "HUM1")]
 
 
 def test_missing_ecbplus_names_both_ways(tmp_path):

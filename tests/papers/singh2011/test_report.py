@@ -112,3 +112,32 @@ def test_table2_caption_names_the_hierarchy_form_and_where_the_other_is():
         "combined model, K = 2 (round 2)",
         "combined (union contexts) model, K = 2 (round 2)",
     ]
+
+
+def test_table2_shows_each_baselines_bootstrap_p_and_the_models_schedule():
+    t = trace("hier_K2", "whole corpus", 0.6).assign(proposals=[0, 300, 300], mentions=100)
+    baselines = pd.DataFrame(
+        [
+            {
+                "corpus": "ecbplus",
+                "system": s,
+                "setting": "whole corpus",
+                "b3_p": 0.5,
+                "b3_r": 0.5,
+                "b3_f1": 0.5,
+                "entities": 9,
+            }
+            for s in ("string_match", "label_propagation")
+        ]
+    )
+    sig = pd.DataFrame(
+        [
+            {"corpus": "ecbplus", "setting": "whole corpus", "system": "label_propagation", "p (bootstrap)": 0.004},
+            {"corpus": "ecbplus", "setting": "within topic", "system": "label_propagation", "p (bootstrap)": 0.9},
+        ]
+    )
+    out = table2(t, baselines, sig).set_index("system")
+    assert out.loc["label propagation", "p (bootstrap)"] == 0.004
+    assert pd.isna(out.loc["string match", "p (bootstrap)"])  # no test against it in `sig`
+    assert out.loc["combined model, K = 2 (round 2)", "proposals per mention"] == 6.0
+    assert "p (bootstrap)" not in table2(t, baselines)  # without tests, no column

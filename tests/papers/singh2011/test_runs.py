@@ -24,7 +24,8 @@ def test_fig7_and_baselines_follow_ecbplus(default_config):
     without = runs.fig7_traces(cfg, ecbplus=False)
     assert len(without) == len(cfg["workers"])
     with_ecb = runs.fig7_traces(cfg, ecbplus=True)
-    assert with_ecb[: len(without)] == without and len(with_ecb) == len(without) + 2
+    assert with_ecb[: len(without)] == without and len(with_ecb) == len(without) + 3  # flat, combined, within
+    assert any("ecbplus_string_flat_" in t for t in with_ecb)
     assert runs.baseline_corpora(False) == ["large"] and runs.baseline_corpora(True) == ["large", "ecbplus"]
 
 

@@ -204,6 +204,8 @@ rule hm2017_report:
         ),
         fig3_pdf="results/{corpus}/paper/hm2017/fig3.pdf",
         fig3_best="results/{corpus}/paper/hm2017/fig3_best.csv",
+        curve_md="results/{corpus}/paper/hm2017/curve.md",
+        curve_csv="results/{corpus}/paper/hm2017/curve.csv",
         table2=report(
             "results/{corpus}/paper/hm2017/table2.html",
             caption="../../report/hm2017_table2.rst",

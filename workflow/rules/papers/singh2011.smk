@@ -76,8 +76,9 @@ rule crossdoc_ecbplus:
         runtime=10,
     params:
         source=SINGH2011.ecbplus_source_args,
+        window=config["crossdoc"]["ecbplus_context_window"],
     shell:
-        "coreflab singh2011 ecbplus {params.source} --out {output.corpus} > {log} 2>&1"
+        "coreflab singh2011 ecbplus {params.source} --context-window {params.window} --out {output.corpus} > {log} 2>&1"
 
 
 rule crossdoc_calibrate:
@@ -113,6 +114,7 @@ rule crossdoc_calibrate:
         within=lambda wc: "--within-topic" if wc.setting else "",
         bias_grid=" ".join(map(str, config["crossdoc"]["tune"]["bias_grid"])),
         frac=config["crossdoc"]["tune"]["heldout_frac"],
+        by=config["crossdoc"]["tune"]["heldout_by"],
         min_mentions=config["crossdoc"]["tune"]["heldout_min_mentions"],
         min_entities=config["crossdoc"]["tune"]["heldout_min_entities"],
         sweeps=config["crossdoc"]["calibration_steps"],
@@ -127,7 +129,7 @@ rule crossdoc_calibrate:
         "--model {params.tune[model]} --context {params.tune[context]} "
         "--string-weight {params.tune[start_w]} "
         "--sub-bias-ratio {params.sub_ratio} --super-bias-ratio {params.super_ratio} "
-        "--bias-grid {params.bias_grid} --weight-grid {params.tune[weights]} --heldout-frac {params.frac} "
+        "--bias-grid {params.bias_grid} --weight-grid {params.tune[weights]} --heldout-frac {params.frac} --heldout-by {params.by} "
         "--heldout-min-mentions {params.min_mentions} --heldout-min-entities {params.min_entities} "
         "--sweeps {params.sweeps} --init {params.tune[init]} {params.within} --rounds {params.tune[rounds]} "
         "--eval-samples-per-round {params.tune[samples]} --eval-workers {params.workers} "
@@ -226,6 +228,7 @@ rule crossdoc_baselines:
         ),
     output:
         csv="results/crossdoc/baselines/{corpus}.csv",
+        labels="results/crossdoc/baselines/{corpus}.labels.npz",
     log:
         "results/crossdoc/logs/baselines_{corpus}.log",
     benchmark:
@@ -245,7 +248,32 @@ rule crossdoc_baselines:
     shell:
         "coreflab singh2011 baselines --corpus {input.corpus} --corpus-name {wildcards.corpus} "
         "--prior-from {input.prior} {params.within} --neighbours {params.neighbours} "
-        "--seed {params.seed} --out {output.csv} > {log} 2>&1"
+        "--seed {params.seed} --out {output.csv} --labels-out {output.labels} > {log} 2>&1"
+
+
+# Table 2's test: the model against each baseline, paired bootstrap over documents
+rule crossdoc_significance:
+    input:
+        unpack(SINGH2011.significance_models),
+        baselines="results/crossdoc/baselines/{corpus}.labels.npz",
+    output:
+        csv="results/crossdoc/significance/{corpus}.csv",
+    log:
+        "results/crossdoc/logs/significance_{corpus}.log",
+    conda:
+        "../../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        models=lambda wc, input: " ".join(
+            f"{k}={input[k]}" for k in ("whole_corpus", "within_topic") if k in input.keys()
+        ),
+        seed=config["seed"],
+    shell:
+        "coreflab singh2011 significance --baseline-labels {input.baselines} --model {params.models} "
+        "--corpus-name {wildcards.corpus} --seed {params.seed} --out {output.csv} > {log} 2>&1"
 
 
 rule crossdoc_report:
@@ -262,6 +290,7 @@ rule crossdoc_report:
         ),
         fig7=SINGH2011.fig7_traces,
         baselines=SINGH2011.baseline_files,
+        significance=SINGH2011.significance_files,
     output:
         fig5=report(
             "results/crossdoc/paper/singh2011/fig5_workers.png",
@@ -305,4 +334,5 @@ rule crossdoc_report:
         runtime=5,
     shell:
         "coreflab singh2011 report --fig5 {input.fig5} --fig6 {input.fig6} --fig7 {input.fig7} "
-        "--baselines {input.baselines} --outdir results/crossdoc/paper/singh2011 > {log} 2>&1"
+        "--baselines {input.baselines} --significance {input.significance} "
+        "--outdir results/crossdoc/paper/singh2011 > {log} 2>&1"

@@ -90,7 +90,15 @@ def l3m_value_and_grad(
 
 
 def train_cccp(
-    train, gamma=1.0, lam=1e-4, outer=10, tol=1e-6, inner_maxiter=100, weighting="document", inner_iterations=None
+    train,
+    gamma=1.0,
+    lam=1e-4,
+    outer=10,
+    tol=1e-6,
+    inner_maxiter=100,
+    weighting="document",
+    inner_iterations=None,
+    progress=None,
 ):
     """CCCP from w = 0; returns (w, history of (seconds, objective)) after every outer step.
 
@@ -99,6 +107,7 @@ def train_cccp(
     Stops after `outer` outer steps, or earlier when an outer step lowers the objective by
     less than `tol`·max(1, |objective|) (relative). `inner_iterations`: a list that receives
     the L-BFGS iterations of every outer step (the convex program's own iterations).
+    `progress(step, outer, objective)` after every outer step (a long run's log line).
     """
     data = as_training_data(train)
     arrays = list(kernel_arrays(data, lean=True))
@@ -125,6 +134,8 @@ def train_cccp(
             inner_iterations.append(int(result.nit))
         obj = float(l3m_objective(w, *arrays, cluster, weight, gamma, lam))
         history.append((time.perf_counter() - start, obj))
+        if progress is not None:
+            progress(len(history) - 1, outer, obj)
         if history[-2][1] - obj < tol * max(1.0, abs(obj)):
             break
     full = np.zeros(1 << int(data.store.n_bits))

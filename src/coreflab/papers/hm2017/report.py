@@ -259,6 +259,24 @@ def table3(best, n_all, n_sel):
     return pd.DataFrame(rows)
 
 
+GAIN = "gain (LSP_ρ − LSP_F)"
+
+
+def curve(best, n_all):
+    """Fig. 3's last panel as a table: per learner, test MELA at T_best at every feature count N (one column
+    each, smallest first; the last is all n_all features), and the row the paper's claim reads: the gain of
+    LSP_ρ over LSP_F at each N ("the gain grows as features are removed")."""
+    sizes = sorted({n_all if n == 0 else int(n) for n in best["n_features"]})
+    at = {
+        display_name(learner): {n_all if n == 0 else int(n): float(m) for n, m in zip(s["n_features"], s["test_mela"])}
+        for learner, s in sorted(best.groupby("learner"), key=lambda g: (_series_index(g[0]), g[0]))
+    }
+    rho, f = at.get(display_name("lsp_rho"), {}), at.get(display_name("lsp_f"), {})
+    at[GAIN] = {n: rho[n] - f[n] for n in sizes if n in rho and n in f}
+    rows = [{"Model": name, **{f"{n:,}": v.get(n, float("nan")) for n in sizes}} for name, v in at.items()]
+    return pd.DataFrame(rows, columns=["Model"] + [f"{n:,}" for n in sizes])
+
+
 def table4(best):
     rows = []
     for _, p in best.iterrows():
@@ -292,6 +310,8 @@ __all__ = [
     "table2",
     "table3",
     "table4",
+    "curve",
+    "GAIN",
 ]
 
 

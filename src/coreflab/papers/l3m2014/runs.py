@@ -44,11 +44,9 @@ def technique_params(l3m_config, technique):
     return params
 
 
-def cccp_file(config, corpus):
-    """The CCCP-vs-SGD run a corpus's tables show: on 20 Newsgroups author clustering (the paper's task)
-    when that experiment runs, else on the corpus's own training documents."""
-    if optional_data.doccluster_enabled(config):
-        return NEWSGROUPS_CCCP
+def cccp_file(corpus):
+    """The CCCP-vs-SGD run a corpus's tables show: on the corpus's own training documents (the 20 Newsgroups
+    run has its own tables, `newsgroups-tables`)."""
     return f"results/{corpus}/paper/l3m2014/runs/cccp_vs_sgd.csv"
 
 
@@ -118,7 +116,7 @@ class Grid:
         return {
             "curves": [f"{base}/curves_{t}.csv" for t in self.techniques()],
             "robustness": f"{base}/robustness.csv",
-            "cccp": cccp_file(self.full_config, wildcards.corpus),
+            "cccp": cccp_file(wildcards.corpus),
             "order": f"{base}/order_control.csv",
             "doccluster": doccluster_files(self.full_config),
         }

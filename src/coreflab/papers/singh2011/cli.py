@@ -10,5 +10,9 @@ VERBS = {
         "the prior: b giving the true entity count (Person-X) or b, w tuned on held-out entities",
     ),
     "baselines": ("coreflab.papers.singh2011.commands.baselines", "string-match and label-propagation baselines"),
+    "significance": (
+        "coreflab.papers.singh2011.commands.significance",
+        "paired bootstrap of the model's B3 F1 against each baseline (Table 2)",
+    ),
     "report": ("coreflab.papers.singh2011.commands.report", "Singh et al. 2011 Figs. 5-7 and Table 2"),
 }

@@ -5,8 +5,11 @@ tokens, `<Relations>` with CROSS_DOC_COREF whose `note` is the instance id). For
 cross-document model (Singh et al. 2011 §2.1) a mention needs a context bag and a gold entity:
   * mentions: participant, location and time markables (HUMAN*, NON_HUMAN*, LOC*, TIME*) that are
     the source of a CROSS_DOC_COREF relation (the instance id is the gold entity);
-  * context: the words of the mention's sentence, without the mention's own tokens (so the
-    Person-X variant really hides the name), lower-cased, English stop words removed;
+  * context: a window of `window` tokens on each side of the mention in its document (the paper's
+    context is the text around one link, "at least 36 words"), without the mention's own tokens and
+    without any other entity mention's tokens (so the Person-X variant really hides the name, and
+    two mentions of one sentence do not share each other's words); `window` None: the mention's
+    sentence, as before; lower-cased, English stop words removed;
   * by default only the sentences listed in ECBplus_coreference_sentences.csv (README: the
     annotation is complete only there).
 Read straight from the tar.xz with `tarfile` (never extracted).
@@ -83,8 +86,13 @@ def read_selected_sentences(path):
     return selected
 
 
-def parse_document(xml_text, name):
-    """Mentions of one XML document: list of (mention string, sentence no, context words, instance)."""
+CONTEXT_WINDOW = 18  # tokens each side: 36 words around a mention, the paper's least context
+
+
+def parse_document(xml_text, name, window=CONTEXT_WINDOW):
+    """Mentions of one XML document: list of (mention string, sentence no, context words, instance).
+    Context: `window` tokens each side (document order, other entity mentions' tokens left out), or
+    the mention's sentence when `window` is None."""
     try:
         root = ET.fromstring(xml_text)
     except ET.ParseError as err:
@@ -99,23 +107,36 @@ def parse_document(xml_text, name):
     for rel in root.iter("CROSS_DOC_COREF"):
         for src in rel.findall("source"):
             instance[src.get("m_id")] = rel.get("note")
-    out = []
     markables = root.find("Markables")
+    kept = []
     for mk in markables if markables is not None else []:
         anchors = [int(a.get("t_id")) for a in mk.findall("token_anchor")]
         mid = mk.get("m_id")
-        if not anchors or not mk.tag.startswith(ENTITY_PREFIXES) or mid not in instance:
-            continue
+        if anchors and mk.tag.startswith(ENTITY_PREFIXES) and mid in instance and anchors[0] in tokens:
+            kept.append((mid, anchors))
+    mention_tokens = {t for _, anchors in kept for t in anchors}
+    order = sorted(tokens)
+    position = {t: i for i, t in enumerate(order)}
+    out = []
+    for mid, anchors in kept:
         sent = tokens[anchors[0]][0]
         own = set(anchors)
-        context = [tokens[t][1] for t in sentences[sent] if t not in own]
+        if window is None:
+            context = [tokens[t][1] for t in sentences[sent] if t not in own]
+        else:
+            lo = max(0, min(position[t] for t in anchors) - window)
+            hi = max(position[t] for t in anchors) + window + 1
+            context = [tokens[t][1] for t in order[lo:hi] if t not in own and t not in mention_tokens]
         text = " ".join(tokens[t][1] for t in anchors)
         out.append((text, sent, " ".join(context), instance[mid]))
     return out
 
 
-def read_ecbplus(local_dir, restrict_sentences=True, download=False, resources_dir=None, fetch=None):
-    """The ECB+ entity mentions as a `CrossdocCorpus` (whole corpus; topic ids kept for blocking)."""
+def read_ecbplus(
+    local_dir, restrict_sentences=True, download=False, resources_dir=None, fetch=None, window=CONTEXT_WINDOW
+):
+    """The ECB+ entity mentions as a `CrossdocCorpus` (whole corpus; topic ids kept for blocking);
+    `window`: context tokens each side of a mention (None: its sentence)."""
     folder = locate(local_dir, download, resources_dir, fetch)
     selected = read_selected_sentences(folder / SENTENCES) if restrict_sentences else None
     docs_xml = _xml_documents(folder)
@@ -124,7 +145,7 @@ def read_ecbplus(local_dir, restrict_sentences=True, download=False, resources_d
         stem = Path(name).stem  # e.g. 3_9ecb
         topic, file_stem = stem.split("_", 1)
         keep = selected.get((topic, file_stem), set()) if selected is not None else None
-        for mention, sent, context, inst in parse_document(docs_xml[name], name):
+        for mention, sent, context, inst in parse_document(docs_xml[name], name, window):
             if keep is not None and sent not in keep:
                 continue
             texts.append(mention.lower())

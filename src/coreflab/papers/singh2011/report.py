@@ -223,7 +223,14 @@ def _logp_gap(row):
     return float(lp) - float(gold) if lp is not None and gold is not None else float("nan")
 
 
-def table2(traces, baselines):
+P_BOOT = "p (bootstrap)"
+PER_MENTION = "proposals per mention"
+
+
+def table2(traces, baselines, significance=None):
+    """Table 2: one row per baseline and per model run (its last round; `PER_MENTION`: the run's proposals
+    over all rounds and workers per mention, its schedule). `significance` (rows of `singh2011
+    significance`): each baseline row's P_BOOT, the model against it."""
     rows = [
         {
             "corpus": b.corpus,
@@ -250,9 +257,17 @@ def table2(traces, baselines):
                 "B3 F1": 100 * last["b3_f1"],
                 "entities": int(last["entities"]),
                 LOGP: _logp_gap(last),
+                PER_MENTION: float(t["proposals"].sum()) / float(last["mentions"])
+                if "proposals" in t and "mentions" in t
+                else float("nan"),
             }
         )
     table = pd.DataFrame(rows)
+    if significance is not None and len(significance):
+        names = [style.system_name(x) for x in significance["system"]]
+        p = dict(zip(zip(significance["corpus"], significance["setting"], names), significance[P_BOOT]))
+        keys = zip(table["corpus"], table["setting"], table["system"])
+        table[P_BOOT] = [p.get(k, float("nan")) for k in keys]
     if table[LOGP].isna().all():
         table = table.drop(columns=LOGP)
     order = {WHOLE: 0}

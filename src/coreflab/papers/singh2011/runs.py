@@ -44,10 +44,13 @@ def tuning_params(crossdoc_config, corpus, context_suffix=""):
 
 
 def fig7_traces(crossdoc_config, ecbplus):
-    """Traces of Fig. 7: the large corpus at every worker count, ECB+ (and within-topic) at the most."""
+    """Traces of Fig. 7: the large corpus at every worker count, ECB+ (and within-topic) at the most, and
+    ECB+'s pairwise (flat) model beside the combined one at the same prior: the super-entity level adds
+    its own pull to every entity move that crosses super-entities, and Table 2 shows what it costs."""
     workers = crossdoc_config["workers"]
     out = [f"results/crossdoc/traces/large_string_hier_K{k}.csv" for k in workers]
     if ecbplus:
+        out.append(f"results/crossdoc/traces/ecbplus_string_flat_K{max(workers)}.csv")
         out.append(f"results/crossdoc/traces/ecbplus_string_hier_K{max(workers)}.csv")
         out.append(f"results/crossdoc/traces/ecbplus_string_hier_K{max(workers)}_within.csv")  # within-topic
     return out
@@ -92,3 +95,15 @@ class Grid:
 
     def baseline_files(self, wildcards):
         return [f"results/crossdoc/baselines/{c}.csv" for c in baseline_corpora(self.ecbplus)]
+
+    def significance_files(self, wildcards):
+        return [f"results/crossdoc/significance/{c}.csv" for c in baseline_corpora(self.ecbplus)]
+
+    def significance_models(self, wildcards):
+        """The model runs Table 2 shows for a corpus (the most workers; ECB+ also within topic), as
+        {setting: labels .npy}: the runs the bootstrap compares each baseline with."""
+        k = max(self.config["workers"])
+        out = {"whole_corpus": f"results/crossdoc/labels/{wildcards.corpus}_string_hier_K{k}.npy"}
+        if wildcards.corpus == "ecbplus":
+            out["within_topic"] = f"results/crossdoc/labels/ecbplus_string_hier_K{k}_within.npy"
+        return out

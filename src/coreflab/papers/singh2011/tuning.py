@@ -78,6 +78,35 @@ def heldout_split(gold, frac=0.05, seed=1, min_entities=2, min_mentions=HELDOUT_
     return np.isin(gold, dev), dev
 
 
+def heldout_topics(gold, topic, frac=0.05, seed=1, min_entities=2, min_mentions=HELDOUT_MIN_MENTIONS):
+    """`heldout_split` by whole topics: (mask of the held-out mentions, sorted held-out entity ids).
+
+    Sampling entities thins every sentence and topic of its distractors (the other entities of the
+    same documents), so a prior tuned there merges too eagerly on the rest; whole topics keep the
+    density of distractors the evaluated part has. Topics are taken in a random order fixed by
+    `seed` until the held-out entities number at least ceil(`frac` · entities) (at least
+    `min_entities`) and hold `min_mentions` mentions; a topic that would take the held-out mentions
+    above half is skipped. An entity with a mention in a held-out topic is held out whole. With
+    fewer than two topics: `heldout_split`."""
+    gold, topic = np.asarray(gold), np.asarray(topic)
+    topics = np.unique(topic)
+    if len(topics) < 2:
+        return heldout_split(gold, frac, seed, min_entities, min_mentions)
+    n_entities = len(np.unique(gold))
+    k = min(max(int(np.ceil(frac * n_entities)), min_entities), max(n_entities - 1, 0))
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x70D1C]))
+    cap = len(gold) // 2
+    dev = np.empty(0, dtype=gold.dtype)
+    for i in rng.permutation(len(topics)):
+        if len(dev) >= k and np.isin(gold, dev).sum() >= min_mentions:
+            break
+        grown = np.union1d(dev, gold[topic == topics[i]])
+        if np.isin(gold, grown).sum() > cap:
+            continue
+        dev = grown
+    return np.isin(gold, dev), np.sort(dev)
+
+
 def split_corpus(corpus, dev_entities):
     """(development corpus, test corpus): mentions of the held-out entities vs all others."""
     mask = np.isin(corpus.gold, np.asarray(dev_entities, dtype=np.int64))

@@ -4,18 +4,25 @@ studies (one verb each; the studies themselves are coreflab.papers.l3m2014.exper
   curves         one learner trained for --passes passes at every (λ, η0) of --grid, dev and
                  test MUC/B3/CEAFe/AVG after every pass (Table 1: 1 pass, and passes tuned
                  on dev; λ and η0 are tuned on dev per technique, as the paper does).
-  robustness     30 random N(0, 1) initialisations of L3M, γ = 1, one pass, documents in
-                 one fixed order, λ and η0 as Table 1 tuned them on dev (--curves): AVG per
-                 run on the training split (the paper's measure) and on test.
+  robustness     --runs random N(0, sd²) initialisations of L3M at each of two scales, sd = --init-sd
+                 and the zero start's learned RMS; γ = 1, one pass, documents in one fixed order,
+                 λ and η0 as Table 1 tuned them on dev (--curves): AVG per run on the training
+                 split (the paper's measure) and on test. Fewer runs when --max-arcs/--max-passes
+                 caps the study's work.
   cccp_vs_sgd    §5.3: on --draws random subsets of --docs training item sets, L3M (γ = 1)
                  trained by CCCP until its objective stops changing (relative --tol, at most
                  --max-outer × --inner iterations) and by --sgd-passes SGD passes: training-data
                  clustering quality, objective, iterations and seconds of both. With
                  --newsgroups: VI of 20 Newsgroups author clustering (the paper's task);
-                 otherwise MELA on the corpus's training documents.
+                 otherwise MELA on the corpus's training documents, each cut to its first
+                 --max-mentions mentions (or the cut --max-arcs/--max-passes allow).
   order_control  §5.4: Table 1's online systems as tuned on dev (--curves: passes, γ, λ, η0)
                  trained and tested with mentions shuffled within documents (every pair keeps
                  its features) against the natural order: AVG and the drop.
+
+robustness, cccp_vs_sgd and order_control log what they run and a progress line per unit and at
+least every 30 s to stderr; --jobs runs their units in that many processes (the results do not
+depend on it).
 """
 
 import argparse
@@ -25,11 +32,41 @@ from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.errors import UserError
 from coreflab.learn.base import as_training_data
 from coreflab.learn.io import load_split
-from coreflab.papers.l3m2014.experiments import cccp_settings, cccp_vs_sgd, curves, order_control, robustness
+from coreflab.papers.l3m2014.experiments import (
+    CccpSettings,
+    RobustnessSettings,
+    cccp_vs_sgd,
+    curves,
+    order_control,
+    robustness,
+)
 from coreflab.papers.l3m2014.report import ONLINE, read_curves
 from coreflab.report.io import atomic_write_text
 
 STUDIES = ("curves", "robustness", "cccp_vs_sgd", "order_control")
+
+
+def _non_negative(kind):
+    """An argparse `type` for a number >= 0 (`kind`: int or float)."""
+
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+        return value
+
+    parse.__name__ = f"{kind.__name__} >= 0"
+    return parse
+
+
+def _positive(text):
+    value = _non_negative(float)(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be above 0")
+    return value
 
 
 def add_arguments(p):
@@ -55,7 +92,32 @@ def add_arguments(p):
         help="robustness, cccp_vs_sgd, order_control: Table 1's curves CSVs (the dev-tuned systems)",
     )
     p.add_argument("--corpus", default="the corpus", help="name of the corpus, for the tables")
-    p.add_argument("--runs", type=at_least(1), default=30, help="robustness: random initialisations")
+    p.add_argument("--runs", type=at_least(1), default=30, help="robustness: random initialisations per scale")
+    p.add_argument(
+        "--init-sd",
+        type=_positive,
+        default=1.0,
+        help="robustness: sd of the configured random start (also run: the zero start's learned RMS)",
+    )
+    p.add_argument(
+        "--max-arcs",
+        type=_non_negative(int),
+        default=0,
+        help="robustness, cccp_vs_sgd: arcs the study may process (fewer runs, shorter documents); 0: no cap",
+    )
+    p.add_argument(
+        "--max-passes",
+        type=_non_negative(float),
+        default=0.0,
+        help="robustness, cccp_vs_sgd: the same cap in passes over the training split (the smaller wins); 0: none",
+    )
+    p.add_argument(
+        "--max-mentions",
+        type=_non_negative(int),
+        default=0,
+        help="cccp_vs_sgd: first mentions kept of each document (0: all, or what the cap allows)",
+    )
+    p.add_argument("--jobs", type=at_least(1), default=1, help="robustness, cccp_vs_sgd, order_control: runs at a time")
     p.add_argument(
         "--docs", type=at_least(1), default=20, help="cccp_vs_sgd: training item sets per subset (paper 100)"
     )
@@ -104,7 +166,7 @@ def _newsgroups_cccp(args):
     from coreflab.papers.l3m2014.newsgroups import item_sets, load_posts
 
     sets = item_sets(load_posts(args.local_dir or None, args.resources), args.set_size)
-    settings = cccp_settings(args, args.lam, args.eta0)
+    settings = CccpSettings.from_args(args).training()
     return doccluster.cccp_vs_sgd(sets, "author", docs=args.docs, draws=args.draws, settings=settings)
 
 
@@ -113,14 +175,14 @@ def run(args):
         df = _newsgroups_cccp(args)
     elif args.study == "cccp_vs_sgd":
         train, train_key = _split(args, "train")
-        df = cccp_vs_sgd(args, train, train_key, _curves(args, False), corpus_name=args.corpus)
+        df = cccp_vs_sgd(CccpSettings.from_args(args), train, train_key, _curves(args, False), corpus_name=args.corpus)
     else:
         train, train_key = _split(args, "train")
         test, key = _split(args, "test")
         if args.study == "curves":
             df = curves(args, train, test, key)
         elif args.study == "robustness":
-            df = robustness(args, train, test, key, train_key, _curves(args, False))
+            df = robustness(RobustnessSettings.from_args(args), train, test, key, train_key, _curves(args, False))
         else:
             techniques = [t.strip() for t in args.techniques.split(",") if t.strip()] if args.techniques else None
             df = order_control(args, train, test, key, _curves(args, True), techniques)

@@ -10,6 +10,7 @@ the model's optimum is the truth or string match.
 """
 
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -33,6 +34,9 @@ def add_arguments(p):
     p.add_argument("--neighbours", type=at_least(1), default=10)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True, help="CSV: corpus, system, B3 P/R/F1, entities, seconds, log p")
+    p.add_argument(
+        "--labels-out", default=None, help="NPZ: gold, doc and each system's labels ('system|setting'), for the tests"
+    )
 
 
 def _prior(args, path):
@@ -49,6 +53,7 @@ def run(args):
         if not np.array_equal(a, b):
             raise UserError(f"{args.prior_from} and {args.prior_within_from} hold out different entities")
     rows = []
+    kept = {"gold": corpus.gold, "doc": corpus.doc}
     settings = [("whole corpus", None, _prior(args, args.prior_from))]
     if len(np.unique(corpus.topic)) > 1:
         settings.append(("within topic", corpus.topic, _prior(args, args.prior_within_from or args.prior_from)))
@@ -66,6 +71,7 @@ def run(args):
             start = time.perf_counter()
             labels = fn()
             seconds = time.perf_counter() - start
+            kept[f"{system}|{setting}"] = np.asarray(labels)
             p, r, f = b3_scores(labels, corpus.gold)
             rows.append(
                 {
@@ -85,4 +91,8 @@ def run(args):
                 }
             )
     atomic_write_text(args.out, pd.DataFrame(rows).to_csv(index=False, lineterminator="\n"))
+    if args.labels_out:
+        tmp = Path(args.labels_out).with_name(f".{Path(args.labels_out).name}.tmp.npz")
+        np.savez_compressed(tmp, **kept)
+        tmp.replace(args.labels_out)
     return 0

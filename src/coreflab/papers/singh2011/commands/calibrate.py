@@ -33,6 +33,7 @@ from coreflab.papers.singh2011.tuning import (
     HELDOUT_MIN_MENTIONS,
     count_calibrated_bias,
     heldout_split,
+    heldout_topics,
     split_corpus,
     tune_prior,
     write_prior,
@@ -73,6 +74,12 @@ def add_arguments(p):
     )
     p.add_argument("--heldout-frac", type=float, default=0.05, help="share of the gold entities held out")
     p.add_argument(
+        "--heldout-by",
+        choices=("topic", "entity"),
+        default="topic",
+        help="hold out whole topics (a corpus with topics: keeps the distractor density) or random entities",
+    )
+    p.add_argument(
         "--heldout-min-mentions",
         type=at_least(0),
         default=HELDOUT_MIN_MENTIONS,
@@ -110,12 +117,24 @@ def run(args):
     corpus = CrossdocCorpus.load(args.corpus)
     if args.rule == "entity-count":
         return _entity_count(args, corpus)
-    _, dev_entities = heldout_split(
-        corpus.gold,
-        args.heldout_frac,
-        args.seed,
-        min_entities=args.heldout_min_entities,
-        min_mentions=args.heldout_min_mentions,
+    by_topic = args.heldout_by == "topic" and len(np.unique(corpus.topic)) > 1
+    _, dev_entities = (
+        heldout_topics(
+            corpus.gold,
+            corpus.topic,
+            args.heldout_frac,
+            args.seed,
+            min_entities=args.heldout_min_entities,
+            min_mentions=args.heldout_min_mentions,
+        )
+        if by_topic
+        else heldout_split(
+            corpus.gold,
+            args.heldout_frac,
+            args.seed,
+            min_entities=args.heldout_min_entities,
+            min_mentions=args.heldout_min_mentions,
+        )
     )
     dev, test = split_corpus(corpus, dev_entities)
     if len(dev) == 0 or len(test) == 0:
@@ -147,6 +166,7 @@ def run(args):
         {
             "rule": "heldout-b3",
             "heldout_frac": args.heldout_frac,
+            "heldout_by": "topic" if by_topic else "entity",
             "heldout_min_mentions": args.heldout_min_mentions,
             "heldout_min_entities": args.heldout_min_entities,
             "heldout_entities": int(len(dev_entities)),
