@@ -333,3 +333,13 @@ def test_robustness_is_judged_at_the_learned_scale_where_the_table_has_it():
     assert v.verdict == f.HELD and "learned RMS 0.052" in v.ours and "0.74 from sd 1" in v.ours
     wide = table(cols, ("train", 30, 67.92, 0.2, 74.60, 1.0, 0.052, 1.5))
     assert f.l3m_robustness({"paper/l3m2014/robustness": wide}).verdict == f.NOT_HELD
+
+
+def test_the_premise_is_judged_against_the_best_rule_system():
+    lb = leaderboard((1, "delayed LaSO", 80.0, ""), (2, "sieve", 78.0, 0.2), (3, "string match", 60.0, 0.0001))
+    v = f.learned_beats_rules(lb)
+    assert v == f.Verdict(f.PARTLY, "80.00 (delayed LaSO) vs 78.00 (sieve)", "p = 0.200; string match 60.00")
+    rules_first = leaderboard((1, "sieve", 70.0, ""), (2, "L3M", 69.0, 0.3), (3, "string match", 60.0, 0.001))
+    assert f.learned_beats_rules(rules_first).verdict == f.NOT_HELD
+    no_sieve = leaderboard((1, "L3M", 70.0, ""), (2, "string match", 60.0, 0.0005))
+    assert f.learned_beats_rules(no_sieve) == f.Verdict(f.HELD, "70.00 (L3M) vs 60.00 (string match)", "p < 0.001")

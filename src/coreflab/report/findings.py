@@ -215,19 +215,31 @@ def count_verdict(hits, total):
 # ---- every paper: the leaderboard -------------------------------------------------------------
 
 
+RULE_SYSTEMS = ("string match", "sieve")  # leaderboard systems that learn nothing
+
+
 def learned_beats_rules(t):
-    """The best learned system above string match: held when the leaderboard's bootstrap says so (p < 0.05)."""
-    rows = t["leaderboard"]
-    rules = row(rows, system="string match")
-    learned = [r for r in rows if r is not rules and number(r.get("MELA")) is not None]
+    """The best learned system above the best rule system on the leaderboard (the multi-pass sieve or string
+    match, whichever scores higher): held when the leaderboard's bootstrap says so (p < 0.05), partly when ahead
+    without it, not held when not ahead. The evidence names string match's margin as a second line."""
+    rows = [r for r in t["leaderboard"] if number(r.get("MELA")) is not None]
+    rules = [r for r in rows if r.get("system") in RULE_SYSTEMS]
+    learned = [r for r in rows if r.get("system") not in RULE_SYSTEMS]
+    if not rules:
+        raise Missing("no rule system on the leaderboard")
     if not learned:
         raise Missing("no learned system")
     best = max(learned, key=lambda r: value(r, "MELA"))
-    margin = value(best, "MELA") - value(rules, "MELA")
-    p = optional(rules, "p (bootstrap)")
+    rule = max(rules, key=lambda r: value(r, "MELA"))
+    margin = value(best, "MELA") - value(rule, "MELA")
+    p = optional(rule, "p (bootstrap)")
     verdict = NOT_HELD if margin <= 0 else HELD if p is not None and p < 0.05 else PARTLY
-    ours = f"{value(best, 'MELA'):.2f} ({best['system']}) vs {value(rules, 'MELA'):.2f}"
-    return Verdict(verdict, ours, p_text(rules))
+    ours = f"{value(best, 'MELA'):.2f} ({best['system']}) vs {value(rule, 'MELA'):.2f} ({rule['system']})"
+    evidence = [p_text(rule)] if margin > 0 else []
+    other = [r for r in rules if r is not rule]
+    if other:
+        evidence.append(f"{other[0]['system']} {value(other[0], 'MELA'):.2f}")
+    return Verdict(verdict, ours, "; ".join(e for e in evidence if e))
 
 
 # ---- Björkelund & Kuhn 2014 -------------------------------------------------------------------
@@ -628,7 +640,7 @@ CLAIMS = {
     LEADERBOARD: [
         Claim(
             LEADERBOARD,
-            "The best learned system beats string match (leaderboard, test MELA)",
+            "The best learned system beats the best rule system (leaderboard, test MELA)",
             "the premise of all five (Singh: +16 B3 F1 over string match)",
             ("leaderboard",),
             learned_beats_rules,
