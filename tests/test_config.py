@@ -194,6 +194,7 @@ def test_an_unknown_nonlocal_template_is_an_error_naming_the_key_and_the_templat
     check_config(overlay(_cfg(), {section: {name: ["cluster_size", "cluster_head_match"]}}), SCHEMA)
 
 
+@pytest.mark.slow
 def test_snakemake_stops_on_a_misspelled_learner_parameter_before_any_job(tmp_path):
     overlay_file = tmp_path / "typo.yaml"
     overlay_file.write_text("learners: {bk_baseline: {learner: bk_baseline, params: {beem: 5}}}\n")
@@ -205,6 +206,7 @@ def test_snakemake_stops_on_a_misspelled_learner_parameter_before_any_job(tmp_pa
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow
 def test_a_users_conll2012_plans_every_learner_and_paper_experiment(tmp_path):
     import subprocess
     import sys
@@ -258,6 +260,7 @@ def _dry_run(*args):
     return subprocess.run(cmd + list(args), capture_output=True, text=True, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_snakemake_docs_plans_every_table_the_pages_cite(tmp_path):
     """The pages cite tables some commands write beside their declared outputs: each is an output of its
     rule, so `snakemake docs` makes them on a fresh checkout instead of stopping at a missing input."""
@@ -270,6 +273,7 @@ def test_snakemake_docs_plans_every_table_the_pages_cite(tmp_path):
         assert f"results/doccluster/paper/l3m2014/{table}" in text, table
 
 
+@pytest.mark.slow
 def test_snakemake_docs_without_20_newsgroups_says_why_in_one_line(tmp_path):
     proc = _dry_run("docs", "--config", f"doccluster={{local_dir: {tmp_path / 'none'}}}")
     assert proc.returncode != 0
@@ -391,6 +395,7 @@ def test_a_learner_left_out_of_systems_is_named_in_a_note_as_untrained():
     assert "learners.l3m, learners.mine, learners.sumlink are configured" in untrained_learners_note(cfg)
 
 
+@pytest.mark.slow
 def test_snakemake_notes_a_learner_no_job_trains(tmp_path):
     overlay_file = tmp_path / "mine.yaml"
     overlay_file.write_text("learners: {mine: {learner: bk_baseline, params: {n_iter: 2}}}\n")
@@ -400,6 +405,7 @@ def test_snakemake_notes_a_learner_no_job_trains(tmp_path):
     assert "results/synth/models/mine.npz" not in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_leaderboard_learner_takes_its_tuned_values_from_the_job_that_makes_them(tmp_path):
     """B&K's root loss from the root-loss tuning, an LSP's C and r from H&M's tuning and LSP_ρ's regressor
     from H&M's fit, each as an input of the train job; a value the config sets is not asked for."""

@@ -36,10 +36,12 @@ def test_defaults_to_one_and_keeps_what_the_user_set():
     assert native_threads.configure({"COREFLAB_THREADS": "2"})["MKL_NUM_THREADS"] == "2"
 
 
+@pytest.mark.slow
 def test_importing_coreflab_first_leaves_numpy_with_one_blas_thread():
     assert _blas_threads() == [1]
 
 
+@pytest.mark.slow
 def test_a_users_setting_wins():
     if (os.cpu_count() or 1) < 2:
         pytest.skip("BLAS caps its threads at the core count; one core cannot tell 2 from 1")

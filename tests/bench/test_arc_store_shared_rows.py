@@ -10,6 +10,7 @@ from coreflab.features.random_corpus import random_compiled_corpus
 from tests.bench.bench_script import load_bench_script
 
 mod = load_bench_script("arc_store_shared_rows")
+pytestmark = pytest.mark.slow  # the bench script's kernels are not cached: each run compiles them
 
 
 @pytest.fixture(scope="module")

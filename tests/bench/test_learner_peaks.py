@@ -20,6 +20,7 @@ def test_the_measured_learners_cover_every_kind_of_training():
     assert {"cc_base", "cc_slt_closest", "bk_baseline", "lsp_f", "l3m"} <= learners
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, args", load_bench_script("learner_peaks").JOBS)
 def test_each_measured_job_is_a_coreflab_verb_taking_the_store_and_an_output(name, args):
     import subprocess

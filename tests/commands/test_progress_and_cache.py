@@ -10,6 +10,8 @@ import sys
 import time
 import types
 
+import pytest
+
 from coreflab import numba_cache
 from coreflab.learn.curve import EpochProgress, expected_epochs
 from coreflab.learn.registry import make_learner
@@ -88,6 +90,7 @@ def test_prune_removes_only_caches_unused_for_the_keep_period(tmp_path):
     assert removed == [str(old)] and not old.exists() and recent.exists() and keep.exists()
 
 
+@pytest.mark.slow
 def test_a_kernel_sees_an_edited_function_of_another_module(tmp_path):
     """numba checks a cached kernel against its own file only: g() in a.py, calling f() of b.py,
     kept f's old code after b.py changed. With the cache folder named by the code's digest, the

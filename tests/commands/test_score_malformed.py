@@ -95,6 +95,7 @@ def test_compare_reports_the_same_errors(good, tmp_path, capsys):
     assert err.startswith(f"coreflab compare: error: {bad}:4: ") and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_the_process_exits_2_without_traceback(good, tmp_path):
     bad = tmp_path / "bad.conll"
     write_case(bad, CASES["closing_id_never_opened"][0])

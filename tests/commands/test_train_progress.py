@@ -22,12 +22,18 @@ EPOCH_LINE = re.compile(
 )
 
 
+def _tiered(learner, *values, id):
+    """A parameter set; corr_clustering's exact search takes seconds an epoch even at the configs' budget,
+    so its runs are in the slow tier (`pytest -m slow`)."""
+    return pytest.param(learner, *values, id=id, marks=pytest.mark.slow if learner == "corr_clustering" else ())
+
+
 @pytest.fixture(scope="module")
 def split_files(tmp_path_factory):
     return write_split_files(tmp_path_factory.mktemp("progress"), generate_corpus("tiny", seed=0))
 
 
-@pytest.mark.parametrize("learner,params,epochs", LEARNERS, ids=[x[0] for x in LEARNERS])
+@pytest.mark.parametrize("learner,params,epochs", [_tiered(*x, id=x[0]) for x in LEARNERS])
 def test_train_prints_a_line_per_epoch_with_dev_mela(split_files, capsys, learner, params, epochs):
     out = split_files["tmp"] / f"{learner}.npz"
     assert cli.main(train_argv(split_files, learner, params, out)) == 0
@@ -259,6 +265,7 @@ def test_read_tuned_args_takes_a_fitted_files_path_as_its_value(tmp_path):
     assert got == {"C": 1000.0, "regressor": "results/x/regressor.json"}
 
 
+@pytest.mark.slow
 def test_a_warning_is_one_line_naming_the_verb_not_our_source(split_files, tmp_path):
     """A fit that stops at its iteration cap warns; the log gets `coreflab train: warning: ...`
     alone, without Python's file, line number and code line."""
@@ -305,7 +312,9 @@ def test_out_epoch_beyond_the_run_is_refused_before_training(split_files, capsys
     assert not out.exists()
 
 
-@pytest.mark.parametrize("learner, extra", [(x[0], x[1][1:-1].replace('"epochs": 2', "")) for x in LEARNERS[4:]])
+@pytest.mark.parametrize(
+    "learner, extra", [_tiered(x[0], x[1][1:-1].replace('"epochs": 2', ""), id=x[0]) for x in LEARNERS[4:]]
+)
 def test_clustering_learners_keep_the_epoch_of_the_best_dev_mela(split_files, capsys, learner, extra):
     """Samdani et al.'s passes are tuned on dev: a 4-epoch run of a clustering learner writes the model
     of its best dev epoch (the first of equals), which is what a run of that many epochs ends with

@@ -105,6 +105,7 @@ def test_compile_is_deterministic():
     assert all(np.array_equal(a.arrays[k], b.arrays[k]) for k in ARRAY_FIELDS)
 
 
+@pytest.mark.slow
 def test_litbank_gold_compiles():
     path = DATA / "litbank" / "conll"
     if not path.exists():

@@ -441,6 +441,7 @@ def conll_texts(draw):
     return eol.join(lines) + draw(st.sampled_from([eol, ""]))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(conll_texts())
 def test_reader_matches_the_line_by_line_reference(text):

@@ -14,7 +14,10 @@ from coreflab.corpus.sources import load_split
 from coreflab.errors import InputFormatError
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="no shared/data beside the repository")
+pytestmark = [
+    pytest.mark.skipif(not DATA.is_dir(), reason="no shared/data beside the repository"),
+    pytest.mark.slow,  # reads whole corpora
+]
 
 
 def _counts(docs):

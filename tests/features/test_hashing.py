@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
@@ -24,6 +25,7 @@ def test_golden_values():
         assert py_hash_values(template_key(name), [v], 22) == expected
 
 
+@pytest.mark.slow
 def test_same_ids_in_a_fresh_process_with_another_hash_seed():
     code = (
         "from coreflab.features.hashing import hash_feature, template_key;"

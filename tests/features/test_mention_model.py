@@ -64,6 +64,13 @@ def compiled(n_docs, split="train", order=None):
     return compile_documents(parse_conll(conll_text(n_docs, order)), "toy", split, mentions="predicted")
 
 
+@pytest.fixture(scope="module")
+def fit6():
+    """compiled(6) and its 3-fold fit (one fit is four liblinear fits over 2**20 columns: the tests share it)."""
+    corpus = compiled(6)
+    return corpus, fit_mention_model(corpus, folds=3)
+
+
 def test_features_mean_the_same_in_every_split():
     """Vocabulary ids differ between splits (a split numbers strings as it meets them); the features must not."""
     a = compiled(1)
@@ -90,9 +97,8 @@ def test_the_fit_separates_entities_from_non_entities_and_cross_fits():
     assert "train_cross_fitted" in model.stats
 
 
-def test_the_model_round_trips(tmp_path):
-    corpus = compiled(6)
-    model = fit_mention_model(corpus, folds=3)
+def test_the_model_round_trips(tmp_path, fit6):
+    corpus, model = fit6
     model.save(tmp_path / "m.npz")
     again = MentionModel.load(tmp_path / "m.npz")
     assert np.array_equal(again.probabilities(corpus), model.probabilities(corpus))
@@ -139,14 +145,14 @@ def test_apply_filters_below_the_probability_and_records_it():
     assert table["all"]["all"]["recall"] == 1.0 and table["all"]["all"]["precision"] < 1.0
 
 
-def test_prepare_reuses_the_cross_fitted_probabilities_of_the_models_own_training_split(tmp_path, monkeypatch):
+def test_prepare_reuses_the_cross_fitted_probabilities_of_the_models_own_training_split(tmp_path, monkeypatch, fit6):
     """The model keeps its training split's cross-fitted probabilities: for that split (same documents,
     same candidates) they are the folds' fits bit for bit, without fitting again; any other split is
     cross-fitted anew."""
     import coreflab.features.mention_model as mm
 
-    corpus = compiled(6)
-    fit_mention_model(corpus, folds=3).save(tmp_path / "m.npz")
+    corpus, fitted = fit6
+    fitted.save(tmp_path / "m.npz")
     model = MentionModel.load(tmp_path / "m.npz")
     fresh = MentionModel.load(tmp_path / "m.npz")
     fresh.train_probabilities = None
@@ -164,10 +170,9 @@ def test_prepare_reuses_the_cross_fitted_probabilities_of_the_models_own_trainin
         cross_fitted_probabilities(other, model)
 
 
-def test_fits_in_threads_give_the_model_of_fits_one_at_a_time():
+def test_fits_in_threads_give_the_model_of_fits_one_at_a_time(fit6):
     """The whole fit and the folds' fits run in threads: the same weights and cross-fitted probabilities."""
-    corpus = compiled(6)
-    one = fit_mention_model(corpus, folds=3, jobs=1)
+    corpus, one = fit6  # jobs=1
     two = fit_mention_model(corpus, folds=3, jobs=2)
     assert np.array_equal(one.weights, two.weights) and one.intercept == two.intercept
     assert np.array_equal(one.train_probabilities, two.train_probabilities)
@@ -175,6 +180,7 @@ def test_fits_in_threads_give_the_model_of_fits_one_at_a_time():
     assert np.array_equal(cross_fitted_probabilities(corpus, fresh, jobs=2), one.train_probabilities)
 
 
+@pytest.mark.slow
 def test_the_fit_does_not_depend_on_the_blas_threads_it_is_given():
     """Snakemake gives a job as many BLAS threads as cores; liblinear's sums must not see them, in the
     mention-model job's fits or in the cross-fits of template selection's parts."""

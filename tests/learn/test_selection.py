@@ -1,6 +1,7 @@
 """Greedy template selection: forward, backward and non-local steps on a known objective."""
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -155,6 +156,7 @@ def test_a_pool_beyond_the_memory_budget_is_not_kept(monkeypatch):
     assert ev.pools is None and ev(pool) == selection.Evaluator(docs, "synth", n_bits=12)(pool)
 
 
+@pytest.mark.slow
 def test_a_step_reports_its_progress_every_tenth_and_scores_the_same_in_parallel():
     """A line per tenth of a step's candidates, with the best score so far; the scores (and so the
     selection) are those of evaluating one at a time."""
@@ -182,6 +184,7 @@ def _sum_of_indices(local, nonlocal_=None):
     return float(sum(int(t[1:]) for t in local))
 
 
+@pytest.mark.slow
 def test_a_warning_in_a_parallel_evaluation_is_one_line_naming_the_verb(capfd):
     """Joblib's workers print warnings as the command does (`coreflab select: warning: ...`), not with
     Python's source path and code line."""
@@ -217,6 +220,7 @@ class _ArrayProbe:
         return float(writable) + float(self.big.sum())
 
 
+@pytest.mark.slow
 def test_workers_see_writable_copies_of_the_evaluators_arrays():
     """numba compiles a separate kernel for read-only arrays: the workers' arrays are writable
     (copy-on-write), so they use the kernels the parent compiled; writes stay in the worker."""
@@ -276,6 +280,7 @@ class _CallCounter:
         return float(self.calls)
 
 
+@pytest.mark.slow
 def test_a_worker_keeps_one_copy_of_a_keyed_evaluator():
     """Each task unpickles the evaluator afresh; a worker reuses the first copy of a keyed one (so its
     memory maps stay touched), and a new key replaces it."""
@@ -294,6 +299,7 @@ def test_a_worker_keeps_one_copy_of_a_keyed_evaluator():
     assert min(second) == 1.0
 
 
+@pytest.mark.slow
 def test_a_real_evaluator_scores_the_same_in_workers_that_reuse_it():
     from coreflab.corpus.synthetic.generator import generate_corpus
     from coreflab.learn import selection

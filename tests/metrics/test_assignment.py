@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from coreflab.metrics.assignment import linear_sum_assignment
 
@@ -21,6 +22,7 @@ def test_same_optimum_as_scipy_optimize():
         assert len(set(rows.tolist())) == len(rows) == min(shape)
 
 
+@pytest.mark.slow
 def test_scipy_optimize_imports_normally_afterwards():
     code = (
         "import sys\n"

@@ -30,6 +30,7 @@ def same(a, b):
     return np.allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float), atol=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(clustering(), clustering())
 def test_fast_path_equals_v801_transcription(key, response):
@@ -50,6 +51,7 @@ def test_repeated_spans_are_scored_as_v801(key, response):
         assert same(fast.per_doc[m][0], ref[m]), m
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(clustering(), clustering()), min_size=1, max_size=4), st.randoms(use_true_random=False))
 def test_invariant_to_cluster_and_document_order(pairs, rnd):

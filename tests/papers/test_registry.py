@@ -73,18 +73,21 @@ def _imported_papers(args):
     return json.loads(proc.stdout.strip().splitlines()[-1])["modules"]
 
 
+@pytest.mark.slow
 def test_a_core_verb_imports_no_paper(tmp_path):
     key = tmp_path / "key.conll"
     key.write_text("#begin document (d);\nt\t0\t0\tw\t(1)\nt\t0\t1\tw\t(1)\n#end document\n")
     assert _imported_papers(["score", str(key), str(key), "--format", "json"]) == []
 
 
+@pytest.mark.slow
 def test_a_paper_verb_imports_its_own_verb_module_alone():
     modules = _imported_papers(["cc2007", "tables", "--parse-only"])
     verbs = [m for m in modules if ".commands." in m]
     assert verbs == ["coreflab.papers.cc2007.commands.tables"]
 
 
+@pytest.mark.slow
 def test_the_toy_paper_is_listed_by_the_cli_from_outside_the_package():
     assert " toy " not in _run([sys.executable, "-m", "coreflab.cli", "--help"]).stdout
     listing = _run([sys.executable, "-m", "coreflab.cli", "--help"], TOY_ENV)
@@ -94,6 +97,7 @@ def test_the_toy_paper_is_listed_by_the_cli_from_outside_the_package():
     assert verbs.returncode == 0 and "--score SCORE" in verbs.stdout, verbs.stderr
 
 
+@pytest.mark.slow
 def test_a_paper_module_that_fails_to_import_is_named_in_one_line_not_hidden():
     proc = _run([sys.executable, "-m", "coreflab.cli", "--help"], {"COREFLAB_PAPER_MODULES": "no_such_paper_module"})
     assert proc.returncode == 0 and re.search(r"^\s+bk2014\s", proc.stdout, re.M)
@@ -108,6 +112,7 @@ def _dry_run(target, *options, env=None):
     return _run(cmd + ["--configfile", "tests/workflow/config.yaml", *options], env)
 
 
+@pytest.mark.slow
 def test_the_toy_paper_is_planned_by_a_dry_run_on_the_tiny_config():
     proc = _dry_run("toy", env=TOY_ENV)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -128,6 +133,7 @@ def test_the_toy_paper_is_planned_by_a_dry_run_on_the_tiny_config():
     assert proc.stderr.strip().splitlines()[-1].startswith("coreflab: error: config key toy.'sytem' is unknown")
 
 
+@pytest.mark.slow
 def test_without_the_variable_the_workflow_does_not_know_the_toy_paper():
     proc = _dry_run("papers")
     assert proc.returncode == 0, proc.stderr[-2000:]

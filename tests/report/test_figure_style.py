@@ -239,7 +239,7 @@ def _series(ax):
 
 
 @pytest.mark.parametrize("name,build,title_words", FIGURES, ids=[f[0] for f in FIGURES])
-def test_every_figure_follows_the_style(tmp_path, tiny_corpora, name, build, title_words):
+def test_every_figure_follows_the_style(tiny_corpora, name, build, title_words):
     fig = build(tiny_corpora)
     title = fig._suptitle.get_text() if fig._suptitle is not None else ""
     for word in title_words:
@@ -266,6 +266,12 @@ def test_every_figure_follows_the_style(tmp_path, tiny_corpora, name, build, tit
             texts = [t.get_text() for t in legend.get_texts()] if legend else []
             raw = [t for t in texts if t in style.SYSTEM_NAMES and style.SYSTEM_NAMES[t] != t]
             assert not raw, (name, raw)
+
+
+@pytest.mark.slow  # drawing every figure to PNG and PDF takes seconds
+@pytest.mark.parametrize("name,build", [f[:2] for f in FIGURES], ids=[f[0] for f in FIGURES])
+def test_every_figure_is_written_with_the_mode_of_a_new_file(tmp_path, tiny_corpora, name, build):
+    fig = build(tiny_corpora)
     umask = os.umask(0)
     os.umask(umask)
     for ext in ("png", "pdf"):

@@ -191,6 +191,7 @@ def test_worker_points_prefer_crossdoc_then_scaling_copy():
     assert performance.worker_points({}) == []
 
 
+@pytest.mark.slow
 def test_the_verb_writes_figure_and_tables(tmp_path):
     d = _write(tmp_path, FAKE)
     prefix = tmp_path / "out" / "scaling"

@@ -84,6 +84,7 @@ def test_issue_document_is_learnt_from_a_shared_feature():
 DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "litbank"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not DATA.is_dir(), reason="no shared/data/litbank beside the repository")
 def test_one_pass_on_litbank_links_some_but_not_all_mentions():
     from coreflab.corpus.compile import compile_documents

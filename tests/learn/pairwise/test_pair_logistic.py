@@ -219,6 +219,7 @@ def reference_gradient(X, y, sw, coef, intercept, C=1.0):
     return np.append(X.T @ r + coef / (C * sw.sum()), r.sum())
 
 
+@pytest.mark.slow
 def test_converged_fits_do_not_move_with_the_order_of_sums():
     """Issue 43 item 7. Where L-BFGS stops at its cap (100 iterations, as config/gum.yaml; every fit
     before this), the Newton solver runs to ‖∇f‖ ≤ tol·‖∇f(0)‖: the optimality condition holds (the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from coreflab.papers.bk2014 import report as bk2014
 
@@ -102,8 +103,6 @@ def test_table1_seed_columns_by_hand():
     """Three seeds of local (70, 71, 75) and non-local (71, 70, 78), one non-local run missing for
     seed 4: per row n, mean and sd of MELA; the difference row pairs seeds with both runs (+1, -1,
     +3: mean 1, sd 2, standard error 2/sqrt(3), ahead in 2 of 3); the rows stay the main seed's."""
-    import pytest
-
     frames = [_table1_curves(70.0, 71.0)]
     for k, (lo, nl) in enumerate(((71.0, 70.0), (75.0, 78.0)), start=2):
         frames.append(_table1_curves(lo, nl).assign(run=lambda d, k=k: d.run + f"-s{k}"))
@@ -165,8 +164,6 @@ def _scores(per_doc_f):
 
 
 def test_table1_difference_row_carries_the_paired_bootstrap_over_dev_documents():
-    import pytest
-
     from coreflab.errors import UserError
 
     # non-local better on every one of 20 documents by 2 points: significant, interval all positive
@@ -189,8 +186,6 @@ def test_table1_difference_row_carries_the_paired_bootstrap_over_dev_documents()
 
 
 def test_report_command_refuses_half_given_dev_scores(tmp_path):
-    import pytest
-
     from coreflab.errors import UserError
     from coreflab.papers.bk2014.commands import report as report_command
     from tests.command_runner import run_command
@@ -209,8 +204,6 @@ def test_report_command_refuses_half_given_dev_scores(tmp_path):
 def test_table1_reports_the_chosen_iteration_not_the_last():
     """B&K's Table 1 is at iteration 25 of curves that run to 50: with `iteration` the rows, the
     difference and the dev-score check read that iteration; an iteration the curve lacks is refused."""
-    import pytest
-
     from coreflab.errors import UserError
 
     two = pd.concat(
@@ -232,9 +225,8 @@ def test_table1_reports_the_chosen_iteration_not_the_last():
         bk2014.table1(two, 2, iteration=3)
 
 
+@pytest.mark.slow
 def test_report_command_table1_curves_feed_the_seed_columns_not_the_figures(tmp_path, monkeypatch):
-    import pytest
-
     from coreflab.papers.bk2014.commands import report as report_command
     from tests.command_runner import run_command
 

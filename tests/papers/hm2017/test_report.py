@@ -3,6 +3,7 @@ name SCC for what `mse_scc` computes (the squared Pearson correlation, not Spear
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from coreflab.mela.features import FEATURE_NAMES
 from coreflab.mela.regressor import mse_scc
@@ -87,6 +88,7 @@ def _runs():
     return pd.DataFrame(rows)
 
 
+@pytest.mark.slow
 def test_report_tables_use_the_mean_rule_and_say_so(tmp_path):
     _runs().to_csv(tmp_path / "runs.csv", index=False)
     np.savez(tmp_path / "rank.npz", ranked=np.arange(N_ALL), root_only=np.array([], dtype=int))

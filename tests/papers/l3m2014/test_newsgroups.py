@@ -249,6 +249,7 @@ def newsgroups_posts(default_config, tmp_path_factory):
     return local, extracted
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["author", "thread"])
 def test_no_technique_predicts_every_post_alone_on_a_20_newsgroups_sample(newsgroups_posts, key, tmp_path):
     # 9 item sets of 100 posts spread over the groups, 3 folds: with λ and η0 fixed at 1e-4 / 0.1,

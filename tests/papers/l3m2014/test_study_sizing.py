@@ -148,6 +148,7 @@ def _slow_square(x):
     return {"x": x, "square": x * x}
 
 
+@pytest.mark.slow
 def test_run_all_in_two_processes_returns_the_results_in_input_order():
     items = [0, 1, 2, 3]
     finished = []

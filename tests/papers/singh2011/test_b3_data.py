@@ -78,6 +78,7 @@ def test_missing_ecbplus_names_both_ways(tmp_path):
         read_ecbplus(None)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (ECBPLUS / "ECBplus_xml.tar.xz").exists(), reason="shared ECB+ copy not present")
 def test_read_ecbplus_counts():
     c = read_ecbplus(ECBPLUS)

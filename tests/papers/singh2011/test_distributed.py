@@ -37,6 +37,7 @@ def corpus():
     return generate(SynthCrossdocConfig(n_mentions=400, n_entities=10, vocab=500, context_len=15, seed=4))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "model,shards,init,context",
     [("flat", 1, "singletons", "pairwise"), ("hier", 2, "string", "pairwise"), ("hier", 2, "string", "union")],
@@ -60,6 +61,7 @@ def test_dask_run_equals_serial_chain(client, corpus, model, shards, init, conte
     assert serial_trace["accepted"].iloc[1:].sum() > 0
 
 
+@pytest.mark.slow
 def test_dask_k1_round_is_the_plain_single_machine_chain(client, corpus):
     """One round with K = 1 on Dask = one ShardChain over the whole corpus run in this process
     with the round's seed and temperatures (no executor, no redistribution code involved)."""
@@ -85,6 +87,7 @@ def with_topics(corpus, n_topics, seed):
     return CrossdocCorpus(corpus.X, corpus.strings, corpus.gold, corpus.doc, topic, corpus.string_names, corpus.name)
 
 
+@pytest.mark.slow
 def test_dask_within_topic_equals_serial_and_pins_one_task_per_worker(client, corpus):
     """Within-topic on Dask (topic chains packed onto the 2 workers) equals the serial run; and
     a round's shards run on distinct workers (pinned), never queued behind each other."""

@@ -128,6 +128,7 @@ def random_walk_deltas(chain, corpus, params, steps, temperature, seed0, score=N
     return pairs
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(
     seed=st.integers(0, 10_000),

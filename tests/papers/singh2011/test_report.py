@@ -1,6 +1,7 @@
 """Table 2 keeps the whole-corpus and within-topic settings apart (and reads old files)."""
 
 import pandas as pd
+import pytest
 
 from coreflab.papers.singh2011.report import table2
 
@@ -71,6 +72,7 @@ def test_table2_reads_files_without_setting_as_whole_corpus():
     assert t["entities"].tolist() == [8, 3]  # sorted by corpus: ecbplus, large
 
 
+@pytest.mark.slow
 def test_table2_caption_names_the_heldout_split(tmp_path):
     """Traces of runs with a tuned prior carry how many entities and mentions were held out; the
     report's Table 2 caption says so (and traces without the columns give no note)."""
