@@ -104,7 +104,7 @@ def figure(curve, rules, cross=None, run=None, reference=REFERENCE):
 
     from coreflab.report import style
 
-    fig, (ax,) = style.new_figure(panel_size=(6.0, 4.2))
+    fig, (ax,) = style.new_figure(panel_size=(7.6, 4.4))
     learners = list(dict.fromkeys(curve["learner"]))
     means = summary(curve)
     for i, learner in enumerate(learners):
