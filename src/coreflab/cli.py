@@ -37,6 +37,14 @@ VERBS = {
     ),
     "train": ("coreflab.commands.train", "fit a registered learner on a compiled split and its arc store"),
     "predict": ("coreflab.commands.predict", "predict a split with a trained model and write CoNLL-2012"),
+    "training-size": (
+        "coreflab.commands.training_size",
+        "one learner's test MELA by the number of training documents (seeded draws per size)",
+    ),
+    "training-size-report": (
+        "coreflab.commands.training_size_report",
+        "where learning overtakes rules: the training-size curves against the sieve and string match",
+    ),
     "scores-table": ("coreflab.commands.scores_table", "collect score files into tidy CSV"),
     "leaderboard": ("coreflab.commands.leaderboard", "leaderboard table from tidy scores"),
     "overview": ("coreflab.commands.overview", "corpus overview figure"),

@@ -81,6 +81,8 @@ def overlay(base, over):
 def check_config(config, schema_path):
     """Validate (and fill defaults into) a config dict; raise UserError with one line."""
     schema = with_papers(yaml.safe_load(Path(schema_path).read_text()))
+    section = config.get("training_size") if isinstance(config, dict) else None
+    given_training_size = section.get("learners") if isinstance(section, dict) else None
     cls = _with_defaults(jsonschema.validators.validator_for(schema))
     errors = sorted(cls(schema).iter_errors(config), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
     if errors:
@@ -101,6 +103,7 @@ def check_config(config, schema_path):
     check_learners(config)
     check_featuresets(config)
     check_nonlocal_templates(config)
+    check_training_size(config, given_training_size)
     if "run" in config:
         # a paper's own switch (Singh et al.'s crossdoc.enabled) says what run.papers would
         from coreflab.papers import registry
@@ -133,6 +136,19 @@ def check_systems(config):
             raise UserError(
                 f"config key systems: {name!r} is neither string_match nor a configured learner; "
                 f"expected one of {', '.join(valid)}"
+            )
+
+
+def check_training_size(config, given):
+    """Every `training_size.learners` name a config gives (`given`, before the defaults are filled in) is a
+    configured learner: a misspelled one would draw no curve. The default names that a config does not
+    configure are left out of the curves (and said so in curve.md)."""
+    valid = sorted(config.get("learners", {}))
+    for name in given if isinstance(given, list) else []:
+        if name not in valid:
+            raise UserError(
+                f"config key training_size.learners: {name!r} is not a configured learner (a key of learners)"
+                f"{_closest(name, valid)}; expected one of {', '.join(valid)}"
             )
 
 

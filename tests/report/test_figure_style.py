@@ -26,6 +26,7 @@ from coreflab.report import style
 from coreflab.report.io import save_figure
 from coreflab.report.overview import overview_figure
 from coreflab.report.performance import scaling_figure
+from coreflab.report.training_size import figure as training_size_figure
 
 ROOT = Path(__file__).resolve().parents[2]
 PALETTE = {c.lower() for c in style.PALETTE}
@@ -189,6 +190,16 @@ def tiny_corpora():
     return [compile_documents(docs[s], "synth", s) for s in ("train", "dev")]
 
 
+def _training_size_curve():
+    rows = []
+    for i, learner in enumerate(("bk_baseline", "bk_delayed_laso", "l3m", "lsp_rho")):
+        for j, n in enumerate((5, 10, 20, 40, 80, 200)):
+            for d in range(3):
+                label = "all" if n == 200 else str(n)
+                rows.append({"learner": learner, "size": label, "train_docs": n, "draw": d, "mela": 50 + 3 * j + i + d})
+    return pd.DataFrame(rows)
+
+
 # (id, builder(tiny_corpora) -> figure, words the title must contain)
 FIGURES = [
     (
@@ -230,6 +241,13 @@ FIGURES = [
     ),
     ("overview", lambda corpora: overview_figure(corpora, "Corpus overview: synth"), ["synth", "train", "dev"]),
     ("bench_scaling", lambda _: scaling_figure(_bench_results()), ["coreflab"]),
+    (
+        "training_size",
+        lambda _: training_size_figure(
+            _training_size_curve(), {"sieve": 60.0, "string_match": 55.0}, 20, run="synth, gold mentions"
+        ),
+        ["Where learning overtakes rules", "synth", "gold mentions"],
+    ),
 ]
 
 

@@ -22,6 +22,7 @@ import pandas as pd
 
 from coreflab.decode.arcs import gold_arc_mask
 from coreflab.errors import UserError
+from coreflab.features.document_subsets import subsample_docs
 from coreflab.features.entry_filters import (
     features_with_ids,
     features_with_ids_or_refs,
@@ -125,13 +126,6 @@ def rank_features(corpus, store, seed=0, alpha=1e-5, max_entries=MAX_DESIGN_ENTR
     X, y, ids, root_only = pair_design(corpus, store, max_entries, seed)
     ranked, weight = rank_by_weight(X, y, ids, seed=seed, alpha=alpha)
     return ranked, root_only, weight  # flatnonzero's ids are int64 already
-
-
-def _ranges(starts, counts):
-    """Concatenated aranges [s, s+c) (vectorised)."""
-    total = int(counts.sum())
-    rep = np.repeat(starts - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-    return rep + np.arange(total)
 
 
 def n_features_grid(n_ranked, fractions):
@@ -243,56 +237,6 @@ def tune(name, base_params, grid, train, dev, n_iter, keep_singletons=None):
         if best is None or row["mela"] > best["mela"] + 1e-12:
             best = row
     return best, rows
-
-
-def subsample_docs(corpus, store, n_docs, seed=0):
-    """(corpus, store) restricted to a seeded sample of n_docs documents (the tuning sample): a flat
-    store, the sample's arcs expanded from a shared-row store without expanding the rest."""
-    from coreflab.corpus.compiled import CompiledCorpus
-    from coreflab.features.shared_rows import flat_meta, ids_of_arcs
-
-    total = store.n_docs
-    if n_docs >= total:
-        return corpus, expand(store)
-    docs = np.sort(np.random.default_rng(seed).permutation(total)[:n_docs])
-    offs = np.asarray(store.doc_mention_offsets)
-    rows = np.concatenate([np.arange(offs[d], offs[d + 1]) for d in docs])
-    sizes = offs[docs + 1] - offs[docs]
-    new_offs = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    m_off = np.asarray(store.m_arc_offsets)
-    arcs = _ranges(m_off[rows], m_off[rows + 1] - m_off[rows])
-    n_arcs = m_off[rows + 1] - m_off[rows]
-    feat_offsets, feats = ids_of_arcs(np.asarray(store.arc_feat_offsets), np.asarray(store.arc_feats), arcs)
-    sub_store = ArcStore(
-        n_bits=store.n_bits,
-        doc_mention_offsets=new_offs,
-        m_arc_offsets=np.concatenate([[0], np.cumsum(n_arcs)]).astype(np.int64),
-        arc_ante=store.arc_ante[arcs],
-        arc_feat_offsets=feat_offsets,
-        arc_feats=feats,
-        templates=store.templates,
-        unavailable=store.unavailable,
-        window=store.window,
-        meta=flat_meta(store.meta),
-    )
-    arrays = {}
-    n_m = corpus.n_mentions
-    for k, v in corpus.arrays.items():
-        v = np.asarray(v)
-        if k == "doc_mention_offsets":
-            arrays[k] = new_offs
-        elif k.startswith("m_") and v.shape[:1] == (n_m,):
-            arrays[k] = v[rows]
-    arrays["m_doc"] = np.repeat(np.arange(len(docs)), sizes).astype(np.int32)
-    sub = CompiledCorpus(
-        name=corpus.name,
-        split=corpus.split,
-        doc_ids=[corpus.doc_ids[d] for d in docs],
-        vocab=corpus.vocab,
-        arrays=arrays,
-        response_singletons=corpus.response_singletons,
-    )
-    return sub, sub_store
 
 
 def dump_json(obj):

@@ -1,0 +1,151 @@
+# Where learning overtakes rules (issue 58): each learner trained on 5, 10, 20, 40, 80 and all
+# training documents (seeded draws per size), scored on the test split against the sieve's and
+# string match's flat lines. Its own target, not in `all`: `snakemake --cores 2 training_size`.
+# Cost: per learner and run, draws x (sizes + 1) trainings (18 with the defaults), three of them on
+# the whole split, so about three times the leaderboard's training of that learner plus the
+# small ones; it needs the leaderboard's inputs (features, template selection, tuning) and the
+# sieve's and string match's test scores. Config: `training_size` (sizes, draws, learners, mentions).
+
+
+localrules:
+    training_size,
+    training_size_report,
+
+
+TRAINING_SIZE = config["training_size"]
+TRAINING_SIZE_RUNS = [
+    run_name(c, m) for c in config["run"]["corpora"] for m in TRAINING_SIZE["mentions"]
+]
+TRAINING_SIZE_FILES = (
+    "curve.csv",
+    "curve.md",
+    "crossover.json",
+    "figure.png",
+    "figure.pdf",
+)
+
+
+def training_size_learners():
+    """The curve's learners: those of `training_size.learners` the leaderboard trains (in `systems`),
+    whose tuned values its jobs make; the others are left out (and named in curve.md).
+    """
+    wanted = TRAINING_SIZE["learners"]
+    return [s for s in wanted if s in LEARNER_SYSTEMS and s in systems()]
+
+
+def training_size_left_out():
+    return [s for s in TRAINING_SIZE["learners"] if s not in training_size_learners()]
+
+
+def training_size_curve_inputs(wildcards):
+    """Training inputs (with the files of the values the learner takes from tuning) and the test split."""
+    out = system_training_inputs(wildcards)
+    for kind, path in split_inputs(wildcards.corpus, "test").items():
+        out[f"test_{kind}"] = path
+    return out
+
+
+def training_size_report_inputs(wildcards):
+    if "sieve" not in LEARNER_SYSTEMS:
+        sys.exit(
+            "coreflab: error: `snakemake training_size` draws the sieve's flat line: configure it "
+            "(learners: {sieve: {learner: sieve}})"
+        )
+    c = wildcards.corpus
+    out = {
+        f"curve_{s}": f"results/{c}/training_size/curves/{s}.csv"
+        for s in training_size_learners()
+    }
+    out["rule_sieve"] = f"results/{c}/scores/sieve/test.json"
+    out["rule_string_match"] = f"results/{c}/scores/string_match/test.json"
+    return out
+
+
+def training_size_report_args(wildcards, input):
+    args = [f"--curve {input[k]}" for k in input.keys() if k.startswith("curve_")]
+    args += [
+        f"--rule {k[len('rule_'):]}={input[k]}"
+        for k in input.keys()
+        if k.startswith("rule_")
+    ]
+    args += [f"--left-out {s}" for s in training_size_left_out()]
+    mode = run_mentions(wildcards.corpus)
+    args.append(f"--run '{run_source(wildcards.corpus)}, {mode} mentions'")
+    return " ".join(args)
+
+
+def training_size_targets(wildcards):
+    return [
+        f"results/{run}/training_size/{name}"
+        for run in TRAINING_SIZE_RUNS
+        for name in TRAINING_SIZE_FILES
+    ]
+
+
+rule training_size_curve:
+    input:
+        unpack(training_size_curve_inputs),
+    output:
+        csv="results/{corpus}/training_size/curves/{system}.csv",
+    log:
+        "results/{corpus}/logs/training_size_{system}.log",
+    benchmark:
+        "results/{corpus}/benchmarks/training_size_{system}.tsv"
+    wildcard_constraints:
+        system=LEARNER_SYSTEM_REGEX,
+    conda:
+        "../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=720,
+    params:
+        learner=system_learner,
+        params=system_params,
+        tuned=system_tuned_option,
+        sizes=" ".join(str(n) for n in TRAINING_SIZE["sizes"]),
+        draws=TRAINING_SIZE["draws"],
+        seed=config["seed"],
+        singletons=config["response_singletons"],
+    shell:
+        "coreflab training-size --learner {params.learner} --system {wildcards.system} --params {params.params:q} "
+        "{params.tuned} --train-compiled {input.compiled} --train-arcs {input.arcs} "
+        "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
+        "--test-compiled {input.test_compiled} --test-arcs {input.test_arcs} --test-conll {input.test_conll} "
+        "--sizes {params.sizes} --draws {params.draws} --seed {params.seed} --singletons {params.singletons} "
+        "--out {output.csv} > {log} 2>&1"
+
+
+rule training_size_report:
+    input:
+        unpack(training_size_report_inputs),
+    output:
+        csv="results/{corpus}/training_size/curve.csv",
+        md="results/{corpus}/training_size/curve.md",
+        json="results/{corpus}/training_size/crossover.json",
+        png=report(
+            "results/{corpus}/training_size/figure.png",
+            caption="../report/training_size.rst",
+            category="Training size",
+            labels={"corpus": "{corpus}", "figure": "training size"},
+        ),
+        pdf="results/{corpus}/training_size/figure.pdf",
+    log:
+        "results/{corpus}/logs/training_size_report.log",
+    conda:
+        "../envs/coreflab.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=5,
+    params:
+        args=training_size_report_args,
+    shell:
+        "coreflab training-size-report {params.args} --out results/{wildcards.corpus}/training_size "
+        "> {log} 2>&1"
+
+
+# the separate target (not in `all`): see the cost above
+rule training_size:
+    input:
+        training_size_targets,
