@@ -40,8 +40,8 @@ def left_out_note(name):
         tuned = tuned_params(get_learner(name))
     except UserError:
         tuned = ()
-    why = f" (its {', '.join(tuned)} come from tuning jobs this config does not run)" if tuned else ""
-    return f"{system_name(name)} is left out: not a leaderboard system of this config (config key systems){why}."
+    why = f", so the jobs that tune its {' and '.join(tuned)} are not run" if tuned else ""
+    return f"{system_name(name)} is left out: not on this config's leaderboard (config key `systems`){why}."
 
 
 def run(args):

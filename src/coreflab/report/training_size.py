@@ -181,7 +181,7 @@ def write_outputs(curve, rules, out_dir, run=None, notes=()):
         "statement": line,
         "notes": list(notes),
     }
-    atomic_write_text(out / "crossover.json", json.dumps(record, indent=2, sort_keys=True) + "\n")
+    atomic_write_text(out / "crossover.json", json.dumps(record, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     fig = figure(curve, rules, cross["learning"], run)
     for ext in ("png", "pdf"):
         save_figure(fig, out / f"figure.{ext}")
