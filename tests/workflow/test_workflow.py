@@ -206,7 +206,7 @@ def test_a_run_killed_during_training_finishes_identically_with_rerun_incomplete
 
 
 @pytest.mark.parametrize("enabled", [True, False])
-def test_l3m_table2_vi_is_planned_only_with_20_newsgroups(tmp_path, enabled):
+def test_l3m_table2_vi_is_planned_only_with_20_newsgroups_in_its_own_folder(tmp_path, enabled):
     _copy_workflow(tmp_path)
     news = tmp_path / "news"  # the dry run only checks that the configured copy exists
     news.mkdir()
@@ -219,7 +219,8 @@ def test_l3m_table2_vi_is_planned_only_with_20_newsgroups(tmp_path, enabled):
     proc = _snakemake(tmp_path, "-n", "l3m2014")
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = proc.stdout + proc.stderr
-    assert ("results/synth/paper/l3m2014/table2_vi.html" in text) is enabled  # a report entry
+    assert ("results/doccluster/paper/l3m2014/table2_vi.html" in text) is enabled  # a report entry, no corpus's
+    assert "results/synth/paper/l3m2014/table2_vi" not in text
     assert (_planned_jobs(proc).get("doccluster") == 4) is enabled
 
 
