@@ -286,7 +286,9 @@ def selection_nonlocal_schedule(wildcards):
     otherwise, averaged over `selection.nonlocal_seeds` training seeds."""
     sel = config["selection"]
     final = config.get("learners", {}).get("bk_delayed_laso", {}).get("params", {})
-    iterations = sel.get("nonlocal_iterations") or final.get("n_iter") or sel["iterations"]
+    iterations = (
+        sel.get("nonlocal_iterations") or final.get("n_iter") or sel["iterations"]
+    )
     beam = sel.get("nonlocal_beam") or final.get("beam") or 5
     return f"--nonlocal-iterations {iterations} --beam {beam} --nonlocal-seeds {sel['nonlocal_seeds']}"
 

@@ -268,7 +268,9 @@ rule crossdoc_significance:
         runtime=10,
     params:
         models=lambda wc, input: " ".join(
-            f"{k}={input[k]}" for k in ("whole_corpus", "within_topic") if k in input.keys()
+            f"{k}={input[k]}"
+            for k in ("whole_corpus", "within_topic")
+            if k in input.keys()
         ),
         seed=config["seed"],
     shell:
