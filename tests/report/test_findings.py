@@ -158,10 +158,22 @@ def test_transfer_and_harder_corpus_need_a_second_corpus():
     assert f.hm_transfer(hm_table4("synth", "synth_hard", "synth", moved=59.0)).verdict == f.NOT_HELD
     assert f.hm_harder_corpus(hm_table4("synth", "synth_hard", "synth")).verdict == f.HELD
     for decide in (f.hm_transfer, f.hm_harder_corpus):  # pairs: {} makes Table 4 on the corpus itself
-        with pytest.raises(f.SameRun, match="no second corpus"):
+        with pytest.raises(f.SameRun, match="no (second|other) corpus"):
             decide(hm_table4("conll2012_predicted", "conll2012_predicted", "conll2012_predicted"))
     with pytest.raises(f.SameRun, match="own"):  # a regressor "of another corpus" that is Table 4's own
         f.hm_transfer(hm_table4("gum", "litbank", "litbank"))
+
+
+def test_transfer_on_the_corpus_itself_reads_the_borrowed_regressor():
+    """hm2017.transfer: Table 4 on the column's own corpus, LSP_ρ also with another corpus's regressor."""
+    assert f.hm_transfer(hm_table4("gum", "gum", "litbank")).verdict == f.HELD
+    assert f.hm_transfer(hm_table4("gum", "gum", "litbank", moved=59.5)).verdict == f.NOT_HELD
+    with pytest.raises(f.SameRun):  # but its rows are Table 3's: no harder corpus was run
+        f.hm_harder_corpus(hm_table4("gum", "gum", "litbank"))
+    t = hm_table4("gum", "gum", "litbank")
+    t["paper/hm2017/table4"] = [r for r in t["paper/hm2017/table4"] if "regressor of" not in r["Model"]]
+    with pytest.raises(f.Missing, match="hm2017.transfer"):  # the source's run has not written its regressor yet
+        f.hm_transfer(t)
 
 
 def singh(model, rival, p=None):

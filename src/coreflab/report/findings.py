@@ -544,12 +544,17 @@ TABLE4_ON = re.compile(r"Table 4 on (\S+?)[ ,(]")
 REGRESSOR_OF = re.compile(r"\(regressor of (.+)\)")
 
 
-def _table4_corpus(t):
-    """The corpus Table 4 ran on (its caption); SameRun when that is the column's own corpus."""
+def _table4_on(t):
+    """The corpus Table 4 ran on (its caption), None when the caption does not say."""
     m = TABLE4_ON.search(t.get(CAPTIONS, {}).get("paper/hm2017/table4", "") + " ")
-    second = m.group(1) if m else None
+    return m.group(1) if m else None
+
+
+def _table4_corpus(t):
+    """The corpus Table 4 ran on; SameRun when that is the column's own corpus (its rows are Table 3's)."""
+    second = _table4_on(t)
     if second is not None and second == t.get(CORPUS):
-        raise SameRun("Table 4 ran on this corpus itself: hm2017.pairs names no second corpus")
+        raise SameRun("Table 4 ran on this corpus itself (its rows are Table 3's): hm2017.pairs names no second corpus")
     return second
 
 
@@ -564,17 +569,22 @@ def hm_harder_corpus(t):
 
 
 def hm_transfer(t):
-    """Table 4: LSP_ρ with the first corpus's regressor at least as good as with its own (held), else not held.
-    Not run when the two regressors are one (the 'other' corpus is Table 4's own)."""
-    second = _table4_corpus(t)
+    """Table 4: LSP_ρ with another corpus's regressor at least as good as with its own (held), else not held.
+    Table 4 may run on a second corpus (hm2017.pairs) or on the column's own (hm2017.transfer). Not run when
+    the two regressors are one (the 'other' corpus is Table 4's own)."""
+    on = _table4_on(t) or t.get(CORPUS)
     rows = t["paper/hm2017/table4"]
     own = value(row(rows, Model="LSP_ρ"), "test MELA")
     moved = [r for r in rows if REGRESSOR_OF.search(str(r.get("Model", "")))]
     if not moved:
-        raise Missing("no transferred regressor")
+        raise Missing(
+            "Table 4 has no LSP_ρ with another corpus's regressor (hm2017.transfer: that corpus's run writes it)"
+        )
     source = REGRESSOR_OF.search(moved[0]["Model"]).group(1).strip()
-    if source == second:
-        raise SameRun(f"the transferred regressor is {source}'s own: hm2017.pairs names no second corpus")
+    if source == on:
+        raise SameRun(
+            f"the transferred regressor is {source}'s own: hm2017.pairs and hm2017.transfer name no other corpus"
+        )
     other = value(moved[0], "test MELA")
     return Verdict(
         HELD if other >= own else NOT_HELD, f"{other:.2f} vs {own:.2f} ({other - own:+.2f})", f"regressor of {source}"

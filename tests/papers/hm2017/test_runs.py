@@ -47,3 +47,31 @@ def test_extra_seeds_only_for_the_figure_corpora(default_config):
     grid = runs.Grid(default_config)
     assert grid.run_seeds(SimpleNamespace(corpus="synth")) == "--seeds 1 2 3"
     assert grid.run_seeds(SimpleNamespace(corpus="synth_hard")) == ""  # Table 4's paired corpus
+
+
+def test_transfer_runs_table4_on_the_corpus_itself_with_the_borrowed_regressor(default_config, tmp_path, monkeypatch):
+    """hm2017.transfer: the source's regressor comes from its own run, copied outside the DAG; until it
+    exists, Table 4 has no transfer run (and the scorecard says why)."""
+    import copy
+
+    config = copy.deepcopy(default_config)
+    config["hm2017"]["transfer"] = {"gum": "litbank"}
+    monkeypatch.chdir(tmp_path)
+    grid = runs.Grid(config)
+    assert runs.second_corpus(config["hm2017"], "gum") == "gum"
+    report = grid.report_inputs(SimpleNamespace(corpus="gum"))
+    assert [p.rsplit("/", 1)[1] for p in report["second_runs"]] == ["lsp_f-1.csv", "lsp_yj-1.csv", "lsp_rho-1.csv"]
+    assert grid.import_params(SimpleNamespace(source="litbank"))["digest"] == "missing"
+
+    source = tmp_path / runs.transfer_regressor("litbank")
+    source.parent.mkdir(parents=True)
+    source.write_text('{"weights": [1.0]}', encoding="utf-8")
+    report = grid.report_inputs(SimpleNamespace(corpus="gum"))
+    assert report["second_runs"][-1] == "results/gum/paper/hm2017/runs/lsp_rho_from_litbank-1.csv"
+    wc = SimpleNamespace(corpus="gum", hm_learner="lsp_rho_from_litbank", fraction="1")
+    assert grid.run_inputs(wc)["regressor"] == "results/gum/paper/hm2017/transfer/litbank.json"
+    first = grid.import_params(SimpleNamespace(source="litbank"))["digest"]
+    source.write_text('{"weights": [2.0]}', encoding="utf-8")
+    assert grid.import_params(SimpleNamespace(source="litbank"))["digest"] not in (first, "missing")
+    own = SimpleNamespace(corpus="gum", hm_learner="lsp_rho", fraction="1")
+    assert grid.run_inputs(own)["regressor"] == "results/gum/paper/hm2017/regressor.json"

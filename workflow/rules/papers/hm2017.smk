@@ -12,6 +12,22 @@ HM2017 = hm2017_runs.Grid(config)
 localrules:
     hm2017_table1,
     hm2017_report,
+    hm2017_import_regressor,
+
+
+# hm2017.transfer: Table 4's LSP_rho with another corpus's regressor, written by that corpus's own run
+# (its config, its settings). The copy is made outside the DAG, so this run never rebuilds the other
+# corpus; a new source regressor (its digest) makes the copy again.
+rule hm2017_import_regressor:
+    output:
+        regressor="results/{corpus}/paper/hm2017/transfer/{source}.json",
+    log:
+        "results/{corpus}/logs/hm2017_import_regressor_{source}.log",
+    params:
+        source=lambda wc: HM2017.import_params(wc)["path"],
+        digest=lambda wc: HM2017.import_params(wc)["digest"],
+    shell:
+        "cp {params.source:q} {output.regressor} && echo 'copied {params.source} (sha256 {params.digest})' > {log}"
 
 
 rule hm2017_mela_data:

@@ -1,11 +1,14 @@
 """Haponchyk & Moschitti 2017's run grid: LSP_F, LSP_YJ and LSP_ρ at every feature-space fraction
-(Fig. 3, Tables 2-3), and on the paired corpus with the other corpus's regressor
-(`lsp_rho_from_<corpus>`, Table 4). A run is `<learner>-<fraction>` (`lsp_yj-0.1`);
+(Fig. 3, Tables 2-3), and Table 4's runs with another corpus's regressor (`lsp_rho_from_<corpus>`):
+on the paired corpus (`hm2017.pairs`, both corpora in one run), or on the corpus itself with the
+regressor another config's run wrote (`hm2017.transfer`, real corpora with settings of their own). A run is `<learner>-<fraction>` (`lsp_yj-0.1`);
 `run_name` and `parse_run` are inverse. `Grid` binds the grid to a workflow config for
 workflow/rules/papers/hm2017.smk.
 """
 
+import hashlib
 import json
+from pathlib import Path
 
 from coreflab.seeds import seeds_args
 
@@ -41,15 +44,34 @@ def parse_run(run):
     return learner, float(fraction)
 
 
-def run_names(hm_config, corpus):
-    """The runs Fig. 3 and Tables 2-4 of `corpus` read: (runs on corpus, runs on its pair)."""
+def transfer_source(hm_config, corpus):
+    """The corpus whose regressor Table 4 of `corpus` borrows (config hm2017.transfer), or None."""
+    return (hm_config.get("transfer") or {}).get(corpus)
+
+
+def transfer_regressor(source):
+    """Where the source corpus's own run writes its regressor (outside this run's DAG)."""
+    return f"results/{source}/paper/hm2017/regressor.json"
+
+
+def run_names(hm_config, corpus, transfer_ready=True):
+    """The runs Fig. 3 and Tables 2-4 of `corpus` read: (runs on corpus, Table 4's runs).
+
+    Paired: Table 4's runs are on the second corpus, LSP_ρ there also with this corpus's regressor.
+    Transfer: on this corpus, LSP_ρ also with the source's regressor once its run has written it
+    (`transfer_ready`); before, Table 4 has no transfer row and the scorecard says so."""
     own = [run_name(l, f) for l in LEARNERS for f in hm_config["fractions"]]
-    second = [run_name(l, 1) for l in (*LEARNERS, f"{FROM_PREFIX}{corpus}")]
-    return own, second
+    source = transfer_source(hm_config, corpus)
+    if source is None:
+        return own, [run_name(l, 1) for l in (*LEARNERS, f"{FROM_PREFIX}{corpus}")]
+    extra = [f"{FROM_PREFIX}{source}"] if transfer_ready else []
+    return own, [run_name(l, 1) for l in (*LEARNERS, *extra)]
 
 
 def second_corpus(hm_config, corpus):
-    """Table 4's corpus for `corpus` (config hm2017.pairs; itself when unpaired)."""
+    """Table 4's corpus for `corpus` (config hm2017.pairs; itself when unpaired or transferring)."""
+    if transfer_source(hm_config, corpus) is not None:
+        return corpus
     return hm_config["pairs"].get(corpus, corpus)
 
 
@@ -85,6 +107,22 @@ class Grid:
     def regressor(corpus):
         return f"results/{corpus}/paper/hm2017/regressor.json"
 
+    @staticmethod
+    def imported_regressor(corpus, source):
+        """The copy of `source`'s regressor that `corpus`'s transfer run reads (hm2017_import_regressor)."""
+        return f"results/{corpus}/paper/hm2017/transfer/{source}.json"
+
+    def transfer_ready(self, corpus):
+        """Whether the transfer source's own run has written its regressor (checked when the DAG is built)."""
+        source = transfer_source(self.config, corpus)
+        return source is not None and Path(transfer_regressor(source)).is_file()
+
+    def import_params(self, wildcards):
+        """The source regressor's path and digest: a new source regressor makes the copy again."""
+        path = Path(transfer_regressor(wildcards.source))
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path.is_file() else "missing"
+        return {"path": str(path), "digest": digest}
+
     def tune_inputs(self, wildcards):
         """The regressor of an LSP_ρ tuning job (besides the train and dev splits)."""
         return {"regressor": self.regressor(wildcards.corpus)} if wildcards.learner == "lsp_rho" else {}
@@ -106,7 +144,9 @@ class Grid:
             "tuned": f"results/{c}/paper/hm2017/tune/{base_learner(wildcards.hm_learner)}.json",
         }
         source = regressor_corpus(wildcards.hm_learner, c)
-        if source is not None:
+        if source is not None and source != c and source == transfer_source(self.config, c):
+            out["regressor"] = self.imported_regressor(c, source)
+        elif source is not None:
             out["regressor"] = self.regressor(source)
         return out
 
@@ -123,7 +163,7 @@ class Grid:
     def report_inputs(self, wildcards):
         c = wildcards.corpus
         second = second_corpus(self.config, c)
-        own, second_runs = run_names(self.config, c)
+        own, second_runs = run_names(self.config, c, self.transfer_ready(c))
         base = f"results/{c}/paper/hm2017"
         return {
             "runs": [f"{base}/runs/{r}.csv" for r in own],

@@ -98,7 +98,7 @@ def run(args):
         write_table(
             R.table4(second),
             out / "table4",
-            caption=f"H&M 2017 Table 4 on {second_corpus} (dev and test), all features; 'LSP_ρ (regressor of "
-            f"{corpus})' = LSP_ρ with the first corpus's regressor (loss transfer).",
+            caption=f"H&M 2017 Table 4 on {second_corpus} (dev and test), all features; 'LSP_ρ (regressor of X)' = "
+            "LSP_ρ trained with corpus X's regressor (loss transfer).",
         )
     return 0
