@@ -261,6 +261,10 @@ rule hm2017_report:
         runtime=10,
     params:
         seed=config["seed"],
+        # Table 4's runs by name: a transfer source's regressor appearing adds one, and this reruns the report
+        table4_runs=lambda wc, input: " ".join(
+            os.path.basename(p) for p in input.second_runs
+        ),
     shell:
         "coreflab hm2017 report --runs {input.runs} --second-runs {input.second_runs} --seed {params.seed} "
         '--ranking {input.ranking} --tuned {input.tuned} --out-dir "$(dirname {output.table2_csv})" > {log} 2>&1'
