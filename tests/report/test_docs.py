@@ -74,6 +74,18 @@ def test_a_compact_include_drops_the_tables_padding_only(results):
         render("{{ include synth/t.md | tight }}", results / "snap")
 
 
+def test_a_figure_is_copied_into_the_snapshot_and_linked_from_beside_it(results):
+    (results / "results" / "synth" / "f.png").write_bytes(b"\x89PNG fake")
+    text = "{{ figure synth/f.png | Test MELA by training size }}\n"
+    snap = results / "numbers"
+    snapshot(text, results / "results", results / "bench", snap)
+    assert references(text) == ["synth/f.png"]
+    assert (snap / "synth" / "f.png").read_bytes() == b"\x89PNG fake"
+    assert render(text, snap) == "![Test MELA by training size](numbers/synth/f.png)\n"
+    with pytest.raises(UserError, match="a figure is"):
+        render("{{ figure synth/f.png }}", snap, name="page.md")
+
+
 def test_a_missing_result_file_is_one_error_naming_it(results):
     with pytest.raises(UserError, match=r"missing, e.g. .*nope.csv"):
         snapshot("{{ synth/nope.csv | a=b | c | .1f }}", results / "results", results / "bench", results / "snap")

@@ -10,6 +10,7 @@ A template (docs/templates/*.md) is Markdown with placeholders:
     {{ findings bk2014 }}                                       a paper's findings scorecard (or `summary`)
     {{ verdict bk2014 nonlocal synth }}                         one claim's verdict word on one corpus
     {{ include synth/leaderboard.md | compact }}               a table without its alignment padding
+    {{ figure synth/training_size/figure.png | caption }}       an image, linked from the snapshot
 
 `compact` strips the spaces that pad a Markdown table's cells to one width (and shortens its rule
 row to three dashes a cell): the same table once rendered, in about two thirds of the bytes.
@@ -37,6 +38,7 @@ from coreflab.errors import UserError
 PLACEHOLDER = re.compile(r"\{\{\s*(.*?)\s*\}\}")
 FINDINGS = re.compile(r"^findings(?:\s+(\S+))?$")
 VERDICT = re.compile(r"^verdict\s+(\S+)\s+(\S+)\s+(\S+)(?:\s+(\S+))?$")
+FIGURE = re.compile(r"^figure\s+(\S+\.(?:png|svg|jpg))\s*\|\s*(\S.*)$")
 
 
 def references(template_text):
@@ -53,8 +55,9 @@ def references(template_text):
 
 def _path_of(expr):
     expr = expr.strip()
-    if expr.startswith("include "):
-        expr = expr[len("include ") :]
+    for directive in ("include ", "figure "):
+        if expr.startswith(directive):
+            expr = expr[len(directive) :]
     return expr.split("|", 1)[0].strip()
 
 
@@ -169,6 +172,11 @@ def render(template_text, snapshot_dir, name="template"):
         path = snapshot_dir / _path_of(expr)
         if not path.is_file():
             raise UserError(f"{where}: {path} is not in the snapshot (run `snakemake docs`)")
+        figure = FIGURE.match(expr.strip())
+        if figure:  # the page sits beside the snapshot folder (docs/ and docs/numbers/)
+            return f"![{figure.group(2).strip()}]({Path(snapshot_dir).name}/{figure.group(1)})"
+        if expr.strip().startswith("figure "):
+            raise UserError(f"{where}: a figure is {{{{ figure file.png | caption }}}}")
         if expr.strip().startswith("include "):
             options = [p.strip() for p in expr.split("|")[1:]]
             unknown = [o for o in options if o not in INCLUDE_OPTIONS]
