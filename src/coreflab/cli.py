@@ -14,6 +14,7 @@ import sys
 import warnings
 
 from coreflab.errors import UserError, one_line_warnings
+from coreflab.papers import registry  # its import hands the report the papers' names (style_names.use_papers)
 
 # verb -> (module, one-line help)
 VERBS = {
@@ -98,8 +99,6 @@ def paper_groups(wanted):
     for one of its verbs, every registered paper otherwise (`coreflab --help`, a misspelled verb)."""
     if wanted in VERBS:
         return []
-    from coreflab.papers import registry
-
     if wanted and not wanted.startswith("-"):
         try:
             return [registry.get(wanted)]

@@ -63,7 +63,9 @@ import json, sys
 from coreflab.cli import build_parser, main
 argv = sys.argv[1:]
 code = main(argv) if argv[-1] != "--parse-only" else build_parser(argv[:-1]) and 0
-print(json.dumps({"code": code, "modules": sorted(m for m in sys.modules if m.startswith("coreflab.papers"))}))
+how_papers_are_found = {"coreflab.papers", "coreflab.papers.registry"}
+papers = sorted(m for m in sys.modules if m.startswith("coreflab.papers") and m not in how_papers_are_found)
+print(json.dumps({"code": code, "modules": papers}))
 """
 
 
@@ -105,6 +107,32 @@ def test_a_paper_module_that_fails_to_import_is_named_in_one_line_not_hidden():
         "coreflab: warning: paper module no_such_paper_module left out: "
         "ModuleNotFoundError: No module named 'no_such_paper_module'"
     ]
+
+
+OUTSIDE_PAPER = """
+from coreflab.papers.registry import Paper
+from coreflab.report.io import format_p  # the report, imported while the registry finds papers
+
+PAPER = Paper(name="outside", title="An outside paper " + format_p(0.5), help="h", verbs={}, rules="x.smk",
+              targets=lambda config, runs: [], system_names={"outside_system": "Outside"})
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first", ["coreflab.report.io", "coreflab.papers.registry"])
+def test_an_outside_paper_importing_the_report_is_registered(tmp_path, first):
+    """A paper may import the report at its import, whichever of the two a process imports first."""
+    (tmp_path / "outside_paper").mkdir()
+    (tmp_path / "outside_paper" / "__init__.py").write_text(OUTSIDE_PAPER)
+    probe = (
+        f"import {first}\n"
+        "from coreflab.papers import registry\n"
+        "from coreflab.report.style_names import PAPERS, system_name\n"
+        "print(registry.names()[-1], PAPERS['outside'], system_name('outside_system'))\n"
+    )
+    proc = _run([sys.executable, "-c", probe], {"COREFLAB_PAPER_MODULES": "outside_paper", "PYTHONPATH": str(tmp_path)})
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert proc.stdout.split() == ["outside", "An", "outside", "paper", "0.500", "Outside"]
 
 
 def _dry_run(target, *options, env=None):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from coreflab.errors import UserError
+from coreflab.report import style_names
 
 PAPER_MODULES = "COREFLAB_PAPER_MODULES"
 
@@ -101,6 +102,9 @@ def papers():
     _discover()
     rank = {module: i for i, module in enumerate(_order)}
     return sorted(_papers.values(), key=lambda p: rank.get(_module_of[p.name], len(rank)))
+
+
+style_names.use_papers(papers)  # the report's names of systems and papers, read at the first lookup
 
 
 def names():
