@@ -188,7 +188,7 @@ def check_learners(config):
     features and template selection ran. Only the keys the config gives are judged (the workflow adds
     others, e.g. seed and root_loss)."""
     from coreflab.learn import registry
-    from coreflab.learn.tuned import tuned_params, untuned
+    from coreflab.learn.tuned import tuned_names, tuned_params, tuning_of, untuned
     from coreflab.papers.registry import tunings
 
     def learner(key, name):
@@ -204,11 +204,12 @@ def check_learners(config):
         # what the workflow adds to the params: every train job passes --seed, and the values tuned on dev
         # of the learner's tuned_params that the params do not set (coreflab.learn.tuned)
         known = tunings()
-        unknown = [name for name in tuned_params(cls) if name not in known]
+        unknown = [name for name in tuned_params(cls) if tuning_of(known, entry["learner"], name) is None]
         if unknown:
             raise UserError(
                 f"config key learners.{system}.learner: learner {entry['learner']!r} takes {', '.join(unknown)} "
-                f"from tuning (tuned_params), which no tuning job makes; tuned: {', '.join(known)}"
+                f"from tuning (tuned_params), which no tuning job makes; tuned: "
+                f"{', '.join(tuned_names(known, entry['learner']))}"
             )
         added = ["seed"] + untuned(cls, params)
         lacking = [

@@ -192,3 +192,51 @@ def test_the_toy_paper_runs_on_the_tiny_config(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     table = (tmp_path / "results" / "synth" / "paper" / "toy" / "table.md").read_text()
     assert table.startswith("Test scores of string_match") and "| MUC | B3 | CEAFe | CoNLL | MELA |" in table
+
+
+def _paper(name, tunings):
+    return registry.Paper(name=name, title=name, help=name, verbs={}, rules="x.smk", targets=list, tunings=tunings)
+
+
+def test_tunings_are_keyed_by_learner_and_parameter_and_a_second_paper_tuning_one_is_an_error(monkeypatch):
+    from coreflab.learn.tuned import ANY_LEARNER, ROOT_LOSS, Tuning, tuning_of
+
+    known, package = registry.tunings(), registry.papers()
+    assert known[(ANY_LEARNER, "root_loss")] == ROOT_LOSS
+    assert tuning_of(known, "lsp_rho", "regressor").is_file and tuning_of(known, "lsp_f", "regressor") is None
+    assert tuning_of(known, "bk_laso", "root_loss") == ROOT_LOSS
+    ours = _paper("ours", {("my_learner", "C"): Tuning("results/{corpus}/ours.json")})
+    monkeypatch.setattr(registry, "papers", lambda: [*package, ours])
+    assert registry.tunings()[("my_learner", "C")].path == "results/{corpus}/ours.json"  # C of another learner
+    clash = _paper("clash", {("lsp_f", "C"): Tuning("results/{corpus}/clash.json")})
+    monkeypatch.setattr(registry, "papers", lambda: [*package, clash])
+    with pytest.raises(UserError, match=r"paper clash tunes C of lsp_f, which paper hm2017 tunes already"):
+        registry.tunings()
+    root = _paper("root", {("bk_laso", "root_loss"): Tuning("results/{corpus}/r.json")})
+    monkeypatch.setattr(registry, "papers", lambda: [*package, root])
+    with pytest.raises(UserError, match=r"tunes root_loss of bk_laso, which the workflow tunes already"):
+        registry.tunings()
+    bare = _paper("bare", {"C": Tuning("results/{corpus}/b.json")})
+    monkeypatch.setattr(registry, "papers", lambda: [*package, bare])
+    with pytest.raises(UserError, match=r"a key of Paper.tunings is \(learner, parameter\), not 'C'"):
+        registry.tunings()
+
+
+@pytest.mark.slow
+def test_a_papers_own_learner_module_is_found_by_the_learner_registry(tmp_path):
+    """A learner may live in its paper's folder (`Paper.learner_modules`), not in coreflab.learn."""
+    (tmp_path / "learning_paper").mkdir()
+    (tmp_path / "learning_paper" / "__init__.py").write_text(
+        "from coreflab.papers.registry import Paper\n"
+        "PAPER = Paper(name='learning', title='t', help='h', verbs={}, rules='x.smk', targets=list,\n"
+        "              learner_modules=('learning_paper.learner',))\n"
+    )
+    (tmp_path / "learning_paper" / "learner.py").write_text(
+        "from coreflab.learn.registry import register\n\n@register('paper_learner')\nclass PaperLearner:\n    pass\n"
+    )
+    probe = "from coreflab.cli import main\nfrom coreflab.learn import registry\nprint(registry.get_learner('paper_learner').name)\n"
+    proc = _run(
+        [sys.executable, "-c", probe], {"COREFLAB_PAPER_MODULES": "learning_paper", "PYTHONPATH": str(tmp_path)}
+    )
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert proc.stdout.split() == ["paper_learner"]

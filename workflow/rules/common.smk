@@ -16,7 +16,7 @@ from coreflab.config import (
 )
 from coreflab.errors import UserError
 from coreflab.learn.registry import get_learner
-from coreflab.learn.tuned import tuned_args, tuning_files
+from coreflab.learn.tuned import ROOT_LOSS, tuned_args, tuning_files
 from coreflab.papers import registry as paper_registry
 
 try:
@@ -331,7 +331,7 @@ def training_inputs(corpus, featureset=None):
 
 
 def root_loss_file(corpus):
-    return TUNINGS["root_loss"].file(corpus, None)
+    return ROOT_LOSS.file(corpus, None)
 
 
 def system_tuning_files(wildcards):
@@ -358,7 +358,12 @@ def system_training_inputs(wildcards):
 
 def system_tuned_option(wildcards, input):
     return " ".join(
-        f"--tuned {arg}" for arg in tuned_args(system_tuning_files(wildcards), TUNINGS)
+        f"--tuned {arg}"
+        for arg in tuned_args(
+            system_tuning_files(wildcards),
+            TUNINGS,
+            config["learners"][wildcards.system]["learner"],
+        )
     )
 
 
@@ -448,7 +453,7 @@ def leaderboard_args(wildcards, input):
 
 def skipped_json(wildcards):
     """The skipped experiments as JSON (params: the table is rewritten when the set changes)."""
-    return json.dumps(optional_data.skipped_experiments(config))
+    return json.dumps(paper_registry.skipped_experiments(config))
 
 
 # ---- docs -------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ The latent-tree learners are coreflab.learn.trees.bk; template selection and roo
 which feed every learner, are coreflab.learn.selection and coreflab.learn.trees.root_loss."""
 
 from coreflab.papers.bk2014.cli import HELP, VERBS
+from coreflab.papers.bk2014.findings import CLAIMS
 from coreflab.papers.registry import Paper
 
 OUTPUTS = [
@@ -34,4 +35,5 @@ PAPER = Paper(
         "bk_laso": "LaSO",
         "bk_delayed_laso": "delayed LaSO",
     },
+    claims=CLAIMS,
 )

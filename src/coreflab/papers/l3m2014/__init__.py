@@ -2,8 +2,9 @@
 clustering of 20 Newsgroups posts (Table 2), the run grid and the tables. The learners are
 coreflab.learn.leftlink and coreflab.learn.clustering."""
 
-from coreflab import optional_data
+from coreflab.papers.l3m2014 import optional_data
 from coreflab.papers.l3m2014.cli import HELP, VERBS
+from coreflab.papers.l3m2014.findings import CLAIMS
 from coreflab.papers.registry import Paper
 
 OUTPUTS = [
@@ -47,4 +48,6 @@ PAPER = Paper(
         "sgd": "SGD",
     },
     docs_blocker=docs_blocker,
+    skipped=optional_data.skipped,
+    claims=CLAIMS,
 )
