@@ -30,6 +30,10 @@ def _nothing_skipped(config):
     return []
 
 
+def _no_checks(config, checks):
+    return None
+
+
 @dataclass(frozen=True)
 class Paper:
     """One re-run paper, as the workflow, the CLI and the report see it.
@@ -44,6 +48,8 @@ class Paper:
     docs_blocker(config, results) -> why these cited result files cannot be made (None: they can);
     skipped(config) -> [(experiment, why, how to enable)] of its experiments whose data is missing;
     learner_modules: the modules of its own learners (`@register`), which the learner registry imports;
+    check_config(config, checks): raise UserError on what its schema cannot say of its section (`checks`:
+    coreflab.config.CHECKS, the core's checks of learner parameters and template names);
     tunings: {(learner, parameter): coreflab.learn.tuned.Tuning} of the learner parameters its jobs tune
     or fit, which a leaderboard train job of that learner then takes from them; claims: its claims on the findings scorecard
     (coreflab.report.findings.Claim, kept in its `findings` module).
@@ -63,6 +69,7 @@ class Paper:
     tunings: dict = field(default_factory=dict)
     claims: list = field(default_factory=list)
     learner_modules: tuple = ()
+    check_config: Callable = _no_checks
     skipped: Callable = _nothing_skipped
 
 

@@ -21,6 +21,11 @@ def targets(config, runs):
     return table2 + [f"results/{r}/{name}" for r in runs for name in OUTPUTS]
 
 
+def check_config(config, checks):
+    """`bk2014.nonlocal_templates`, a list of known non-local templates or `selected`."""
+    checks.nonlocal_templates("bk2014.nonlocal_templates", config.get("bk2014", {}).get("nonlocal_templates"), True)
+
+
 PAPER = Paper(
     name="bk2014",
     title="Björkelund & Kuhn 2014",
@@ -36,4 +41,5 @@ PAPER = Paper(
         "bk_delayed_laso": "delayed LaSO",
     },
     claims=CLAIMS,
+    check_config=check_config,
 )

@@ -30,6 +30,12 @@ def docs_blocker(config, results):
     return f"re-renders pages that cite {optional_data.NEWSGROUPS}, which this config skips ({why}): {how}"
 
 
+def check_config(config, checks):
+    """`l3m2014.learner_params`: registered learners, each with parameters it takes."""
+    for name, params in (config.get("l3m2014", {}).get("learner_params") or {}).items():
+        checks.learner_params("l3m2014.learner_params", name, params)
+
+
 PAPER = Paper(
     name="l3m2014",
     title="Samdani, Chang & Roth 2014",
@@ -50,4 +56,5 @@ PAPER = Paper(
     docs_blocker=docs_blocker,
     skipped=optional_data.skipped,
     claims=CLAIMS,
+    check_config=check_config,
 )
