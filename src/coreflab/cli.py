@@ -1,7 +1,7 @@
 """The `coreflab` command: one verb per workflow step, so every step runs without Snakemake.
 
 Core pipeline verbs (`coreflab prepare`, `train`, `score`, ...) live in `coreflab.commands.<module>`;
-each registered paper (coreflab.papers.registry) has a command group (`coreflab l3m2014 robustness ...`)
+each registered paper (coreflab.papers.registry) has a command group (`coreflab <paper> <verb> ...`)
 whose verb table is its `Paper.verbs`. Every verb module provides `add_arguments(parser)` and
 `run(args) -> int`. Only the verb that runs is imported: a core verb imports no paper, a paper's verb
 that paper alone.

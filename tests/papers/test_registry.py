@@ -178,6 +178,53 @@ def test_the_core_rules_name_no_paper_and_no_learner_prefix():
         assert not re.search(r"""startswith\(\s*["'](bk|cc|lsp|l3m)_""", code), path.name
 
 
+def test_common_smk_is_generic_and_short():
+    """common.smk holds validation and the helpers several rule files share: no paper's or learner's name,
+    each stage's own helpers sitting in that stage's file."""
+    from coreflab.learn.registry import available_learners
+
+    text = (ROOT / "workflow" / "rules" / "common.smk").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    named = [n for n in [*registry.names(), *available_learners()] if re.search(rf"\b{n}\b", text)]
+    assert named == []
+
+
+# files outside papers/ and rules/papers/ that still name a paper, each with what it holds; the test fails
+# on one that no longer does, so that the list only shrinks
+STILL_NAMING_A_PAPER = {
+    "src/coreflab/report/performance.py": "the benchmark anchors of three papers",
+    "src/coreflab/learn/trees/lsp.py": "H&M's learners, whose regressor `coreflab hm2017 mela-fit` writes",
+    "src/coreflab/mela/mode.py": "the refit hint names `coreflab hm2017 mela-data`",
+    "workflow/schemas/config.schema.yaml": "the package papers' config sections",
+    "workflow/report/bk2014_fig3.rst": "a paper's report caption",
+    "workflow/report/bk2014_fig4.rst": "a paper's report caption",
+    "workflow/report/bk2014_table1.rst": "a paper's report caption",
+    "workflow/report/hm2017_fig3.rst": "a paper's report caption",
+    "workflow/report/hm2017_table4.rst": "a paper's report caption",
+}
+
+
+def test_the_core_names_no_paper_strings_and_comments_included():
+    """No file of src/coreflab outside papers/ and of workflow/ outside rules/papers/ names a registered
+    paper: its knowledge lives in its folder (a paper's name in the core would be a paper it knows)."""
+    names = "|".join(registry.names())
+    core = [
+        p
+        for p in sorted([*(ROOT / "src" / "coreflab").rglob("*"), *(ROOT / "workflow").rglob("*")])
+        if p.is_file()
+        and p.suffix != ".pyc"
+        and "papers" not in p.relative_to(ROOT).parts[2:-1]
+        and p.relative_to(ROOT).parts[:3] != ("workflow", "rules", "papers")
+    ]
+    naming = {
+        str(p.relative_to(ROOT))
+        for p in core
+        if re.search(rf"\b({names})\b", p.read_text(encoding="utf-8", errors="replace"))
+    }
+    assert sorted(naming - set(STILL_NAMING_A_PAPER)) == []
+    assert sorted(set(STILL_NAMING_A_PAPER) - naming) == [], "no longer names a paper: remove it from the list"
+
+
 @pytest.mark.workflow
 def test_the_toy_paper_runs_on_the_tiny_config(tmp_path):
     """`snakemake toy`: the corpus, the string-match baseline and its score, then the toy's table."""

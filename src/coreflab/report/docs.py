@@ -2,13 +2,13 @@
 
 A template (docs/templates/*.md) is Markdown with placeholders:
 
-    {{ include synth/paper/bk2014/table1.md }}                  a whole result table
-    {{ synth/paper/bk2014/table1.csv | features=non-local | dev MELA | .2f }}
+    {{ include synth/paper/<paper>/table1.md }}                 a whole result table
+    {{ synth/paper/<paper>/table1.csv | features=non-local | dev MELA | .2f }}
                                                                 one cell: file | row filters | column | format
     {{ bench/l3m.json | l3m_pass.cpu_s | .2f }}                 one value of a JSON file (dotted key path)
     {{ synth/leaderboard.csv | rank=1 | system | name }}         a system key as the papers name it (LSP_ρ)
-    {{ findings bk2014 }}                                       a paper's findings scorecard (or `summary`)
-    {{ verdict bk2014 nonlocal synth }}                         one claim's verdict word on one corpus
+    {{ findings <paper> }}                                      a paper's findings scorecard (or `summary`)
+    {{ verdict <paper> nonlocal synth }}                        one claim's verdict word on one corpus
     {{ include synth/leaderboard.md | compact }}               a table without its alignment padding
 
 `compact` strips the spaces that pad a Markdown table's cells to one width (and shortens its rule
