@@ -4,11 +4,14 @@ Every page under docs/ (but the benchmark page, which has its own budget) and th
 reference (config/README.md) is at most 15 KB with no prose paragraph over 1,000 characters, and no
 row of the config reference's tables is over 1,000 characters either; the README is at most 6 KB, and
 no commit hash is quoted in the docs, in config comments or in a docstring: run history belongs to
-git, not to the pages.
+git, not to the pages. Nor does the code tell its story: no "issue N" in a docstring or comment of
+src/, in a rule file of workflow/ or in a config comment (the why stays, the story goes to git).
 """
 
 import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -143,4 +146,33 @@ def test_no_commit_hash_in_the_docs_the_config_comments_or_the_docstrings():
     for path in sorted((ROOT / "src").rglob("*.py")):
         texts[path] = docstrings(path)
     found = {str(p.relative_to(ROOT)): h for p, t in texts.items() if (h := commit_hashes(t))}
+    assert found == {}
+
+
+ISSUE_REFERENCE = re.compile(r"\bissues? #?\d+", re.I)
+
+
+def python_comments(path):
+    """The comments of a Python file."""
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    return "\n".join(t.string for t in tokens if t.type == tokenize.COMMENT)
+
+
+def test_an_issue_reference_is_found_in_a_comment_and_a_docstring(tmp_path):
+    code = tmp_path / "m.py"
+    code.write_text('"""Fast (issue 3)."""\nx = "issue 4"  # see issue #5\n')
+    found = ISSUE_REFERENCE.findall(docstrings(code) + "\n" + python_comments(code))
+    assert found == ["issue 3", "issue #5"]  # a string of the code is data, not a comment
+
+
+def test_no_issue_reference_in_the_code_the_rules_or_the_config():
+    texts = {}
+    for path in sorted((ROOT / "src").rglob("*.py")):
+        texts[path] = docstrings(path) + "\n" + python_comments(path)
+    for path in sorted((ROOT / "workflow").rglob("*")):
+        if path.suffix in (".smk", ".yaml", ".rst") or path.name == "Snakefile":
+            texts[path] = path.read_text(encoding="utf-8")
+    for path in sorted((ROOT / "config").rglob("*.yaml")):
+        texts[path] = config_comments(path)
+    found = {str(p.relative_to(ROOT)): hits for p, t in texts.items() if (hits := ISSUE_REFERENCE.findall(t))}
     assert found == {}

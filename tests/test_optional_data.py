@@ -7,7 +7,10 @@ from pathlib import Path
 import yaml
 
 from coreflab.config import check_config
-from coreflab.optional_data import ECBPLUS, NEWSGROUPS, announcement, skipped_experiments
+from coreflab.optional_data import announcement
+from coreflab.papers.l3m2014.optional_data import NEWSGROUPS
+from coreflab.papers.registry import skipped_experiments
+from coreflab.papers.singh2011.optional_data import ECBPLUS
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"

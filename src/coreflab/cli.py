@@ -1,7 +1,7 @@
 """The `coreflab` command: one verb per workflow step, so every step runs without Snakemake.
 
 Core pipeline verbs (`coreflab prepare`, `train`, `score`, ...) live in `coreflab.commands.<module>`;
-each registered paper (coreflab.papers.registry) has a command group (`coreflab l3m2014 robustness ...`)
+each registered paper (coreflab.papers.registry) has a command group (`coreflab <paper> <verb> ...`)
 whose verb table is its `Paper.verbs`. Every verb module provides `add_arguments(parser)` and
 `run(args) -> int`. Only the verb that runs is imported: a core verb imports no paper, a paper's verb
 that paper alone.
@@ -14,6 +14,7 @@ import sys
 import warnings
 
 from coreflab.errors import UserError, one_line_warnings
+from coreflab.papers import registry  # its import hands the report the papers' names (style_names.use_papers)
 
 # verb -> (module, one-line help)
 VERBS = {
@@ -98,8 +99,6 @@ def paper_groups(wanted):
     for one of its verbs, every registered paper otherwise (`coreflab --help`, a misspelled verb)."""
     if wanted in VERBS:
         return []
-    from coreflab.papers import registry
-
     if wanted and not wanted.startswith("-"):
         try:
             return [registry.get(wanted)]

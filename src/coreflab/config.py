@@ -8,6 +8,7 @@ rules can read every key with plain dict access.
 import difflib
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import jsonschema
 import yaml
@@ -55,7 +56,7 @@ def _text_hint(error):
 def text_hint(value):
     """Why a number arrived as text. The config cannot tell where a value came from: a quoted number
     in a YAML file (`bits: '22'`) is text, and so is every value inside a mapping given to --config,
-    which Snakemake reads with YAML's BaseLoader (`--config 'bk2014={iterations: 25}'`)."""
+    which Snakemake reads with YAML's BaseLoader (`--config 'selection={iterations: 2}'`)."""
     if not isinstance(value, str):
         return ""
     try:
@@ -93,21 +94,17 @@ def check_config(config, schema_path):
     # a second pass fills defaults inside the corpus entries added above
     for _ in cls(schema).iter_errors(config):
         pass
-    crossdoc = config.get("crossdoc") or {}
-    if "t_start" in crossdoc and "t_stop" in crossdoc and crossdoc["t_stop"] > crossdoc["t_start"]:
-        raise UserError(
-            f"config key crossdoc.t_stop: {crossdoc['t_stop']} is above t_start ({crossdoc['t_start']}); "
-            "the temperature falls from t_start to t_stop"
-        )
     check_systems(config)
     check_learners(config)
     check_featuresets(config)
     check_nonlocal_templates(config)
     check_training_size(config, given_training_size)
+    from coreflab.papers import registry
+
+    for paper in registry.papers():  # each paper's checks of its own section
+        paper.check_config(config, CHECKS)
     if "run" in config:
         # a paper's own switch (Singh et al.'s crossdoc.enabled) says what run.papers would
-        from coreflab.papers import registry
-
         config["run"]["papers"] = [p for p in config["run"]["papers"] if registry.get(p).enabled(config)]
     return config
 
@@ -183,12 +180,12 @@ _TUNED = "its tuned_params names (tuned on dev, passed by the train job)"
 
 
 def check_learners(config):
-    """Each `learners.<system>` and `l3m2014.learner_params.<learner>` names a registered learner and
+    """Each `learners.<system>` names a registered learner and
     only parameters it takes, of its defaults' types: `coreflab train` would stop on them only after the
     features and template selection ran. Only the keys the config gives are judged (the workflow adds
     others, e.g. seed and root_loss)."""
     from coreflab.learn import registry
-    from coreflab.learn.tuned import tuned_params, untuned
+    from coreflab.learn.tuned import tuned_names, tuned_params, tuning_of, untuned
     from coreflab.papers.registry import tunings
 
     def learner(key, name):
@@ -204,11 +201,12 @@ def check_learners(config):
         # what the workflow adds to the params: every train job passes --seed, and the values tuned on dev
         # of the learner's tuned_params that the params do not set (coreflab.learn.tuned)
         known = tunings()
-        unknown = [name for name in tuned_params(cls) if name not in known]
+        unknown = [name for name in tuned_params(cls) if tuning_of(known, entry["learner"], name) is None]
         if unknown:
             raise UserError(
                 f"config key learners.{system}.learner: learner {entry['learner']!r} takes {', '.join(unknown)} "
-                f"from tuning (tuned_params), which no tuning job makes; tuned: {', '.join(known)}"
+                f"from tuning (tuned_params), which no tuning job makes; tuned: "
+                f"{', '.join(tuned_names(known, entry['learner']))}"
             )
         added = ["seed"] + untuned(cls, params)
         lacking = [
@@ -221,13 +219,23 @@ def check_learners(config):
                 f"config key learners.{system}.learner: learner {entry['learner']!r} takes no "
                 f"{'; nor a '.join(lacking)}; see docs/adding-a-learner.md"
             )
-    for name, params in (config.get("l3m2014", {}).get("learner_params") or {}).items():
-        cls = learner("l3m2014.learner_params", name)
-        if not isinstance(params, dict):
-            raise UserError(
-                f"config key l3m2014.learner_params.{name}: expected a mapping of parameters, got {params!r}"
-            )
-        _check_learner_params(f"l3m2014.learner_params.{name}", cls, params)
+
+
+def _learner(key, name):
+    from coreflab.learn import registry
+
+    try:
+        return registry.get_learner(name)
+    except UserError as err:
+        raise UserError(f"config key {key}: {err}{_closest(name, registry.available_learners())}") from None
+
+
+def check_learner_params(key, name, params):
+    """`key.<name>` of a config maps a registered learner to parameters it takes, of its defaults' types."""
+    cls = _learner(key, name)
+    if not isinstance(params, dict):
+        raise UserError(f"config key {key}.{name}: expected a mapping of parameters, got {params!r}")
+    _check_learner_params(f"{key}.{name}", cls, params)
 
 
 def _check_learner_params(key, cls, params):
@@ -285,16 +293,16 @@ def check_featuresets(config):
 
 
 def check_nonlocal_templates(config):
-    """`bk2014.nonlocal_templates` (a list, or `selected`) and `selection.nonlocal_candidates` name only
-    known non-local templates (coreflab.features.nonlocal_templates.NONLOCAL_TEMPLATES)."""
+    """`selection.nonlocal_candidates` names only known non-local templates."""
+    check_nonlocal_names("selection.nonlocal_candidates", config.get("selection", {}).get("nonlocal_candidates"))
+
+
+def check_nonlocal_names(key, names, selected=False):
+    """A config's list of non-local templates names only known ones (coreflab.features.nonlocal_templates.
+    NONLOCAL_TEMPLATES); selected: `selected` (those template selection chose) may stand for the list."""
     from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES
 
-    for key, names, selected in (
-        ("bk2014.nonlocal_templates", config.get("bk2014", {}).get("nonlocal_templates"), True),
-        ("selection.nonlocal_candidates", config.get("selection", {}).get("nonlocal_candidates"), False),
-    ):
-        if not isinstance(names, list):
-            continue  # `selected`, or absent
+    if isinstance(names, list):  # else `selected`, or absent
         for name in names:
             if name not in NONLOCAL_TEMPLATES:
                 raise UserError(
@@ -303,6 +311,10 @@ def check_nonlocal_templates(config):
                     + ("; or selected instead of a list (those template selection chose)" if selected else "")
                 )
 
+
+# the checks a paper's `check_config` may apply to its own section: the papers sit below this module,
+# which hands these over rather than have them import it
+CHECKS = SimpleNamespace(learner_params=check_learner_params, nonlocal_templates=check_nonlocal_names)
 
 _KEY_IN_MESSAGE = re.compile(r"^config key (\S+?)(?::| is unknown)")
 

@@ -63,7 +63,9 @@ import json, sys
 from coreflab.cli import build_parser, main
 argv = sys.argv[1:]
 code = main(argv) if argv[-1] != "--parse-only" else build_parser(argv[:-1]) and 0
-print(json.dumps({"code": code, "modules": sorted(m for m in sys.modules if m.startswith("coreflab.papers"))}))
+how_papers_are_found = {"coreflab.papers", "coreflab.papers.registry"}
+papers = sorted(m for m in sys.modules if m.startswith("coreflab.papers") and m not in how_papers_are_found)
+print(json.dumps({"code": code, "modules": papers}))
 """
 
 
@@ -105,6 +107,32 @@ def test_a_paper_module_that_fails_to_import_is_named_in_one_line_not_hidden():
         "coreflab: warning: paper module no_such_paper_module left out: "
         "ModuleNotFoundError: No module named 'no_such_paper_module'"
     ]
+
+
+OUTSIDE_PAPER = """
+from coreflab.papers.registry import Paper
+from coreflab.report.io import format_p  # the report, imported while the registry finds papers
+
+PAPER = Paper(name="outside", title="An outside paper " + format_p(0.5), help="h", verbs={}, rules="x.smk",
+              targets=lambda config, runs: [], system_names={"outside_system": "Outside"})
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first", ["coreflab.report.io", "coreflab.papers.registry"])
+def test_an_outside_paper_importing_the_report_is_registered(tmp_path, first):
+    """A paper may import the report at its import, whichever of the two a process imports first."""
+    (tmp_path / "outside_paper").mkdir()
+    (tmp_path / "outside_paper" / "__init__.py").write_text(OUTSIDE_PAPER)
+    probe = (
+        f"import {first}\n"
+        "from coreflab.papers import registry\n"
+        "from coreflab.report.style_names import PAPERS, system_name\n"
+        "print(registry.names()[-1], PAPERS['outside'], system_name('outside_system'))\n"
+    )
+    proc = _run([sys.executable, "-c", probe], {"COREFLAB_PAPER_MODULES": "outside_paper", "PYTHONPATH": str(tmp_path)})
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert proc.stdout.split() == ["outside", "An", "outside", "paper", "0.500", "Outside"]
 
 
 def _dry_run(target, *options, env=None):
@@ -150,6 +178,53 @@ def test_the_core_rules_name_no_paper_and_no_learner_prefix():
         assert not re.search(r"""startswith\(\s*["'](bk|cc|lsp|l3m)_""", code), path.name
 
 
+def test_common_smk_is_generic_and_short():
+    """common.smk holds validation and the helpers several rule files share: no paper's or learner's name,
+    each stage's own helpers sitting in that stage's file."""
+    from coreflab.learn.registry import available_learners
+
+    text = (ROOT / "workflow" / "rules" / "common.smk").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    named = [n for n in [*registry.names(), *available_learners()] if re.search(rf"\b{n}\b", text)]
+    assert named == []
+
+
+# files outside papers/ and rules/papers/ that still name a paper, each with what it holds; the test fails
+# on one that no longer does, so that the list only shrinks
+STILL_NAMING_A_PAPER = {
+    "src/coreflab/report/performance.py": "the benchmark anchors of three papers",
+    "src/coreflab/learn/trees/lsp.py": "H&M's learners, whose regressor `coreflab hm2017 mela-fit` writes",
+    "src/coreflab/mela/mode.py": "the refit hint names `coreflab hm2017 mela-data`",
+    "workflow/schemas/config.schema.yaml": "the package papers' config sections",
+    "workflow/report/bk2014_fig3.rst": "a paper's report caption",
+    "workflow/report/bk2014_fig4.rst": "a paper's report caption",
+    "workflow/report/bk2014_table1.rst": "a paper's report caption",
+    "workflow/report/hm2017_fig3.rst": "a paper's report caption",
+    "workflow/report/hm2017_table4.rst": "a paper's report caption",
+}
+
+
+def test_the_core_names_no_paper_strings_and_comments_included():
+    """No file of src/coreflab outside papers/ and of workflow/ outside rules/papers/ names a registered
+    paper: its knowledge lives in its folder (a paper's name in the core would be a paper it knows)."""
+    names = "|".join(registry.names())
+    core = [
+        p
+        for p in sorted([*(ROOT / "src" / "coreflab").rglob("*"), *(ROOT / "workflow").rglob("*")])
+        if p.is_file()
+        and p.suffix != ".pyc"
+        and "papers" not in p.relative_to(ROOT).parts[2:-1]
+        and p.relative_to(ROOT).parts[:3] != ("workflow", "rules", "papers")
+    ]
+    naming = {
+        str(p.relative_to(ROOT))
+        for p in core
+        if re.search(rf"\b({names})\b", p.read_text(encoding="utf-8", errors="replace"))
+    }
+    assert sorted(naming - set(STILL_NAMING_A_PAPER)) == []
+    assert sorted(set(STILL_NAMING_A_PAPER) - naming) == [], "no longer names a paper: remove it from the list"
+
+
 @pytest.mark.workflow
 def test_the_toy_paper_runs_on_the_tiny_config(tmp_path):
     """`snakemake toy`: the corpus, the string-match baseline and its score, then the toy's table."""
@@ -164,3 +239,51 @@ def test_the_toy_paper_runs_on_the_tiny_config(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     table = (tmp_path / "results" / "synth" / "paper" / "toy" / "table.md").read_text()
     assert table.startswith("Test scores of string_match") and "| MUC | B3 | CEAFe | CoNLL | MELA |" in table
+
+
+def _paper(name, tunings):
+    return registry.Paper(name=name, title=name, help=name, verbs={}, rules="x.smk", targets=list, tunings=tunings)
+
+
+def test_tunings_are_keyed_by_learner_and_parameter_and_a_second_paper_tuning_one_is_an_error(monkeypatch):
+    from coreflab.learn.tuned import ANY_LEARNER, ROOT_LOSS, Tuning, tuning_of
+
+    known, package = registry.tunings(), registry.papers()
+    assert known[(ANY_LEARNER, "root_loss")] == ROOT_LOSS
+    assert tuning_of(known, "lsp_rho", "regressor").is_file and tuning_of(known, "lsp_f", "regressor") is None
+    assert tuning_of(known, "bk_laso", "root_loss") == ROOT_LOSS
+    ours = _paper("ours", {("my_learner", "C"): Tuning("results/{corpus}/ours.json")})
+    monkeypatch.setattr(registry, "papers", lambda: [*package, ours])
+    assert registry.tunings()[("my_learner", "C")].path == "results/{corpus}/ours.json"  # C of another learner
+    clash = _paper("clash", {("lsp_f", "C"): Tuning("results/{corpus}/clash.json")})
+    monkeypatch.setattr(registry, "papers", lambda: [*package, clash])
+    with pytest.raises(UserError, match=r"paper clash tunes C of lsp_f, which paper hm2017 tunes already"):
+        registry.tunings()
+    root = _paper("root", {("bk_laso", "root_loss"): Tuning("results/{corpus}/r.json")})
+    monkeypatch.setattr(registry, "papers", lambda: [*package, root])
+    with pytest.raises(UserError, match=r"tunes root_loss of bk_laso, which the workflow tunes already"):
+        registry.tunings()
+    bare = _paper("bare", {"C": Tuning("results/{corpus}/b.json")})
+    monkeypatch.setattr(registry, "papers", lambda: [*package, bare])
+    with pytest.raises(UserError, match=r"a key of Paper.tunings is \(learner, parameter\), not 'C'"):
+        registry.tunings()
+
+
+@pytest.mark.slow
+def test_a_papers_own_learner_module_is_found_by_the_learner_registry(tmp_path):
+    """A learner may live in its paper's folder (`Paper.learner_modules`), not in coreflab.learn."""
+    (tmp_path / "learning_paper").mkdir()
+    (tmp_path / "learning_paper" / "__init__.py").write_text(
+        "from coreflab.papers.registry import Paper\n"
+        "PAPER = Paper(name='learning', title='t', help='h', verbs={}, rules='x.smk', targets=list,\n"
+        "              learner_modules=('learning_paper.learner',))\n"
+    )
+    (tmp_path / "learning_paper" / "learner.py").write_text(
+        "from coreflab.learn.registry import register\n\n@register('paper_learner')\nclass PaperLearner:\n    pass\n"
+    )
+    probe = "from coreflab.cli import main\nfrom coreflab.learn import registry\nprint(registry.get_learner('paper_learner').name)\n"
+    proc = _run(
+        [sys.executable, "-c", probe], {"COREFLAB_PAPER_MODULES": "learning_paper", "PYTHONPATH": str(tmp_path)}
+    )
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert proc.stdout.split() == ["paper_learner"]

@@ -6,6 +6,11 @@ from pathlib import Path
 import pytest
 
 from coreflab.errors import UserError
+from coreflab.papers.bk2014 import findings as bk
+from coreflab.papers.cc2007 import findings as cc
+from coreflab.papers.hm2017 import findings as hm
+from coreflab.papers.l3m2014 import findings as l3m
+from coreflab.papers.singh2011 import findings as singh_claims
 from coreflab.report import findings as f
 from coreflab.report.docs import references, render
 
@@ -52,11 +57,11 @@ def bk_table1(local, nonlocal_, p, seeds=3, mean=None, sd=0.5, se=None):
     ],
 )
 def test_non_local_features_verdict(tables, verdict):
-    assert f.bk_nonlocal(tables).verdict == verdict
+    assert bk.bk_nonlocal(tables).verdict == verdict
 
 
 def test_non_local_evidence_names_the_bootstrap_and_the_seed_spread():
-    v = f.bk_nonlocal(bk_table1(73.8, 75.8, "< 0.001", mean=0.75, se=0.63))
+    v = bk.bk_nonlocal(bk_table1(73.8, 75.8, "< 0.001", mean=0.75, se=0.63))
     assert v.ours == "75.80 vs 73.80 (+2.00)"
     assert v.evidence == "p < 0.001; 3 seeds +0.75 (sd 0.50, se 0.63; 2 of 3 ahead)"
 
@@ -66,10 +71,10 @@ def test_non_local_runs_that_are_one_run_are_not_run_and_say_why():
     rows = [(f, 70.0, 60.0, 50.0, 58.45, "", 3, "", "", "") for f in ("local", "nonlocal")]
     same = {"paper/bk2014/table1": table(header, *rows, ("difference", 0.0, 0.0, 0.0, 0.0, 1.0, 3, 0.0, 0.0, 0.0))}
     with pytest.raises(f.SameRun, match="kept no non-local template"):
-        f.bk_nonlocal(same)
+        bk.bk_nonlocal(same)
     # one metric apart: an ordinary, if tiny, difference
     moved = {"paper/bk2014/table1": table(header, *rows, ("difference", 0.1, 0.0, 0.0, 0.0, 1.0, 3, 0.0, 0.1, 0.05))}
-    assert f.bk_nonlocal(moved).verdict in (f.HELD, f.PARTLY, f.NOT_HELD)
+    assert bk.bk_nonlocal(moved).verdict in (f.HELD, f.PARTLY, f.NOT_HELD)
 
 
 def test_a_same_run_cell_is_not_run_with_its_reason_in_the_cell(tmp_path):
@@ -79,7 +84,7 @@ def test_a_same_run_cell_is_not_run_with_its_reason_in_the_cell(tmp_path):
         "features,MUC F,B3 F,CEAFe F,MELA,seeds\nlocal,70,60,50,58.45,1\nnonlocal,70,60,50,58.45,1\n"
         "difference,0,0,0,0,1\n"
     )
-    claim = f.claim_by_key("bk2014", "nonlocal")
+    claim = next(c for c in bk.CLAIMS if c.key == "nonlocal")
     v = claim.evaluate(tmp_path, "gum")
     assert v == f.Verdict(f.NOT_RUN, "", "the two runs are one: template selection kept no non-local template")
     assert v.cell() == "*not run*: the two runs are one: template selection kept no non-local template"
@@ -103,7 +108,7 @@ def cc_table1(base, slt):
     ],
 )
 def test_clustering_error_verdict(base, slt, verdict):
-    assert f.cc_error(cc_table1(base, slt)).verdict == verdict
+    assert cc.cc_error(cc_table1(base, slt)).verdict == verdict
 
 
 @pytest.mark.parametrize(
@@ -112,7 +117,7 @@ def test_clustering_error_verdict(base, slt, verdict):
 )
 def test_order_control_verdict(drops, verdict):
     rows = table("technique,drop (AVG)", *zip(("L3M", "Sum-Link", "Bin-Left-Link"), drops))
-    assert f.l3m_order({"paper/l3m2014/order_control": rows}).verdict == verdict
+    assert l3m.l3m_order({"paper/l3m2014/order_control": rows}).verdict == verdict
 
 
 def hm_curve(gains, n_all=1000):
@@ -133,12 +138,12 @@ def hm_curve(gains, n_all=1000):
     ],
 )
 def test_fewer_features_verdict_reads_the_curve(gains, verdict):
-    assert f.hm_fewer_features(hm_curve(gains)).verdict == verdict
+    assert hm.hm_fewer_features(hm_curve(gains)).verdict == verdict
 
 
 def test_fewer_features_needs_a_curve_not_one_size():
     with pytest.raises(f.SameRun, match="2 feature counts"):
-        f.hm_fewer_features(hm_curve({19568: 0.03, "All": 0.14}))
+        hm.hm_fewer_features(hm_curve({19568: 0.03, "All": 0.14}))
 
 
 def hm_table4(corpus, second, source, own=60.0, moved=61.0):
@@ -154,26 +159,26 @@ def hm_table4(corpus, second, source, own=60.0, moved=61.0):
 
 
 def test_transfer_and_harder_corpus_need_a_second_corpus():
-    assert f.hm_transfer(hm_table4("synth", "synth_hard", "synth")).verdict == f.HELD
-    assert f.hm_transfer(hm_table4("synth", "synth_hard", "synth", moved=59.0)).verdict == f.NOT_HELD
-    assert f.hm_harder_corpus(hm_table4("synth", "synth_hard", "synth")).verdict == f.HELD
-    for decide in (f.hm_transfer, f.hm_harder_corpus):  # pairs: {} makes Table 4 on the corpus itself
+    assert hm.hm_transfer(hm_table4("synth", "synth_hard", "synth")).verdict == f.HELD
+    assert hm.hm_transfer(hm_table4("synth", "synth_hard", "synth", moved=59.0)).verdict == f.NOT_HELD
+    assert hm.hm_harder_corpus(hm_table4("synth", "synth_hard", "synth")).verdict == f.HELD
+    for decide in (hm.hm_transfer, hm.hm_harder_corpus):  # pairs: {} makes Table 4 on the corpus itself
         with pytest.raises(f.SameRun, match="no (second|other) corpus"):
             decide(hm_table4("conll2012_predicted", "conll2012_predicted", "conll2012_predicted"))
     with pytest.raises(f.SameRun, match="own"):  # a regressor "of another corpus" that is Table 4's own
-        f.hm_transfer(hm_table4("gum", "litbank", "litbank"))
+        hm.hm_transfer(hm_table4("gum", "litbank", "litbank"))
 
 
 def test_transfer_on_the_corpus_itself_reads_the_borrowed_regressor():
     """hm2017.transfer: Table 4 on the column's own corpus, LSP_ρ also with another corpus's regressor."""
-    assert f.hm_transfer(hm_table4("gum", "gum", "litbank")).verdict == f.HELD
-    assert f.hm_transfer(hm_table4("gum", "gum", "litbank", moved=59.5)).verdict == f.NOT_HELD
+    assert hm.hm_transfer(hm_table4("gum", "gum", "litbank")).verdict == f.HELD
+    assert hm.hm_transfer(hm_table4("gum", "gum", "litbank", moved=59.5)).verdict == f.NOT_HELD
     with pytest.raises(f.SameRun):  # but its rows are Table 3's: no harder corpus was run
-        f.hm_harder_corpus(hm_table4("gum", "gum", "litbank"))
+        hm.hm_harder_corpus(hm_table4("gum", "gum", "litbank"))
     t = hm_table4("gum", "gum", "litbank")
     t["paper/hm2017/table4"] = [r for r in t["paper/hm2017/table4"] if "regressor of" not in r["Model"]]
     with pytest.raises(f.Missing, match="hm2017.transfer"):  # the source's run has not written its regressor yet
-        f.hm_transfer(t)
+        hm.hm_transfer(t)
 
 
 def singh(model, rival, p=None):
@@ -185,14 +190,14 @@ def singh(model, rival, p=None):
 
 
 def test_singh_subsquare_needs_its_significance_test():
-    assert f.singh_subsquare(singh(33.2, 31.5, p=0.001)).verdict == f.HELD
-    assert f.singh_subsquare(singh(33.2, 31.5, p=0.2)).verdict == f.PARTLY
-    assert f.singh_subsquare(singh(33.2, 31.5)) == f.Verdict(
+    assert singh_claims.singh_subsquare(singh(33.2, 31.5, p=0.001)).verdict == f.HELD
+    assert singh_claims.singh_subsquare(singh(33.2, 31.5, p=0.2)).verdict == f.PARTLY
+    assert singh_claims.singh_subsquare(singh(33.2, 31.5)) == f.Verdict(
         f.PARTLY, "B3 F1 33.2 vs 31.5 (K = 2, round 6)", "no significance test in this table"
     )
-    assert f.singh_subsquare(singh(30.0, 31.5, p=0.01)).verdict == f.NOT_HELD
-    assert f.singh_string_match(singh(53.2, 31.5)).verdict == f.HELD
-    assert f.singh_string_match(singh(33.2, 31.5)).verdict == f.NOT_HELD
+    assert singh_claims.singh_subsquare(singh(30.0, 31.5, p=0.01)).verdict == f.NOT_HELD
+    assert singh_claims.singh_string_match(singh(53.2, 31.5)).verdict == f.HELD
+    assert singh_claims.singh_string_match(singh(33.2, 31.5)).verdict == f.NOT_HELD
 
 
 def leaderboard(*rows):
@@ -205,15 +210,15 @@ def test_best_system_held_tied_and_below():
     )
     tied = leaderboard((1, "B&K baseline", 79.72, ""), (2, "delayed LaSO", 79.72, 0.992))
     below = leaderboard((1, "B&K baseline", 79.0, ""), (2, "delayed LaSO", 77.0, 0.01))
-    assert f.bk_best_system(held) == f.Verdict(f.HELD, "80.50, first", "every other system p ≤ 0.003")
-    assert f.bk_best_system(tied).verdict == f.PARTLY
-    assert f.bk_best_system(below).verdict == f.NOT_HELD
+    assert bk.bk_best_system(held) == f.Verdict(f.HELD, "80.50, first", "every other system p ≤ 0.003")
+    assert bk.bk_best_system(tied).verdict == f.PARTLY
+    assert bk.bk_best_system(below).verdict == f.NOT_HELD
     assert f.learned_beats_rules(held).verdict == f.HELD
     assert f.learned_beats_rules(leaderboard((1, "L3M", 70.0, ""), (2, "string match", 69.5, 0.2))).verdict == f.PARTLY
 
 
 def test_a_missing_table_or_row_is_not_run_and_markdown_stands_in_for_csv(tmp_path):
-    claim = next(c for c in f.CLAIMS["cc2007"] if c.decide is f.cc_error)
+    claim = next(c for c in cc.CLAIMS if c.decide is cc.cc_error)
     assert claim.evaluate(tmp_path, "gum") == f.Verdict(f.NOT_RUN, "", "no results for this corpus")
     (tmp_path / "gum").mkdir()
     assert claim.evaluate(tmp_path, "gum").evidence == "the paper is not in this corpus's run (run.papers)"
@@ -244,26 +249,26 @@ def test_csv_system_keys_read_as_the_papers_names(tmp_path):
     assert f.read_table(tmp_path / "leaderboard")[0]["system"] == "delayed LaSO"
 
 
-def test_the_directive_cites_no_file_and_names_a_bad_paper(tmp_path):
+def test_the_directive_cites_no_file_and_names_a_bad_paper(tmp_path, scorecard):
     text = "# Scorecard\n{{ findings bk2014 }}\n{{ synth/t.csv | a=b | c | .1f }}\n"
     assert references(text) == ["synth/t.csv"]
     (tmp_path / "synth").mkdir()
     (tmp_path / "synth" / "leaderboard.csv").write_text("rank,system,MELA,p (bootstrap)\n1,bk_delayed_laso,80.0,\n")
-    out = render("{{ findings bk2014 }}", tmp_path)
+    out = render("{{ findings bk2014 }}", tmp_path, scorecard=scorecard)
     assert "| claim | paper | [synth](results-synth.md) |" in out and "*not run*" in out
     with pytest.raises(UserError, match=r"page.md:1: no findings for 'nope'"):
-        render("{{ findings nope }}", tmp_path, name="page.md")
+        render("{{ findings nope }}", tmp_path, name="page.md", scorecard=scorecard)
 
 
-def test_the_committed_scorecard_is_its_template_rendered_from_the_snapshot():
+def test_the_committed_scorecard_is_its_template_rendered_from_the_snapshot(scorecard):
     template = ROOT / "docs" / "templates" / "findings.md"
     page = ROOT / "docs" / "findings.md"
-    assert render(template.read_text(), NUMBERS, name="findings.md") == page.read_text()
+    assert render(template.read_text(), NUMBERS, name="findings.md", scorecard=scorecard) == page.read_text()
 
 
-def test_the_scorecard_has_every_claim_and_every_corpus_and_stays_short():
+def test_the_scorecard_has_every_claim_and_every_corpus_and_stays_short(scorecard):
     page = (ROOT / "docs" / "findings.md").read_text()
-    for claims in f.CLAIMS.values():
+    for claims in scorecard.claims.values():
         for claim in claims:
             assert claim.statement in page
     for corpus in f.corpora(NUMBERS):
@@ -279,7 +284,7 @@ def test_the_l3m_studies_read_the_tables_of_the_current_report_code_too():
         ("SGD", 10, 70.2, 0.5, 0.0, 300.0, 0.5, 1.0),
         ("CCCP", 10, 70.1, 0.5, -0.14, 120.0, 50.0, 100.0),
     )
-    assert f.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": cccp}) == f.Verdict(
+    assert l3m.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": cccp}) == f.Verdict(
         f.HELD, "VI 70.10 vs 70.20; 50.00 s vs 0.50 s", "SGD 100× faster"
     )
     # CCCP better by 2.8%, far more than the paper's 0.2%: partly; worse and slower: not held
@@ -288,12 +293,12 @@ def test_the_l3m_studies_read_the_tables_of_the_current_report_code_too():
         ("SGD", 39.97, 0.01),
         ("CCCP", 38.86, 3.55),
     )
-    assert f.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": wide}).verdict == f.PARTLY
+    assert l3m.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": wide}).verdict == f.PARTLY
     slower_worse = table("method,train VI,seconds", ("SGD", 39.0, 5.0), ("CCCP", 41.0, 3.0))
-    assert f.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": slower_worse}).verdict == f.NOT_HELD
+    assert l3m.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": slower_worse}).verdict == f.NOT_HELD
     # a page's table prints SGD's few milliseconds as 0.00 s: the ratio column still says how much faster
     rounded = table("method,train VI,seconds,× SGD time", ("SGD", 48.47, 0.0, 1.0), ("CCCP", 45.98, 0.67, 248.48))
-    assert f.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": rounded}) == f.Verdict(
+    assert l3m.l3m_cccp({"paper/l3m2014/cccp_vs_sgd": rounded}) == f.Verdict(
         f.PARTLY, "VI 45.98 vs 48.47; 0.67 s vs 0.00 s", "SGD 248× faster"
     )
     vi = table(
@@ -303,7 +308,7 @@ def test_the_l3m_studies_read_the_tables_of_the_current_report_code_too():
         ("Sum-Link", "5 (and 1)", 72.2, 72.8, 132.5, 156.6),
         ("L3M (tuned γ)", "5 (and 1)", 63.6, 61.7, 92.0, 60.6),
     )
-    v = f.l3m_newsgroups({"paper/l3m2014/table2_vi": vi})
+    v = l3m.l3m_newsgroups({"paper/l3m2014/table2_vi": vi})
     assert (v.verdict, v.evidence) == (f.PARTLY, "lowest in 3 of 4 columns")
 
 
@@ -324,27 +329,27 @@ def test_no_results_page_types_a_verdict():
     assert typed == []
 
 
-def test_the_verdict_directive_is_the_scorecards_word(tmp_path):
+def test_the_verdict_directive_is_the_scorecards_word(tmp_path, scorecard):
     folder = tmp_path / "synth"
     folder.mkdir()
     (folder / "leaderboard.csv").write_text(
         "rank,system,MELA,p (bootstrap)\n1,bk_delayed_laso,80.0,\n2,string_match,60.0,0.0001\n"
     )
-    assert render("{{ verdict leaderboard learned_beats_rules synth }}", tmp_path) == "**held**"
-    assert render("{{ verdict bk2014 nonlocal synth }}", tmp_path) == "*not run*"
+    assert render("{{ verdict leaderboard learned_beats_rules synth }}", tmp_path, scorecard=scorecard) == "**held**"
+    assert render("{{ verdict bk2014 nonlocal synth }}", tmp_path, scorecard=scorecard) == "*not run*"
     with pytest.raises(UserError, match=r"p.md:1: no claim 'nope'"):
-        render("{{ verdict bk2014 nope synth }}", tmp_path, name="p.md")
+        render("{{ verdict bk2014 nope synth }}", tmp_path, name="p.md", scorecard=scorecard)
 
 
 def test_robustness_is_judged_at_the_learned_scale_where_the_table_has_it():
     old = table("split,runs,AVG mean,AVG std,AVG (zero init)", ("train", 30, 67.92, 0.74, 74.60))
-    assert f.l3m_robustness({"paper/l3m2014/robustness": old}).verdict == f.PARTLY
+    assert l3m.l3m_robustness({"paper/l3m2014/robustness": old}).verdict == f.PARTLY
     cols = "split,runs,AVG mean,AVG std,AVG (zero init),init sd,learned RMS,AVG std (learned scale)"
     both = table(cols, ("train", 30, 67.92, 0.74, 74.60, 1.0, 0.052, 0.13))
-    v = f.l3m_robustness({"paper/l3m2014/robustness": both})
+    v = l3m.l3m_robustness({"paper/l3m2014/robustness": both})
     assert v.verdict == f.HELD and "learned RMS 0.052" in v.ours and "0.74 from sd 1" in v.ours
     wide = table(cols, ("train", 30, 67.92, 0.2, 74.60, 1.0, 0.052, 1.5))
-    assert f.l3m_robustness({"paper/l3m2014/robustness": wide}).verdict == f.NOT_HELD
+    assert l3m.l3m_robustness({"paper/l3m2014/robustness": wide}).verdict == f.NOT_HELD
 
 
 def test_the_premise_is_judged_against_the_best_rule_system():
@@ -355,3 +360,22 @@ def test_the_premise_is_judged_against_the_best_rule_system():
     assert f.learned_beats_rules(rules_first).verdict == f.NOT_HELD
     no_sieve = leaderboard((1, "L3M", 70.0, ""), (2, "string match", 60.0, 0.0005))
     assert f.learned_beats_rules(no_sieve) == f.Verdict(f.HELD, "70.00 (L3M) vs 60.00 (string match)", "p < 0.001")
+
+
+def test_a_paper_without_claims_or_title_renders_and_counts_without_error(tmp_path):
+    """A registered paper that brings no claims (or a group without a heading) is never a KeyError."""
+    (tmp_path / "synth").mkdir()
+    (tmp_path / "synth" / "leaderboard.csv").write_text("rank,system,MELA,p (bootstrap)\n1,bk_delayed_laso,80.0,\n")
+    card = f.Scorecard(claims={**f.CORE_CLAIMS, "toy": []}, titles={})
+    assert f.render(tmp_path, card, "toy") == "No claims of toy are scored."
+    assert f.render(tmp_path, card, "other") == "No claims of other are scored."
+    assert "## leaderboard" in f.render(tmp_path, card) and "## toy" in f.render(tmp_path, card)
+    assert f.summary(tmp_path, card) == "0 held, 0 partly, 0 not held, 1 not run"
+
+
+def test_the_scorecard_holds_each_registered_papers_claims(scorecard):
+    from coreflab.papers import registry
+
+    for paper in registry.papers():
+        assert scorecard.claims[paper.name] == list(paper.claims)
+        assert all(c.paper == paper.name for c in paper.claims), paper.name

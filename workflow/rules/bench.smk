@@ -1,4 +1,4 @@
-# Benchmarks (issue #10, "cost as the work grows"): `snakemake bench` reruns the scaling sweeps
+# Benchmarks (cost as the work grows): `snakemake bench` reruns the scaling sweeps
 # (bench/scaling.py: time and peak memory against candidate arcs and beam size; the Dask worker
 # numbers are read from bench/crossdoc.py's JSON) and collects every bench/results/*.json into
 # one figure and one table of numbers against their targets (`coreflab bench-report`). Not part of

@@ -1,4 +1,4 @@
-# Where learning overtakes rules (issue 58): each learner trained on 5, 10, 20, 40, 80 and all
+# Where learning overtakes rules: each learner trained on 5, 10, 20, 40, 80 and all
 # training documents (seeded draws per size), scored on the test split against the sieve's and
 # string match's flat lines. Its own target, not in `all`: `snakemake --cores 2 training_size`.
 # Cost: per learner and run, draws x (sizes + 1) trainings (18 with the defaults), three of them on

@@ -22,6 +22,19 @@ def add_arguments(p):
     p.add_argument("--no-collect", action="store_true", help="render from the snapshot as it is")
 
 
+def scorecard():
+    """The claims the findings directives decide: the core's, then every registered paper's (`Paper.claims`),
+    each group headed by its title."""
+    from coreflab.papers import registry
+    from coreflab.report.findings import CORE_CLAIMS, CORE_TITLES, Scorecard
+
+    papers = registry.papers()
+    return Scorecard(
+        claims={**CORE_CLAIMS, **{p.name: list(p.claims) for p in papers}},
+        titles={**CORE_TITLES, **{p.name: p.title for p in papers}},
+    )
+
+
 def run(args):
     from coreflab.report.docs import render, snapshot
     from coreflab.report.io import atomic_write_text
@@ -35,6 +48,6 @@ def run(args):
         text = path.read_text(encoding="utf-8")
         if not args.no_collect:
             snapshot(text, args.results, args.bench, args.snapshot)
-        atomic_write_text(out, render(text, args.snapshot, name=template))
+        atomic_write_text(out, render(text, args.snapshot, name=template, scorecard=scorecard()))
         print(f"{template} -> {out}")
     return 0

@@ -1,4 +1,4 @@
-"""`coreflab training-size`: one learner's test MELA by the number of training documents (issue 58).
+"""`coreflab training-size`: one learner's test MELA by the number of training documents.
 
     coreflab training-size --learner l3m --params '{"epochs": 5}' --train-compiled ... --train-arcs ...
         --test-compiled ... --test-arcs ... --test-conll ... [--dev-compiled ... --dev-arcs ... --dev-conll ...]

@@ -2,9 +2,9 @@
 scipy's linprog/milp) and a greedy fallback.
 
 Maximise Σ_{i<j} W_ij x_ij over partitions (x_ij = 1 iff i and j share a cluster). Pairs
-without a score (outside the candidate window) weigh 0. The exact solver (issue 43, item 8:
-with the budgets of the GUM and LitBank runs the old one proved 0% of LitBank's and 17–30% of
-GUM's test documents optimal) works in three steps:
+without a score (outside the candidate window) weigh 0. The exact solver (a
+single branch and bound over the whole document proves few documents optimal within the GUM and
+LitBank runs' budgets) works in three steps:
 - the document splits into the connected components of its positive pairs, solved
   separately (exact: see `positive_components`);
 - per component, the LP relaxation of the multicut problem on the component's scored pairs,
@@ -238,7 +238,7 @@ def solve_edges(n, a, b, w, max_items=None, time_limit=None, node_limit=NODE_LIM
     net, off (None) by default: when it is what stops a solve the outcome depends on the machine's
     speed and load, so a rerun would not reproduce its tables. max_items ≤ 0 never calls the
     exact solver: the greedy partition of the whole document, not exact (the paper's inference
-    for 20 Newsgroups, `l3m2014.doccluster`).
+    for 20 Newsgroups).
     """
     counts = dict.fromkeys(SOLVED_BY, 0)
     labels = np.arange(n, dtype=np.int64)

@@ -15,7 +15,7 @@ from coreflab.features.shared_rows import arc_dot
 # candidates) change Z, the probabilities and the gradient step by less than 1e-18
 # relative, below double rounding (1.1e-16). It keeps exp() from producing subnormal
 # probabilities (exponent < −708), whose products would seed subnormal weights that make
-# all later arithmetic on those slots slow (issue #8), and the zero terms skip their
+# all later arithmetic on those slots slow, and the zero terms skip their
 # feature loops in the update.
 EXP_CUTOFF = -50.0
 

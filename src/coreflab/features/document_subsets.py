@@ -1,6 +1,6 @@
 """A compiled split and its arc store cut to some of their documents, and seeded samples of documents.
 
-Shared by what trains on part of a training split: H&M's tuning sample (`coreflab hm2017 tune`) and
+Shared by what trains on part of a training split: a paper's tuning sample (H&M's LSP tuning) and
 the training-size curves (`coreflab training-size`). The cut keeps every array of the compiled
 corpus (documents, sentences, tokens, mentions; mention rows that point at rows renumbered) and
 its split's records (singleton policy, mention mode, parses), and the arcs of the kept mentions as a

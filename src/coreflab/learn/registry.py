@@ -4,7 +4,8 @@ A researcher adds a learner by writing one module under `coreflab/learn/` (or on
 family sub-packages: trees/, leftlink/, pairwise/, clustering/) whose class is decorated with
 `@register("name")`; `get_learner` imports every module of the package and its sub-packages
 once (pkgutil discovery), so no central list needs editing. Modules outside the
-package are named in the environment variable COREFLAB_LEARNER_MODULES (colon-separated).
+package are named in the environment variable COREFLAB_LEARNER_MODULES (colon-separated), or by a
+source handed over with `use_modules`: the paper registry hands over its papers' `learner_modules`.
 `make_learner` and `learner_of_entry` build a learner from its name and (JSON) parameters. The
 registry imports nothing of `learn.base`, which uses it to load a model file.
 """
@@ -18,6 +19,7 @@ from coreflab.errors import UserError
 
 LEARNERS = {}
 _discovered = False
+_module_sources = []  # callables returning the names of more learner modules, called at discovery
 _import_errors = {}  # module -> error, reported when a requested learner is missing
 
 
@@ -34,6 +36,12 @@ def register(name):
     return deco
 
 
+def use_modules(source):
+    """Import the modules `source()` names too when learners are discovered (a layer above hands them over)."""
+    if source not in _module_sources:
+        _module_sources.append(source)
+
+
 def _discover():
     global _discovered
     if _discovered:
@@ -43,6 +51,7 @@ def _discover():
     modules = [info.name for info in pkgutil.walk_packages(pkg.__path__, prefix="coreflab.learn.")]
     # learners living outside the package: COREFLAB_LEARNER_MODULES=mypkg.learners:other.module
     modules += [m for m in os.environ.get("COREFLAB_LEARNER_MODULES", "").split(":") if m]
+    modules += [m for source in _module_sources for m in source() if m not in modules]
     for module in modules:
         try:
             importlib.import_module(module)

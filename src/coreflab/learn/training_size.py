@@ -1,4 +1,4 @@
-"""Where learning overtakes rules (issue 58): a learner's test MELA by the number of training documents.
+"""Where learning overtakes rules: a learner's test MELA by the number of training documents.
 
 For each size (5, 10, 20, 40, 80 documents by default, and the whole training split, "all") a
 learner is trained on seeded draws of that many training documents and scored on the whole test

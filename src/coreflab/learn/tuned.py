@@ -3,8 +3,8 @@
 A learner class lists them in `tuned_params` (B&K's learners: `("root_loss",)`; H&M's LSPs: their C and
 r, LSP_ρ its regressor). The workflow reads it: the train job of such a learner, for each of those
 parameters its config does not set, passes the file of the job that makes it (`coreflab train --tuned`).
-`coreflab.papers.registry.tunings()` says which file that is: the workflow's own root-loss tuning
-(`ROOT_LOSS`), or a paper's (`Paper.tunings`).
+`coreflab.papers.registry.tunings()` says which file that is, by (learner, parameter): the workflow's own
+root-loss tuning (`ROOT_LOSS`, for every learner), or a paper's (`Paper.tunings`, for its learners).
 A value is read from the file's JSON (top level, or `best.params` as a paper's grid search writes it);
 a parameter whose value is a fitted model (LSP_ρ's regressor) takes the file's path itself.
 """
@@ -29,6 +29,18 @@ class Tuning:
 
 
 ROOT_LOSS = Tuning("results/{corpus}/tuning/root_loss.json")  # `coreflab tune-root-loss`
+ANY_LEARNER = "*"  # the learner of a tuning that every learner taking the parameter shares (the root loss)
+
+
+def tuning_of(known, learner_name, name):
+    """The Tuning of a learner's parameter in known ({(learner, parameter): Tuning}): the learner's own,
+    else the one every learner shares; None when no job tunes it."""
+    return known.get((learner_name, name)) or known.get((ANY_LEARNER, name))
+
+
+def tuned_names(known, learner_name):
+    """The parameters some job tunes for a learner, for messages."""
+    return sorted({name for learner, name in known if learner in (learner_name, ANY_LEARNER)})
 
 
 def tuned_params(learner):
@@ -43,16 +55,17 @@ def untuned(learner, params):
 
 def tuning_files(learner_name, learner, params, corpus, known):
     """{parameter: file} of the tuned parameters `params` leave to tuning, for a train job on `corpus`
-    (known: {parameter: Tuning}, `coreflab.papers.registry.tunings()`)."""
-    return {name: known[name].file(corpus, learner_name) for name in untuned(learner, params) if name in known}
+    (known: {(learner, parameter): Tuning}, `coreflab.papers.registry.tunings()`)."""
+    tunings = {name: tuning_of(known, learner_name, name) for name in untuned(learner, params)}
+    return {name: t.file(corpus, learner_name) for name, t in tunings.items() if t is not None}
 
 
-def tuned_args(files, known):
+def tuned_args(files, known, learner_name):
     """`coreflab train`'s --tuned arguments for tuning_files' output: one per JSON file, NAME=PATH per
     parameter whose value is a file."""
     args = []
     for name, path in files.items():
-        arg = f"{name}={path}" if known[name].is_file else path
+        arg = f"{name}={path}" if tuning_of(known, learner_name, name).is_file else path
         if arg not in args:
             args.append(arg)
     return args

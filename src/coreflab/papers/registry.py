@@ -16,12 +16,22 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from coreflab.errors import UserError
+from coreflab.learn import registry as learners
+from coreflab.report import style_names
 
 PAPER_MODULES = "COREFLAB_PAPER_MODULES"
 
 
 def _always(config):
     return True
+
+
+def _nothing_skipped(config):
+    return []
+
+
+def _no_checks(config, checks):
+    return None
 
 
 @dataclass(frozen=True)
@@ -36,8 +46,13 @@ class Paper:
     workflow's schema has none; system_names: the names its tables print for its systems, and
     system_name(name) those of names made from a pattern (None: not one of its names);
     docs_blocker(config, results) -> why these cited result files cannot be made (None: they can);
-    tunings: {parameter: coreflab.learn.tuned.Tuning} of the learner parameters its jobs tune or fit,
-    which a leaderboard train job then takes from them.
+    skipped(config) -> [(experiment, why, how to enable)] of its experiments whose data is missing;
+    learner_modules: the modules of its own learners (`@register`), which the learner registry imports;
+    check_config(config, checks): raise UserError on what its schema cannot say of its section (`checks`:
+    coreflab.config.CHECKS, the core's checks of learner parameters and template names);
+    tunings: {(learner, parameter): coreflab.learn.tuned.Tuning} of the learner parameters its jobs tune
+    or fit, which a leaderboard train job of that learner then takes from them; claims: its claims on the findings scorecard
+    (coreflab.report.findings.Claim, kept in its `findings` module).
     """
 
     name: str
@@ -52,6 +67,10 @@ class Paper:
     system_name: Callable | None = None
     docs_blocker: Callable | None = None
     tunings: dict = field(default_factory=dict)
+    claims: list = field(default_factory=list)
+    learner_modules: tuple = ()
+    check_config: Callable = _no_checks
+    skipped: Callable = _nothing_skipped
 
 
 _papers = {}
@@ -103,6 +122,17 @@ def papers():
     return sorted(_papers.values(), key=lambda p: rank.get(_module_of[p.name], len(rank)))
 
 
+style_names.use_papers(papers)  # the report's names of systems and papers, read at the first lookup
+
+
+def learner_modules():
+    """The modules of the papers' own learners (`Paper.learner_modules`), for the learner registry."""
+    return [module for paper in papers() for module in paper.learner_modules]
+
+
+learners.use_modules(learner_modules)
+
+
 def names():
     return [p.name for p in papers()]
 
@@ -132,14 +162,33 @@ def _is_package_paper(name):
 
 
 def tunings():
-    """{parameter: coreflab.learn.tuned.Tuning} of every tuning job the workflow has: the root loss and the
-    papers' tunings (`Paper.tunings`)."""
-    from coreflab.learn.tuned import ROOT_LOSS
+    """{(learner, parameter): coreflab.learn.tuned.Tuning} of every tuning job the workflow has: the root
+    loss (every learner's) and the papers' tunings (`Paper.tunings`). Two papers tuning one learner's
+    parameter are an error: one would silently feed the other's train jobs."""
+    from coreflab.learn.tuned import ANY_LEARNER, ROOT_LOSS
 
-    out = {"root_loss": ROOT_LOSS}
+    out = {(ANY_LEARNER, "root_loss"): ROOT_LOSS}
+    owner = dict.fromkeys(out, "the workflow")
     for paper in papers():
-        out.update(paper.tunings)
+        for key, tuning in paper.tunings.items():
+            if not (isinstance(key, tuple) and len(key) == 2):
+                raise UserError(f"paper {paper.name}: a key of Paper.tunings is (learner, parameter), not {key!r}")
+            shared = (ANY_LEARNER, key[1])
+            clash = key if key in out else shared if shared in out else None
+            if clash:
+                raise UserError(
+                    f"paper {paper.name} tunes {key[1]} of {key[0]}, which {owner[clash]} tunes already "
+                    f"({out[clash].path})"
+                )
+            out[key] = tuning
+            owner[key] = f"paper {paper.name}"
     return out
+
+
+def skipped_experiments(config):
+    """[(experiment, why, how to enable)] of the configured papers (`run.papers`) whose optional data is missing."""
+    wanted = set(config["run"]["papers"])
+    return [entry for paper in papers() if paper.name in wanted for entry in paper.skipped(config)]
 
 
 def rule_file(paper, workflow_dir):

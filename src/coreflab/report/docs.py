@@ -2,13 +2,13 @@
 
 A template (docs/templates/*.md) is Markdown with placeholders:
 
-    {{ include synth/paper/bk2014/table1.md }}                  a whole result table
-    {{ synth/paper/bk2014/table1.csv | features=non-local | dev MELA | .2f }}
+    {{ include synth/paper/<paper>/table1.md }}                 a whole result table
+    {{ synth/paper/<paper>/table1.csv | features=non-local | dev MELA | .2f }}
                                                                 one cell: file | row filters | column | format
     {{ bench/l3m.json | l3m_pass.cpu_s | .2f }}                 one value of a JSON file (dotted key path)
     {{ synth/leaderboard.csv | rank=1 | system | name }}         a system key as the papers name it (LSP_ρ)
-    {{ findings bk2014 }}                                       a paper's findings scorecard (or `summary`)
-    {{ verdict bk2014 nonlocal synth }}                         one claim's verdict word on one corpus
+    {{ findings <paper> }}                                      a paper's findings scorecard (or `summary`)
+    {{ verdict <paper> nonlocal synth }}                        one claim's verdict word on one corpus
     {{ include synth/leaderboard.md | compact }}               a table without its alignment padding
     {{ figure synth/training_size/figure.png | caption }}       an image, linked from the snapshot
 
@@ -144,8 +144,10 @@ def _format(value, fmt, where):
         raise UserError(f"{where}: {value!r} is not a number (format {fmt!r})") from None
 
 
-def render(template_text, snapshot_dir, name="template"):
-    """The template with every placeholder filled from the snapshot."""
+def render(template_text, snapshot_dir, name="template", scorecard=None):
+    """The template with every placeholder filled from the snapshot; `findings` and `verdict` directives
+    read the claims of `scorecard` (a coreflab.report.findings.Scorecard: the `docs` verb builds it from
+    the paper registry)."""
     snapshot_dir = Path(snapshot_dir)
 
     def fill(match):
@@ -153,20 +155,22 @@ def render(template_text, snapshot_dir, name="template"):
         line = template_text.count("\n", 0, match.start()) + 1
         where = f"{name}:{line}"
         findings = FINDINGS.match(expr.strip())
+        verdict = VERDICT.match(expr.strip())
+        if (findings or verdict) and scorecard is None:
+            raise UserError(f"{where}: a findings or verdict directive needs the claims (render's scorecard)")
         if findings:
-            from coreflab.report import findings as scorecard
+            from coreflab.report import findings as card
 
             paper = findings.group(1)
-            if paper not in (None, "summary", *scorecard.CLAIMS):
-                known = ", ".join(scorecard.CLAIMS)
+            if paper not in (None, "summary", *scorecard.claims):
+                known = ", ".join(scorecard.claims)
                 raise UserError(f"{where}: no findings for {paper!r}; papers: {known} (or summary)")
-            return scorecard.render(snapshot_dir, paper)
-        verdict = VERDICT.match(expr.strip())
+            return card.render(snapshot_dir, scorecard, paper)
         if verdict:
-            from coreflab.report import findings as scorecard
+            from coreflab.report import findings as card
 
             try:
-                return scorecard.verdict_word(snapshot_dir, *verdict.groups())
+                return card.verdict_word(snapshot_dir, scorecard, *verdict.groups())
             except KeyError as err:
                 raise UserError(f"{where}: {err.args[0]}") from None
         path = snapshot_dir / _path_of(expr)

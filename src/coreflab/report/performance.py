@@ -661,7 +661,7 @@ HEADLINES = [
         "largest training job's peak memory, {label} ({arcs:,} training arcs; MB)",
         "max_peak_mb",
         "<=",
-        "limit_mb",  # what a training job may take (issue 42: every job within 8 GB)
+        "limit_mb",  # what a training job may take (every job within 8 GB)
     ),
     Headline(
         r"features_.+",

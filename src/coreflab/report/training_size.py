@@ -1,4 +1,4 @@
-"""Where learning overtakes rules (issue 58): the training-size curves' table, crossover and figure.
+"""Where learning overtakes rules: the training-size curves' table, crossover and figure.
 
 `coreflab.learn.training_size` makes the curve (test MELA per learner, size and draw); this module
 reads it against the rule systems' flat lines (the sieve and string match, scored on the same test

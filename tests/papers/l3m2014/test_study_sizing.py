@@ -171,3 +171,16 @@ def test_run_all_passes_a_units_error_on():
 
     with pytest.raises(ValueError, match="unit 1 failed"):
         run_all(fail, [0, 1, 2], jobs=2)
+
+
+def test_every_study_takes_its_data_and_settings_not_the_command_line():
+    import inspect
+
+    from coreflab.papers.l3m2014 import experiments
+    from coreflab.papers.l3m2014.experiments import CurveSettings, OrderSettings
+
+    for study in (experiments.curves, experiments.robustness, experiments.cccp_vs_sgd, experiments.order_control):
+        assert next(iter(inspect.signature(study).parameters)) == "settings", study.__name__
+    args = SimpleNamespace(learner="l3m", params='{"gamma": 0.5}', grid='{"lam": [0.1]}', passes=2, seed=3)
+    assert CurveSettings.from_args(args) == CurveSettings("l3m", {"gamma": 0.5}, {"lam": [0.1]}, 2, 3)
+    assert OrderSettings.from_args(SimpleNamespace(seed=4, jobs=None)) == OrderSettings(seed=4, jobs=1)

@@ -12,8 +12,8 @@ import urllib.error
 import numpy as np
 import pytest
 
-from coreflab import optional_data
 from coreflab.errors import UserError
+from coreflab.papers.singh2011 import optional_data
 from coreflab.papers.singh2011.ecbplus import read_ecbplus
 
 SENTENCES = "Topic,File,Sentence Number\n1,1ecb,0\n1,2ecbplus,0\n"

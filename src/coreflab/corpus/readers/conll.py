@@ -60,7 +60,7 @@ def read_conll(path, layout="auto"):
 def parse_conll(text, source="<string>", layout="auto"):
     """Parse CoNLL text (see module docstring); `source` names the file in errors.
 
-    Speed (issue 3: read + compile >= 200k tokens/s): token lines are not visited one by
+    Speed (the target: read + compile >= 200k tokens/s): token lines are not visited one by
     one. A regex finds the rare "special" lines (empty, or starting with '#' or
     whitespace); each run of token lines between two of them (a sentence) goes to
     `_DocBuilder.add_run` as one slice of the text. The cyclic garbage collector is

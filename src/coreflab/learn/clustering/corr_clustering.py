@@ -56,8 +56,8 @@ def clipped_step(v, scale, foff, feats, vals, arcs, coef, eta, violation, acc, m
     point where the document's loss-augmented margin is met (a passive-aggressive step,
     Crammer et al. 2006, with C = η). Without the cap the first document, whose
     loss-augmented inference at w = 0 puts every non-coreferent pair together, pushed all
-    pair scores to about −145 on LitBank, and one pass predicted every mention alone
-    (issue 15, item 10). violation = ∞ gives the plain SGD step τ = η.
+    pair scores to about −145 on LitBank, and one pass predicted every mention alone.
+    violation = ∞ gives the plain SGD step τ = η.
     acc/mark/touched are dim-sized scratch arrays, left zeroed/False.
     """
     nt = 0

@@ -16,7 +16,7 @@ across gold clusters while scoring its intra-cluster edges highly is never corre
 (`hinge`, tests/learn/clustering/test_spanning_forest.py).
 
 Two safeguards against the last iterate swinging between one cluster and all singletons
-(issue 15 item 10; a forest joins two clusters through any single positive edge, and one
+(a forest joins two clusters through any single positive edge, and one
 document's update sums up to 2(n − 1) arcs, so features shared by most pairs act as a
 bias that each document moved by about η·n):
 - the update is divided by the document's mention count n, as Corr-Clustering does, so

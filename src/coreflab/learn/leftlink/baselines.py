@@ -11,7 +11,7 @@ O(1) L2 shrinkage, and cluster online:
   (`m_in_key` 0: a predicted mention with no twin in the key) makes a negative of every
   link to an earlier item: the paper's examples (gold mentions) come only from items with an
   antecedent, so a non-mention would otherwise never be an anaphor in training and the SVM
-  would link it whenever it looks like an anaphor (issue #42). With gold mentions, or items
+  would link it whenever it looks like an anaphor. With gold mentions, or items
   without `m_in_key` (document clustering), the examples are the paper's.
 """
 

@@ -39,7 +39,7 @@ def kernel_arrays(data, lean=False):
     `leftlink_kernels` L3M kernels read it as "every value is 1") and `arc_feats` keeps
     its integer type. On the conll2012-size store (2e8 entries) the default path
     allocates and fills 3.2 GB (an int64 copy of the int32 ids plus the ones), which
-    cost more than a whole L3M pass (issue #8); kernels that index `arc_vals` directly
+    cost more than a whole L3M pass; kernels that index `arc_vals` directly
     need the default.
     """
     s = data.store

@@ -4,10 +4,10 @@ The local model is one binary variable per mention pair with a log-linear potent
 the pair's features, trained by maximum likelihood with a Gaussian prior of variance
 σ² = 1.0. That is L2-regularised logistic regression with C = σ² (scikit-learn minimises
 ½‖w‖² + C·Σ loss): `coreflab.learn.pairwise.pair_logistic` minimises scikit-learn's lbfgs
-objective, reading the pairs' features from the arc store (no design matrix: issue 17, every job
+objective, reading the pairs' features from the arc store (no design matrix, so every job stays
 within 8 GB at CoNLL-2012 size), with a truncated Newton solver (`newton`) run until
-‖∇f‖ ≤ tol·‖∇f(0)‖ (issue 43 item 7: L-BFGS stopped at its cap, where the order of floating-point
-sums moved the tables by up to 3 points); `max_iter` caps its Newton iterations. Each EM
+‖∇f‖ ≤ tol·‖∇f(0)‖ (L-BFGS stops at its cap, where the order of floating-point sums
+moves the tables by up to 3 points); `max_iter` caps its Newton iterations. Each EM
 iteration's convergence record is kept (`convergence_`, saved with the model). The pairs of each
 store the model meets are built once and cached on the model (not saved, cleared by fit).
 Clustering is single link (connected components of the predicted-coreferent pairs).
@@ -20,7 +20,7 @@ Each takes `bias` in {none, p1, pa} and `bias_weight` λ: the likelihood terms o
 gold-coreferent pair of every anaphor (p1) or of all gold-coreferent pairs (pa) are weighted
 by λ (per-pair `sample_weight`); never used at test time. The predicate reads the gold
 labels y* whatever the E-step's hidden h is: the paper's predicate depends "only on the true
-value of y_i in the training data" (issue 15 item 3; it once read h).
+value of y_i in the training data", never on h.
 EM runs `em_iterations` (paper: up to 5): iteration 1 is the M-step on gold labels, later
 ones re-label with the E-step and refit warm-started. Every iteration's model is kept so
 tables can report each iteration and the best of 2..T as the paper does.

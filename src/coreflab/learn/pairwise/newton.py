@@ -1,7 +1,7 @@
 """Truncated Newton with a line search, for the pair model, run to a stated tolerance.
 
-L-BFGS stopped the pair model at its iteration cap far from the optimum (issue 43 item 7): where
-it stopped moved with the order of floating-point sums, by up to 3 table points. The objective is
+L-BFGS stops the pair model at its iteration cap far from the optimum: where it stops moves
+with the order of floating-point sums, by up to 3 table points. The objective is
 f(x) = scale·Σ_i s_i·ℓ(x_i·w + b) + l2/2·‖w‖² over x = (w, b) (b, the intercept, not penalised;
 binary features), weakly regularised and badly conditioned: near the optimum most pairs are
 confidently classified and add almost no curvature, so the directions that trade a few thousand

@@ -12,11 +12,11 @@ solution as `warm_start=True` does. It is minimised by the truncated Newton solv
 `coreflab.learn.pairwise.newton` until ‖∇f‖ ≤ tol·‖∇f(0)‖ (`LogisticProblem`: Hessian-vector
 products Xᵀ(d ∘ X·v) + λ·v with d_i = s_i·p_i(1 − p_i), through the same gather and scatter as the
 gradient, and a dense block of the Hessian over its heaviest columns as a preconditioner), and
-every fit returns its convergence record. solver="lbfgs" keeps the optimiser every fit used before
-issue 43 (item 7): scikit-learn's L-BFGS-B options (maxiter, maxls=50, gtol=tol, ftol=64·eps),
+every fit returns its convergence record. solver="lbfgs" keeps the L-BFGS optimiser, for comparisons:
+scikit-learn's L-BFGS-B options (maxiter, maxls=50, gtol=tol, ftol=64·eps),
 whose path scikit-learn's follows up to rounding, with `coreflab.learn.pairwise.lbfgs`'s steps.
-It stopped at its iteration cap on every real corpus, where the order of the floating-point sums
-moved the C&C tables by up to 3 points; converged fits do not move (tests/learn/pairwise/
+It stops at its iteration cap on every real corpus, where the order of the floating-point sums
+moves the C&C tables by up to 3 points; converged fits do not move (tests/learn/pairwise/
 test_pair_logistic.py, bench/results/lbfgs_convergence_gum.json).
 
 Memory: the column map (4·2**n_bits bytes), a duplicate flag per pair (1 byte), per pair four
@@ -674,8 +674,7 @@ def fit_logistic(pairs, cols, n_columns, y, sample_weight, C=1.0, tol=TOL, max_i
 
     solver "newton" (the default): `newton.minimize` until ‖∇f‖₂ ≤ tol·‖∇f(0)‖₂, at most max_iter
     Newton iterations. solver "lbfgs": L-BFGS-B's path with scikit-learn's options (max|g| ≤ tol or
-    the relative decrease ≤ 64·eps, at most max_iter iterations), as every fit was before issue 43:
-    kept for comparisons (bench/lbfgs.py, tests). A run that does not converge warns."""
+    the relative decrease ≤ 64·eps, at most max_iter iterations), kept for comparisons (bench/lbfgs.py, tests). A run that does not converge warns."""
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; expected one of {', '.join(SOLVERS)}")
     y = np.ascontiguousarray(y, dtype=np.float64)

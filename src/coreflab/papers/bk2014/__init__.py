@@ -3,6 +3,7 @@ The latent-tree learners are coreflab.learn.trees.bk; template selection and roo
 which feed every learner, are coreflab.learn.selection and coreflab.learn.trees.root_loss."""
 
 from coreflab.papers.bk2014.cli import HELP, VERBS
+from coreflab.papers.bk2014.findings import CLAIMS
 from coreflab.papers.registry import Paper
 
 OUTPUTS = [
@@ -20,6 +21,11 @@ def targets(config, runs):
     return table2 + [f"results/{r}/{name}" for r in runs for name in OUTPUTS]
 
 
+def check_config(config, checks):
+    """`bk2014.nonlocal_templates`, a list of known non-local templates or `selected`."""
+    checks.nonlocal_templates("bk2014.nonlocal_templates", config.get("bk2014", {}).get("nonlocal_templates"), True)
+
+
 PAPER = Paper(
     name="bk2014",
     title="Björkelund & Kuhn 2014",
@@ -34,4 +40,6 @@ PAPER = Paper(
         "bk_laso": "LaSO",
         "bk_delayed_laso": "delayed LaSO",
     },
+    claims=CLAIMS,
+    check_config=check_config,
 )

@@ -2,6 +2,7 @@
 coreflab.learn.pairwise.crf_slt."""
 
 from coreflab.papers.cc2007.cli import HELP, VERBS
+from coreflab.papers.cc2007.findings import CLAIMS
 from coreflab.papers.registry import Paper
 
 OUTPUTS = ["paper/cc2007/table1.md", "paper/cc2007/table2.md", "paper/cc2007/table3.md"]
@@ -14,4 +15,5 @@ PAPER = Paper(
     rules="rules/papers/cc2007.smk",
     targets=lambda config, runs: [f"results/{r}/{name}" for r in runs for name in OUTPUTS],
     system_names={"cc_base": "BASE", "cc_slt_closest": "SLT (closest)", "cc_slt_preserving": "SLT (preserving)"},
+    claims=CLAIMS,
 )

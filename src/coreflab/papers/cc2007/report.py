@@ -4,7 +4,7 @@ Iterations: BASE has one; SLT reports the best iteration of 2..T as the paper do
 ("best result among iterations 2–5"), chosen on the TRAINING split (pairwise error rate
 after single-link clustering, the system's output), once per configuration, and that one
 iteration fills both the before- and after-clustering rows. Nothing is chosen on test
-(issue 15 item 4: the tables once picked by test error, each row independently). The
+(picking by test error, each row independently, would flatter every row). The
 iteration is a column, and every iteration stays in the run CSVs. Table 3 marks with `*`,
 for each measure, the configuration the training split chooses (the paper's (*)).
 Each table states how the fits behind its rows converged (`convergence_note`, from the runs'

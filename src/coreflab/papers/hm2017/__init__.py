@@ -4,6 +4,7 @@ coreflab.learn.trees.lsp; the learned loss itself is coreflab.mela."""
 
 from coreflab.learn.tuned import Tuning
 from coreflab.papers.hm2017.cli import HELP, VERBS
+from coreflab.papers.hm2017.findings import CLAIMS
 from coreflab.papers.registry import Paper
 
 OUTPUTS = [
@@ -14,6 +15,7 @@ OUTPUTS = [
     "paper/hm2017/table3.md",
     "paper/hm2017/table4.md",
 ]
+TUNE = Tuning("results/{corpus}/paper/hm2017/tune/{learner}.json")
 REGRESSOR_OF = "lsp_rho_from_"  # LSP_ρ with the regressor learned on another corpus
 
 
@@ -34,8 +36,9 @@ PAPER = Paper(
     system_name=system_name,
     # the leaderboard's LSPs: C and r of `coreflab hm2017 tune` (rule hm2017_tune), LSP_ρ's regressor
     tunings={
-        "C": Tuning("results/{corpus}/paper/hm2017/tune/{learner}.json"),
-        "r": Tuning("results/{corpus}/paper/hm2017/tune/{learner}.json"),
-        "regressor": Tuning("results/{corpus}/paper/hm2017/regressor.json", is_file=True),
+        **{(learner, name): TUNE for learner in ("lsp_f", "lsp_yj") for name in ("C", "r")},
+        ("lsp_rho", "C"): TUNE,
+        ("lsp_rho", "regressor"): Tuning("results/{corpus}/paper/hm2017/regressor.json", is_file=True),
     },
+    claims=CLAIMS,
 )

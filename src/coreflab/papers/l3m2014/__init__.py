@@ -2,8 +2,9 @@
 clustering of 20 Newsgroups posts (Table 2), the run grid and the tables. The learners are
 coreflab.learn.leftlink and coreflab.learn.clustering."""
 
-from coreflab import optional_data
+from coreflab.papers.l3m2014 import optional_data
 from coreflab.papers.l3m2014.cli import HELP, VERBS
+from coreflab.papers.l3m2014.findings import CLAIMS
 from coreflab.papers.registry import Paper
 
 OUTPUTS = [
@@ -29,6 +30,12 @@ def docs_blocker(config, results):
     return f"re-renders pages that cite {optional_data.NEWSGROUPS}, which this config skips ({why}): {how}"
 
 
+def check_config(config, checks):
+    """`l3m2014.learner_params`: registered learners, each with parameters it takes."""
+    for name, params in (config.get("l3m2014", {}).get("learner_params") or {}).items():
+        checks.learner_params("l3m2014.learner_params", name, params)
+
+
 PAPER = Paper(
     name="l3m2014",
     title="Samdani, Chang & Roth 2014",
@@ -47,4 +54,7 @@ PAPER = Paper(
         "sgd": "SGD",
     },
     docs_blocker=docs_blocker,
+    skipped=optional_data.skipped,
+    claims=CLAIMS,
+    check_config=check_config,
 )

@@ -2,26 +2,24 @@
 robustness to the initialisation, CCCP vs SGD (training-data clustering quality and time), and
 the mention-order control. Robustness and order control run Table 1's systems as tuned on dev
 (`report.tuned_settings` of the curves), so they report "the same set-up as before" (§5.4).
-Robustness and CCCP vs SGD take a dataclass of settings (`RobustnessSettings`, `CccpSettings`),
-the others the settings of `coreflab l3m2014 <study>` (an argparse namespace); each returns the
-study's rows as a DataFrame. Their budgets are sized to the corpus (`robustness_runs_within`,
+Each study takes its data and a dataclass of settings (`CurveSettings`, `RobustnessSettings`,
+`CccpSettings`, `OrderSettings`), so it runs from a notebook or a test as from its verb; each returns
+the study's rows as a DataFrame. Their budgets are sized to the corpus (`robustness_runs_within`,
 `CccpSettings.max_mentions`) so that no study outlasts the leaderboard learners' training; each
 logs what it ran and, while it runs, a progress line at least every 30 s of work (`progress`)."""
 
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
-from coreflab.corpus.readers.conll import read_conll_path
 from coreflab.errors import UserError
 from coreflab.features.shared_rows import expand
-from coreflab.learn.base import TrainingData, as_training_data
+from coreflab.learn.base import TrainingData
 from coreflab.learn.evaluation import AVG_METRICS, avg_row, score_model
-from coreflab.learn.io import load_split
 from coreflab.learn.labels import labels_to_antecedents
 from coreflab.learn.leftlink.l3m import L3M
 from coreflab.learn.leftlink.l3m_cccp import train_cccp
@@ -478,25 +476,38 @@ def cccp_vs_sgd(settings, train, train_key, curves=None, corpus_name="the corpus
     return cccp_rows(out, settings, "MELA", f"{corpus_name} training documents", source)
 
 
-def order_control(args, train, test, key, curves, techniques=None, log=_stderr):
+@dataclass(frozen=True)
+class OrderSettings:
+    """seed: the learners' seed, and the shuffles' (training split: seed, test split: seed + 1);
+    jobs: trainings at a time."""
+
+    seed: int = 1
+    jobs: int = 1
+
+    @classmethod
+    def from_args(cls, args):
+        return _settings_from_args(cls, args)
+
+
+def order_control(settings, train, test, key, curves, techniques=None, log=_stderr):
     """§5.4: each of Table 1's online systems, as tuned on dev (passes, γ, λ, η0), trained and tested
     in text order and with the mentions shuffled within documents (pairs keep their features).
     techniques: Table 1 technique names; None = every online one the curves hold (L3M at γ = 0
-    needs 0 among the curves' γ). A progress line per training and at least every 30 s; `args.jobs`
-    trainings at a time (default 1)."""
+    needs 0 among the curves' γ). A progress line per training and at least every 30 s; `settings.jobs`
+    trainings at a time."""
     if techniques is None:
         held = set(tuned_settings(curves)["technique"])
         techniques = [t for t in ONLINE if t in held]
         if not techniques:
             raise UserError("the curves hold none of Table 1's online techniques (Sum-Link, Bin-Left-Link, L3M)")
-    shuffled_train, _ = shuffled_data(train, args.seed)
-    shuffled_test, new_to_old = shuffled_data(test, args.seed + 1)
+    shuffled_train, _ = shuffled_data(train, settings.seed)
+    shuffled_test, new_to_old = shuffled_data(test, settings.seed + 1)
     doc_of = np.repeat(np.arange(len(test.store.doc_mention_offsets) - 1), np.diff(test.store.doc_mention_offsets))
     systems = [system for _, system in _tuned_rows(curves, techniques).iterrows()]
 
     def unit(point):
         system, order = point
-        params = learner_params(system, args.seed)
+        params = learner_params(system, settings.seed)
         name = system["technique"]
         setting = {"passes": int(system["passes"]), "gamma": system["gamma"], "lam": system["lam"]}
         setting["eta0"] = system["eta0"]
@@ -520,7 +531,7 @@ def order_control(args, train, test, key, curves, techniques=None, log=_stderr):
         return {"technique": name, "order": order, **setting, **avg_row(scores)}
 
     units = [(system, order) for system in systems for order in ("natural", "shuffled")]
-    jobs = int(getattr(args, "jobs", None) or 1)
+    jobs = int(settings.jobs or 1)
     log(f"order_control: {len(systems)} systems ({', '.join(techniques)}) × 2 orders; {jobs} job(s)")
     progress = Progress("order_control", len(units), "trainings")
 
@@ -540,21 +551,35 @@ def grid_points(grid, params):
     return [(lam, eta0) for lam in lams for eta0 in etas]
 
 
-def curves(args, train, test, key):
-    if not (args.dev_compiled and args.dev_arcs and args.dev_conll):
-        raise UserError("curves needs --dev-compiled, --dev-arcs and --dev-conll")
-    dev = as_training_data(load_split(args.dev_compiled, args.dev_arcs))
-    dev_key = read_conll_path(args.dev_conll)
-    base = json.loads(args.params)
+@dataclass(frozen=True)
+class CurveSettings:
+    """One learner (registry name) with its params, trained `passes` passes (unless the params set its
+    epochs) at every (λ, η0) of `grid` ({"lam": [...], "eta0": [...]}, `grid_points`), with `seed`."""
+
+    learner: str = "l3m"
+    params: dict = field(default_factory=dict)
+    grid: dict = field(default_factory=dict)
+    passes: int = 5
+    seed: int = 1
+
+    @classmethod
+    def from_args(cls, args):
+        """The settings of `coreflab l3m2014 curves` (its --params and --grid are JSON)."""
+        return cls(args.learner, json.loads(args.params), json.loads(args.grid), args.passes, args.seed)
+
+
+def curves(settings, train, dev, dev_key, test, key):
+    """Learning curves: dev and test scores after every pass of each grid point's training."""
+    base = settings.params
     frames = []
-    for lam, eta0 in grid_points(json.loads(args.grid), base):
-        params = {**base, "seed": args.seed}
-        params.setdefault("epochs", args.passes)
+    for lam, eta0 in grid_points(settings.grid, base):
+        params = {**base, "seed": settings.seed}
+        params.setdefault("epochs", settings.passes)
         if lam is not None:
             params["lam"] = lam
         if eta0 is not None:
             params["eta0"] = eta0
-        model = make_learner(args.learner, params)
+        model = make_learner(settings.learner, params)
         rows = []
         start = time.perf_counter()
 
@@ -575,5 +600,5 @@ def curves(args, train, test, key):
         frames.append(df)
     df = pd.concat(frames, ignore_index=True)
     df.insert(0, "params", json.dumps(base, sort_keys=True))
-    df.insert(0, "learner", args.learner)
+    df.insert(0, "learner", settings.learner)
     return df

@@ -8,7 +8,7 @@ workflow/rules/papers/l3m2014.smk.
 import json
 import shlex
 
-from coreflab import optional_data
+from coreflab.papers.l3m2014 import optional_data
 
 BASELINES = ("corr_clustering", "spanning_forest", "sumlink", "binleftlink")
 ONLINE_LEARNERS = ("sumlink", "binleftlink", "l3m")  # Table 1's online techniques (order control, §5.4)

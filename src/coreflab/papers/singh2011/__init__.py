@@ -1,14 +1,28 @@
 """Singh et al. 2011: distributed hierarchical MCMC cross-document coreference (data, numba kernels,
 Dask inference, tuning, baselines) and its Figs. 5-7 and Table 2."""
 
+from coreflab.errors import UserError
 from coreflab.papers.registry import Paper
+from coreflab.papers.singh2011 import optional_data
 from coreflab.papers.singh2011.cli import HELP, VERBS
+from coreflab.papers.singh2011.findings import CLAIMS
 
 # cross-document: its own corpora (results/crossdoc/), not the within-document runs
 OUTPUTS = [
     f"results/crossdoc/paper/singh2011/{name}"
     for name in ("fig5_workers.png", "fig6_hierarchy.png", "fig7_large.png", "table2.md")
 ]
+
+
+def check_config(config, checks):
+    """The sampler's temperature falls: `crossdoc.t_stop` is not above `t_start`."""
+    crossdoc = config.get("crossdoc") or {}
+    if "t_start" in crossdoc and "t_stop" in crossdoc and crossdoc["t_stop"] > crossdoc["t_start"]:
+        raise UserError(
+            f"config key crossdoc.t_stop: {crossdoc['t_stop']} is above t_start ({crossdoc['t_start']}); "
+            "the temperature falls from t_start to t_stop"
+        )
+
 
 PAPER = Paper(
     name="singh2011",
@@ -25,4 +39,7 @@ PAPER = Paper(
         "super": "super-entities",
         "hier": "combined",
     },
+    claims=CLAIMS,
+    check_config=check_config,
+    skipped=optional_data.skipped,
 )

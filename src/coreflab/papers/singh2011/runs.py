@@ -6,7 +6,7 @@ figures' bands). `Grid` binds the grid to a workflow config for workflow/rules/p
 
 import shlex
 
-from coreflab import optional_data
+from coreflab.papers.singh2011 import optional_data
 from coreflab.seeds import seeds_args
 
 

@@ -3,7 +3,7 @@
 Why: the model has no learned weights, only b and w, and with values fixed by hand its
 optimum can be a trivial state: with b = 0.1, w = 0.8 every same-string pair has a positive
 potential (cos + 0.8 − 0.1 > 0), so the string-match clusters score higher than the truth and
-MCMC started from string match has nothing to improve (issue 15, item 8). The paper "randomly
+MCMC started from string match has nothing to improve. The paper "randomly
 sampled 5% of the entities to create a development set, treating the remaining entities as the
 test set" and chose w and b by the results on that development set. This module does the same:
 

@@ -34,6 +34,8 @@ from coreflab.learn.base import as_training_data
 from coreflab.learn.io import load_split
 from coreflab.papers.l3m2014.experiments import (
     CccpSettings,
+    CurveSettings,
+    OrderSettings,
     RobustnessSettings,
     cccp_vs_sgd,
     curves,
@@ -180,12 +182,14 @@ def run(args):
         train, train_key = _split(args, "train")
         test, key = _split(args, "test")
         if args.study == "curves":
-            df = curves(args, train, test, key)
+            dev, dev_key = _split(args, "dev")
+            df = curves(CurveSettings.from_args(args), train, dev, dev_key, test, key)
         elif args.study == "robustness":
             df = robustness(RobustnessSettings.from_args(args), train, test, key, train_key, _curves(args, False))
         else:
             techniques = [t.strip() for t in args.techniques.split(",") if t.strip()] if args.techniques else None
-            df = order_control(args, train, test, key, _curves(args, True), techniques)
+            settings = OrderSettings.from_args(args)
+            df = order_control(settings, train, test, key, _curves(args, True), techniques)
     atomic_write_text(args.out, df.to_csv(index=False, lineterminator="\n", float_format="%.6f"))
     print(df.to_string(index=False))
     return 0
