@@ -47,7 +47,7 @@ Work.__doc__ = """Scratch of `beam_step`: feature buffer, the top-k expansions (
 the per-cluster memo of non-local scores (value, stamp, stamp counter)."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def doc_scored(d, w, arcs):
     """`Doc` of document d with every arc scored under w."""
     lo, hi = doc_rows(arcs, d)
@@ -113,32 +113,17 @@ def agenda_copy(src, cnt, dst, upto):
 
 
 @njit(cache=True, inline="always")
-def _add_nonlocal(x, lo, j, ante, item, src, nl, w, ante_level, work, stamp):
-    """x plus the non-local features of expanding item `item` with the arc to `ante`, added in that
-    order: the cluster-level sum (computed once per (item, cluster), then memoised), then each
-    antecedent-level weight."""
-    buf, memo_s, memo_t = work.buf, work.memo_s, work.memo_t
-    st = src.states[item]
-    c = st[F_CLUS, ante]
-    if memo_t[c] != stamp:
-        nf = emit_cluster(nl.codes, nl.attrs, lo, j, c, st, src.shapes[item], nl.n_bits, buf, 0)
-        cs = 0.0
-        for e in range(nf):
-            cs += w[buf[e]]
-        memo_s[c] = cs
-        memo_t[c] = stamp
-    x += memo_s[c]
-    if ante_level:
-        nf = emit_antecedent(nl.codes, nl.attrs, lo, j, ante, st, nl.n_bits, buf, 0)
-        for e in range(nf):
-            x += w[buf[e]]
-    return x
+def _cluster_score(w, buf, nf):
+    """Σ w over the nf feature ids in buf."""
+    cs = 0.0
+    for e in range(nf):
+        cs += w[buf[e]]
+    return cs
 
 
 @njit(cache=True, inline="always")
-def _push_top(s, b, a, x, n_top, work):
+def _push_top(s, b, a, x, n_top, top_s, top_b, top_a, top_x):
     """Insert expansion (total s, item b, arc a, arc score x) into the sorted top-k; returns its size."""
-    top_s, top_b, top_a, top_x = work.top_s, work.top_b, work.top_a, work.top_x
     k = top_s.shape[0]
     if n_top == k and not _beats(s, b, x, top_s[k - 1], top_b[k - 1], top_x[k - 1]):
         return n_top
@@ -157,39 +142,60 @@ def _push_top(s, b, a, x, n_top, work):
 
 
 @njit(cache=True)
+def _write_top(j, a0, n_top, src, dst, arcs, t_j, work):
+    """dst's items: the kept expansions, each its source item's prefix plus the chosen arc for m_j."""
+    ist, shp = src.states, src.shapes
+    arc_gold, arc_ante = arcs.arc_gold, arcs.arc_ante
+    for t in range(n_top):
+        b = work.top_b[t]
+        a = work.top_a[t]
+        dst.states[t, :, :j] = ist[b, :, :j]
+        dst.shapes[t, :j] = shp[b, :j]
+        state_push(dst.states[t], dst.shapes[t], j, arc_ante[a], a - a0, t_j)
+        dst.scores[t] = work.top_s[t]
+        dst.ok[t] = 1 if (src.ok[b] == 1 and arc_gold[a] == 1) else 0
+
+
+@njit(cache=True)
 def beam_step(j, doc, src, cnt, dst, constrained, arcs, nl, w, work):
     """Expand the cnt items of src with mention j of doc into dst.
 
     constrained → only arcs with arc_gold[a] (Ã_j). Returns the number of items written to dst
-    (≤ k, the agendas' size).
+    (≤ k, the agendas' size). Every bundle is unpacked before the loops: the loops run per arc.
+    Non-local scores: cluster-level features once per (item, cluster), memoised by stamp;
+    antecedent-level features per arc.
     """
     lo, s_off, scores = doc.lo, doc.s_off, doc.scores
     row = lo + j
     a0, a1 = arcs.m_arc_offsets[row], arcs.m_arc_offsets[row + 1]
     arc_gold, arc_ante = arcs.arc_gold, arcs.arc_ante
-    nonlocal_on = nl.codes.shape[0] > 0
-    ante_level = has_antecedent_templates(nl.codes)
+    codes, attrs, n_bits = nl
+    buf, top_s, top_b, top_a, memo_s, memo_t, ctr, top_x = work
+    ist, shp, sc = src.states, src.shapes, src.scores
+    nonlocal_on = codes.shape[0] > 0
+    ante_level = has_antecedent_templates(codes)
     n_top = 0
     for b in range(cnt):
-        work.ctr[0] += 1
-        stamp = work.ctr[0]
+        ctr[0] += 1
+        stamp = ctr[0]
         for a in range(a0, a1):
             if constrained and arc_gold[a] == 0:
                 continue
             x = scores[a - s_off]
             ante = arc_ante[a]
             if ante >= 0 and nonlocal_on:
-                x = _add_nonlocal(x, lo, j, ante, b, src, nl, w, ante_level, work, stamp)
-            n_top = _push_top(src.scores[b] + x, b, a, x, n_top, work)
-    t_j = nl.attrs[row, A_TYPE]
-    for t in range(n_top):
-        b = work.top_b[t]
-        a = work.top_a[t]
-        dst.states[t, :, :j] = src.states[b, :, :j]
-        dst.shapes[t, :j] = src.shapes[b, :j]
-        state_push(dst.states[t], dst.shapes[t], j, arc_ante[a], a - a0, t_j)
-        dst.scores[t] = work.top_s[t]
-        dst.ok[t] = 1 if (src.ok[b] == 1 and arc_gold[a] == 1) else 0
+                c = ist[b, F_CLUS, ante]
+                if memo_t[c] != stamp:
+                    nf = emit_cluster(codes, attrs, lo, j, c, ist[b], shp[b], n_bits, buf, 0)
+                    memo_s[c] = _cluster_score(w, buf, nf)
+                    memo_t[c] = stamp
+                x += memo_s[c]
+                if ante_level:
+                    nf = emit_antecedent(codes, attrs, lo, j, ante, ist[b], n_bits, buf, 0)
+                    for e in range(nf):
+                        x += w[buf[e]]
+            n_top = _push_top(sc[b] + x, b, a, x, n_top, top_s, top_b, top_a, top_x)
+    _write_top(j, a0, n_top, src, dst, arcs, attrs[row, A_TYPE], work)
     return n_top
 
 

@@ -23,21 +23,24 @@ Acc.__doc__ = "The sparse accumulator: dense sums, a mark per id, and the ids ma
 
 
 @njit(cache=True, inline="always")
-def acc_add(f, v, acc, nt):
-    if acc.mark[f] == 0:
-        acc.mark[f] = 1
-        acc.touched[nt] = f
+def acc_add(f, v, sums, mark, touched, nt):
+    """sums[f] += v, marking f as touched the first time (the arrays of an `Acc`, unpacked once
+    by the caller: a field read inside a per-id loop costs a reference count each time)."""
+    if mark[f] == 0:
+        mark[f] = 1
+        touched[nt] = f
         nt += 1
-    acc.acc[f] += v
+    sums[f] += v
     return nt
 
 
 @njit(cache=True)
 def acc_clear(acc, nt):
+    sums, mark, touched = acc
     for i in range(nt):
-        f = acc.touched[i]
-        acc.acc[f] = 0.0
-        acc.mark[f] = 0
+        f = touched[i]
+        sums[f] = 0.0
+        mark[f] = 0
     return 0
 
 
@@ -45,14 +48,15 @@ def acc_clear(acc, nt):
 def add_arc_features(a, sign, arcs, acc, nt):
     """Add sign·Φ(a) (its shared rows' ids included) to the accumulator."""
     offs, feats = arcs.arc_feat_offsets, arcs.arc_feats
+    sums, mark, touched = acc
     for e in range(offs[a], offs[a + 1]):
         f = feats[e]
         if f < 0:
             e0, e1 = row_span(offs, f)
             for e2 in range(e0, e1):
-                nt = acc_add(feats[e2], sign, acc, nt)
+                nt = acc_add(feats[e2], sign, sums, mark, touched, nt)
         else:
-            nt = acc_add(f, sign, acc, nt)
+            nt = acc_add(f, sign, sums, mark, touched, nt)
     return nt
 
 
@@ -68,8 +72,10 @@ def add_arc_delta(gold, pred, n, arcs, acc, nt):
 
 @njit(cache=True, inline="always")
 def _add_emitted(nf, buf, sign, acc, nt):
+    """Add sign for each of the nf feature ids in buf."""
+    sums, mark, touched = acc
     for e in range(nf):
-        nt = acc_add(buf[e], sign, acc, nt)
+        nt = acc_add(buf[e], sign, sums, mark, touched, nt)
     return nt
 
 

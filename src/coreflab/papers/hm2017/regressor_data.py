@@ -60,8 +60,9 @@ def _count_capacity(docs, doc_mention_offsets, n_iter):
 @njit(cache=True)
 def _perceptron_step(w, acc, nt):
     """w += Δ (unaveraged: the model only produces the next ĥ), then the accumulator cleared."""
+    sums, _, touched = acc
     for t in range(nt):
-        w[acc.touched[t]] += acc.acc[acc.touched[t]]
+        w[touched[t]] += sums[touched[t]]
     acc_clear(acc, nt)
 
 
