@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 from scipy import optimize
 
-from coreflab.features.shared_rows import mark_ids, row_of, row_span
+from coreflab.features.shared_rows import arc_ids, arc_length, mark_ids, row_of, row_span
 from coreflab.learn.pairwise import lbfgs, newton
 from coreflab.prefetch import prefetch, prefetch_write
 
@@ -216,27 +216,10 @@ def _shared_columns(arc_feats, arc_feat_offsets, arcs, dup, cols, n_segments):
                     items[m] = cols[f]
                     m += 1
         else:  # the arc's ids in reading order, each mapped column once
-            length = 0
-            for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-                f = arc_feats[k]
-                if f < 0:
-                    k0, k1 = row_span(arc_feat_offsets, f)
-                    length += k1 - k0
-                else:
-                    length += 1
+            length = arc_length(arc_feat_offsets, arc_feats, a)
             if scratch.shape[0] < length:
                 scratch = np.empty(length, dtype=np.int32)
-            t = 0
-            for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-                f = arc_feats[k]
-                if f < 0:
-                    k0, k1 = row_span(arc_feat_offsets, f)
-                    for k2 in range(k0, k1):
-                        scratch[t] = arc_feats[k2]
-                        t += 1
-                else:
-                    scratch[t] = f
-                    t += 1
+            t = arc_ids(arc_feat_offsets, arc_feats, a, scratch)
             for u in range(t):
                 c = cols[scratch[u]]
                 if c >= 0 and not _repeated(scratch, 0, u):
