@@ -6,12 +6,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.decode.arcs import arc_scores, gold_arc_mask
-from coreflab.decode.beam import beam_antecedents, beam_decode_doc
+from coreflab.decode.arcs import arc_arrays, arc_scores, gold_arc_mask
+from coreflab.decode.beam import Doc, beam_antecedents, beam_decode_doc
 from coreflab.decode.best_first import best_first_antecedents
 from coreflab.decode.featvec import tree_feature_vector
 from coreflab.decode.random_problem import random_problem
-from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES, mention_attributes, resolve_nonlocal
+from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES, NonLocal, mention_attributes, resolve_nonlocal
 
 N_BITS = 9
 
@@ -74,7 +74,7 @@ def test_beam_score_equals_replayed_tree_score():
         lo, hi = int(store.doc_mention_offsets[d]), int(store.doc_mention_offsets[d + 1])
         out = np.empty(hi - lo, dtype=np.int32)
         s = beam_decode_doc(
-            lo, hi, 5, scores, 0, store.m_arc_offsets, store.arc_ante, gold, False, codes, attrs, w, N_BITS, out
+            Doc(lo, hi - lo, 0, scores), 5, arc_arrays(store, gold), False, NonLocal(codes, attrs, N_BITS), w, out
         )
         full = np.full(store.m_arc_offsets.shape[0] - 1, -9, dtype=np.int32)
         full[lo:hi] = out
@@ -101,19 +101,12 @@ def test_absorbed_arc_score_differences_follow_best_first():
     no_codes = np.zeros(0, dtype=np.int32)
     for k in (1, 3):
         beam_decode_doc(
-            0,
-            3,
+            Doc(0, 3, 0, scores),
             k,
-            scores,
-            0,
-            store.m_arc_offsets,
-            store.arc_ante,
-            gold,
+            arc_arrays(store, gold),
             False,
-            no_codes,
-            mention_attributes(corpus),
+            NonLocal(no_codes, mention_attributes(corpus), N_BITS),
             np.zeros(1 << N_BITS),
-            N_BITS,
             out,
         )
         assert out.tolist() == [-1, 0, 1]

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.decode.arcs import arc_scores, score_arcs
-from coreflab.decode.featvec import add_arc_features
+from coreflab.decode.arcs import arc_arrays, arc_scores, score_arcs
+from coreflab.decode.featvec import Acc, add_arc_features
 from coreflab.features import shared_rows
 from coreflab.features.extract import extract_tagged_arc_store
 from coreflab.features.featureset import load_featureset
@@ -127,11 +127,14 @@ def test_updates_add_the_same_vector(pair):
     _, flat, _, shared = pair
     size = 1 << flat.n_bits
 
+    def arcs_of(store):
+        return arc_arrays(store, np.ones(store.arc_ante.shape[0], np.int8))
+
     def accumulate(store, arcs):
         acc, mark, touched = np.zeros(size), np.zeros(size, np.int8), np.zeros(size, np.int64)
         nt = 0
         for a, sign in arcs:
-            nt = add_arc_features(a, sign, store.arc_feat_offsets, store.arc_feats, acc, mark, touched, nt)
+            nt = add_arc_features(a, sign, arcs_of(store), Acc(acc, mark, touched), nt)
         return acc, set(touched[:nt].tolist())
 
     arcs = [(a, 1.0 if a % 3 else -2.0) for a in range(0, flat.n_arcs, 5)]

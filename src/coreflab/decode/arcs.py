@@ -14,13 +14,62 @@ last case makes the latent tree cluster slightly differently from gold; without 
 window "every arc gold-consistent" is exactly "the tree encodes the gold clustering".
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
-from coreflab.features.shared_rows import row_dot
+from coreflab.features.shared_rows import row_dot, row_of
 from coreflab.prefetch import prefetch
 
 AHEAD = 64  # feature entries whose weight is prefetched ahead (hashed ids: a cache miss each otherwise)
+
+ArcArrays = namedtuple(
+    "ArcArrays",
+    ["arc_feat_offsets", "arc_feats", "doc_mention_offsets", "m_arc_offsets", "arc_ante", "arc_gold", "arc_loss"],
+)
+ArcArrays.__doc__ = """The arc store as the kernels read it: features, document and mention offsets, each arc's
+antecedent, its gold-consistency (Ã) and its loss (the loss is empty where no learner reads it)."""
+
+
+def arc_arrays(store, arc_gold, arc_loss=None):
+    """`ArcArrays` of an `ArcStore` with the dtypes every kernel is compiled for."""
+    return ArcArrays(
+        store.arc_feat_offsets,
+        store.arc_feats,
+        np.asarray(store.doc_mention_offsets, dtype=np.int64),
+        np.asarray(store.m_arc_offsets, dtype=np.int64),
+        np.asarray(store.arc_ante, dtype=np.int32),
+        np.asarray(arc_gold, dtype=np.int8),
+        np.zeros(0) if arc_loss is None else np.asarray(arc_loss, dtype=np.float64),
+    )
+
+
+@njit(cache=True, inline="always")
+def doc_rows(arcs, d):
+    """(lo, hi): the mention rows of document d."""
+    return arcs.doc_mention_offsets[d], arcs.doc_mention_offsets[d + 1]
+
+
+@njit(cache=True)
+def max_doc_sizes(arcs):
+    """(arcs, mentions) of the largest document, at least 1 each: the size of per-document buffers."""
+    max_arcs = 1
+    max_n = 1
+    for d in range(arcs.doc_mention_offsets.shape[0] - 1):
+        lo, hi = doc_rows(arcs, d)
+        max_arcs = max(max_arcs, arcs.m_arc_offsets[hi] - arcs.m_arc_offsets[lo])
+        max_n = max(max_n, hi - lo)
+    return max_arcs, max_n
+
+
+@njit(cache=True)
+def any_outside_gold(arcs, pred, n):
+    """True when some arc of pred[:n] is not gold-consistent (the tree is not in Ã)."""
+    for i in range(n):
+        if arcs.arc_gold[pred[i]] == 0:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -42,7 +91,8 @@ def score_arcs(w, arc_feat_offsets, arc_feats, a_lo, a_hi, out):
         for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
             f = arc_feats[e]
             if f < 0:
-                s += cache[-1 - f - rmin] if cached else row_dot(w, arc_feat_offsets, arc_feats, -1 - f)
+                r = row_of(f)
+                s += cache[r - rmin] if cached else row_dot(w, arc_feat_offsets, arc_feats, r)
             else:
                 prefetch(w, max(arc_feats[min(e + AHEAD, last)], 0))
                 s += w[f]
@@ -57,7 +107,7 @@ def _referenced_rows(arc_feat_offsets, arc_feats, a_lo, a_hi):
     for a in range(a_lo, a_hi):
         e = arc_feat_offsets[a]
         while e < arc_feat_offsets[a + 1] and arc_feats[e] < 0:
-            r = -1 - arc_feats[e]
+            r = row_of(arc_feats[e])
             rmin, rmax = min(rmin, r), max(rmax, r)
             reads += arc_feat_offsets[r + 1] - arc_feat_offsets[r]
             e += 1

@@ -21,6 +21,8 @@ the SplitMix64 chain over (key of "nonlocal:<name>", value, anaphor type), so no
 ids never depend on a template's position and share the weight space with local ids.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -84,6 +86,11 @@ AGREE_NONE_KNOWN, AGREE_ALL, AGREE_NONE, AGREE_MIXED, AGREE_ANAPHOR_UNKNOWN = 0,
 F_ANTE, F_POS, F_CLUS, F_PREV, F_LAST, F_SIZE, F_FNAME = 0, 1, 2, 3, 4, 5, 6
 NF = 7
 SHAPE_SEED = np.uint64(0x5348415045)  # "SHAPE"
+
+
+NonLocal = namedtuple("NonLocal", ["codes", "attrs", "n_bits"])
+NonLocal.__doc__ = """What the non-local features are read from: the int32 template codes (`resolve_nonlocal`),
+the attribute matrix (`mention_attributes`) and the width of the hashed weight space."""
 
 
 def mention_attributes(corpus):

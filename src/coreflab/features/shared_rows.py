@@ -64,6 +64,19 @@ def template_class(entry):
 
 
 @njit(cache=True, inline="always")
+def row_of(f):
+    """The row segment a reference f < 0 names (references are stored as -1 - row)."""
+    return -1 - f
+
+
+@njit(cache=True, inline="always")
+def row_span(offs, f):
+    """(start, stop) of the entries of the row a reference f < 0 names."""
+    r = row_of(f)
+    return offs[r], offs[r + 1]
+
+
+@njit(cache=True, inline="always")
 def row_dot(w, offs, feats, r):
     """Σ w over row segment r's ids, from 0."""
     t = 0.0
@@ -79,7 +92,7 @@ def arc_dot(w, offs, feats, a):
     for e in range(offs[a], offs[a + 1]):
         f = feats[e]
         if f < 0:
-            s += row_dot(w, offs, feats, -1 - f)
+            s += row_dot(w, offs, feats, row_of(f))
         else:
             s += w[f]
     return s
@@ -91,8 +104,8 @@ def arc_add(v, offs, feats, a, c):
     for e in range(offs[a], offs[a + 1]):
         f = feats[e]
         if f < 0:
-            r = -1 - f
-            for e2 in range(offs[r], offs[r + 1]):
+            e0, e1 = row_span(offs, f)
+            for e2 in range(e0, e1):
                 v[feats[e2]] += c
         else:
             v[f] += c
@@ -105,8 +118,8 @@ def arc_ids(offs, feats, a, out):
     for e in range(offs[a], offs[a + 1]):
         f = feats[e]
         if f < 0:
-            r = -1 - f
-            for e2 in range(offs[r], offs[r + 1]):
+            e0, e1 = row_span(offs, f)
+            for e2 in range(e0, e1):
                 out[n] = feats[e2]
                 n += 1
         else:
@@ -121,7 +134,11 @@ def arc_length(offs, feats, a):
     n = 0
     for e in range(offs[a], offs[a + 1]):
         f = feats[e]
-        n += offs[-f] - offs[-1 - f] if f < 0 else 1
+        if f < 0:
+            e0, e1 = row_span(offs, f)
+            n += e1 - e0
+        else:
+            n += 1
     return n
 
 
@@ -313,7 +330,8 @@ def _mark_ids(offs, feats, arcs, out):
         for e in range(offs[a], offs[a + 1]):
             f = feats[e]
             if f < 0:
-                for e2 in range(offs[-1 - f], offs[-f]):
+                e0, e1 = row_span(offs, f)
+                for e2 in range(e0, e1):
                     out[feats[e2]] = True
             else:
                 out[f] = True

@@ -17,8 +17,16 @@ Sums over Δ run in ascending feature-id order, so two learners that reach the s
 by different routes (delayed LaSO vs. baseline) produce bit-identical weights.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
+
+from coreflab.decode.featvec import Acc, acc_clear
+
+PA = namedtuple("PA", ["w", "u", "perceptron", "tau_cap"])
+PA.__doc__ = """The weights a PA update changes (w, and u for averaging) and its rule (perceptron: τ = 1;
+tau_cap: the PA-I cap C, np.inf for the papers' PA)."""
 
 
 @njit(cache=True)
@@ -50,6 +58,13 @@ def pa_update(w, u, c, acc, touched, nt, loss, perceptron, tau_cap):
     return tau
 
 
+@njit(cache=True)
+def pa_step(pa, c, acc, nt, loss):
+    """`pa_update` with the Δ accumulated in acc over touched[:nt], then the accumulator cleared."""
+    pa_update(pa.w, pa.u, c, acc.acc, acc.touched, nt, loss, pa.perceptron, pa.tau_cap)
+    acc_clear(acc, nt)
+
+
 def averaged_weights(w, u, n_seen):
     """The averaged weight vector after n_seen documents (w itself when n_seen == 0)."""
     if n_seen == 0:
@@ -65,3 +80,7 @@ class Accumulator:
         self.acc = np.zeros(size, dtype=np.float64)
         self.mark = np.zeros(size, dtype=np.int8)
         self.touched = np.zeros(size, dtype=np.int32)
+
+    def arrays(self):
+        """The arrays as the kernels take them (`Acc`)."""
+        return Acc(self.acc, self.mark, self.touched)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from coreflab.decode.arcs import arc_scores, bk_arc_loss, gold_arc_mask
+from coreflab.decode.arcs import arc_arrays, arc_scores, bk_arc_loss, gold_arc_mask
 from coreflab.decode.random_problem import random_problem
 from coreflab.errors import UserError
 from coreflab.learn.base import Learner
@@ -294,7 +294,7 @@ def test_laso_rescoring_after_an_update_touches_only_gold_arcs():
     full = np.empty(n)
     score_arcs(w, store.arc_feat_offsets, store.arc_feats, 0, n, full)
     out = np.full(n, -7.0)
-    _gold_scores(w, store.arc_feat_offsets, store.arc_feats, gold, 0, n, out)
+    _gold_scores(w, arc_arrays(store, gold), 0, n, out)
     assert 0 < gold.sum() < n
     assert np.array_equal(out[gold != 0], full[gold != 0])
     assert np.all(out[gold == 0] == -7.0)

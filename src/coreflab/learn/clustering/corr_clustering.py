@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from coreflab.decode.correlation import LP_ITERATIONS, NODE_LIMIT, SOLVED_BY, solve_edges
+from coreflab.features.shared_rows import row_span
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.clustering.spanning_forest import document_edges, edge_scores
 from coreflab.learn.labels import ClusteringLearnerMixin
@@ -66,7 +67,8 @@ def clipped_step(v, scale, foff, feats, vals, arcs, coef, eta, violation, acc, m
         for e in range(foff[a], foff[a + 1]):
             f = feats[e]
             if f < 0:  # a shared row (`shared_rows.py`; binary stores only)
-                for e2 in range(foff[-1 - f], foff[-f]):
+                e0, e1 = row_span(foff, f)
+                for e2 in range(e0, e1):
                     nt = _mark_add(feats[e2], coef[k], acc, mark, touched, nt)
             else:
                 nt = _mark_add(f, coef[k] * (1.0 if vals.shape[0] == 0 else vals[e]), acc, mark, touched, nt)

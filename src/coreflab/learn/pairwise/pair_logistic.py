@@ -40,7 +40,7 @@ import numpy as np
 from numba import njit
 from scipy import optimize
 
-from coreflab.features.shared_rows import mark_ids
+from coreflab.features.shared_rows import arc_ids, arc_length, mark_ids, row_of, row_span
 from coreflab.learn.pairwise import lbfgs, newton
 from coreflab.prefetch import prefetch, prefetch_write
 
@@ -57,7 +57,8 @@ def _duplicate_flags(arc_feats, arc_feat_offsets, arcs, n_ids):
         for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
             f = arc_feats[k]
             if f < 0:  # a row reference: the row's ids
-                for k2 in range(arc_feat_offsets[-1 - f], arc_feat_offsets[-f]):
+                k0, k1 = row_span(arc_feat_offsets, f)
+                for k2 in range(k0, k1):
                     f2 = arc_feats[k2]
                     if last[f2] == i:
                         flags[i] = 1
@@ -164,7 +165,7 @@ def _shared_columns(arc_feats, arc_feat_offsets, arcs, dup, cols, n_segments):
     (a flagged pair: all its ids, deduplicated, no references); rows: the mapped columns of every
     referenced row, numbered in order of first reference. Unmapped ids are left out."""
     n = arcs.shape[0]
-    row_of = np.full(n_segments, -1, dtype=np.int64)
+    row_index = np.full(n_segments, -1, dtype=np.int64)
     n_rows = 0
     n_row_entries = 0
     n_items = 0
@@ -174,11 +175,11 @@ def _shared_columns(arc_feats, arc_feat_offsets, arcs, dup, cols, n_segments):
         for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
             f = arc_feats[k]
             if f < 0:
-                r = -1 - f
+                r = row_of(f)
                 if dup[i] == 0:
                     n_items += 1
-                    if row_of[r] < 0:
-                        row_of[r] = n_rows
+                    if row_index[r] < 0:
+                        row_index[r] = n_rows
                         n_rows += 1
                         n_row_entries += arc_feat_offsets[r + 1] - arc_feat_offsets[r]
                 else:
@@ -189,8 +190,8 @@ def _shared_columns(arc_feats, arc_feat_offsets, arcs, dup, cols, n_segments):
     row_off = np.zeros(n_rows + 1, dtype=np.int64)
     row_segment = np.empty(n_rows, dtype=np.int64)
     for r in range(n_segments):
-        if row_of[r] >= 0:
-            row_segment[row_of[r]] = r
+        if row_index[r] >= 0:
+            row_segment[row_index[r]] = r
     m = 0
     for q in range(n_rows):
         r = row_segment[q]
@@ -209,28 +210,16 @@ def _shared_columns(arc_feats, arc_feat_offsets, arcs, dup, cols, n_segments):
             for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
                 f = arc_feats[k]
                 if f < 0:
-                    items[m] = -1 - row_of[-1 - f]
+                    items[m] = -1 - row_index[row_of(f)]
                     m += 1
                 elif cols[f] >= 0:
                     items[m] = cols[f]
                     m += 1
         else:  # the arc's ids in reading order, each mapped column once
-            length = 0
-            for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-                f = arc_feats[k]
-                length += arc_feat_offsets[-f] - arc_feat_offsets[-1 - f] if f < 0 else 1
+            length = arc_length(arc_feat_offsets, arc_feats, a)
             if scratch.shape[0] < length:
                 scratch = np.empty(length, dtype=np.int32)
-            t = 0
-            for k in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
-                f = arc_feats[k]
-                if f < 0:
-                    for k2 in range(arc_feat_offsets[-1 - f], arc_feat_offsets[-f]):
-                        scratch[t] = arc_feats[k2]
-                        t += 1
-                else:
-                    scratch[t] = f
-                    t += 1
+            t = arc_ids(arc_feat_offsets, arc_feats, a, scratch)
             for u in range(t):
                 c = cols[scratch[u]]
                 if c >= 0 and not _repeated(scratch, 0, u):
@@ -262,7 +251,7 @@ def _pair_score(items, lo, hi, row_sum, w, s):
         if ahead >= 0:
             prefetch(w, ahead)
         if c < 0:
-            s += row_sum[-1 - c]
+            s += row_sum[row_of(c)]
         else:
             s += w[c]
     return s
@@ -336,7 +325,7 @@ def _newton_items(items, item_off, rows, row_off, buf, b, mode, y, sw, d, z, row
                 if ahead >= 0:
                     prefetch_write(buf, ahead)
             if q < 0:
-                row_acc[-1 - q] += c
+                row_acc[row_of(q)] += c
             else:
                 buf[q, 1] += c
     last = rows.shape[0] - 1
@@ -419,7 +408,8 @@ def _block_items(items, item_off, rows, row_off, kpos, d, cutoff, B, ck):
         for t in range(item_off[i], item_off[i + 1]):
             q = items[t]
             if q < 0:
-                for u in range(row_off[-1 - q], row_off[-q]):
+                u0, u1 = row_span(row_off, q)
+                for u in range(u0, u1):
                     p = kpos[rows[u]]
                     if p >= 0:
                         idx[m] = p

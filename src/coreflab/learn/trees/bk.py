@@ -23,13 +23,13 @@ import time
 
 import numpy as np
 
-from coreflab.decode.arcs import arc_scores, bk_arc_loss, gold_arc_mask
+from coreflab.decode.arcs import arc_arrays, arc_scores, bk_arc_loss, gold_arc_mask
 from coreflab.decode.beam import beam_antecedents
 from coreflab.decode.best_first import best_first_antecedents
 from coreflab.errors import UserError
-from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES, mention_attributes, resolve_nonlocal
+from coreflab.features.nonlocal_templates import NONLOCAL_TEMPLATES, NonLocal, mention_attributes, resolve_nonlocal
 from coreflab.learn.base import Learner, as_training_data
-from coreflab.learn.pa import Accumulator, averaged_weights
+from coreflab.learn.pa import PA, Accumulator, averaged_weights
 from coreflab.learn.registry import register
 from coreflab.learn.trees import bk_kernels as K
 
@@ -109,17 +109,15 @@ class BKLearner(Learner):
         self.history_ = []
         w = np.zeros(1 << n_bits, dtype=np.float64)
         u = np.zeros_like(w)
-        acc = Accumulator(n_bits)
-        attrs = mention_attributes(corpus)
-        offs = np.asarray(store.doc_mention_offsets, dtype=np.int64)
-        m_off = np.asarray(store.m_arc_offsets, dtype=np.int64)
-        ante = np.asarray(store.arc_ante, dtype=np.int32)
+        acc = Accumulator(n_bits).arrays()
+        nl = NonLocal(codes, mention_attributes(corpus), n_bits)
         arc_gold = gold_arc_mask(corpus, store)
-        arc_loss = bk_arc_loss(arc_gold, ante, float(self.root_loss))
-        perceptron = self.update == "perceptron"
+        arc_loss = bk_arc_loss(arc_gold, np.asarray(store.arc_ante, dtype=np.int32), float(self.root_loss))
+        arcs = arc_arrays(store, arc_gold, arc_loss)
         tau_cap = np.inf if self.pa_cap is None else float(self.pa_cap)
+        pa = PA(w, u, self.update == "perceptron", tau_cap)
         rng = np.random.default_rng(self.seed)
-        n_docs = offs.shape[0] - 1
+        n_docs = arcs.doc_mention_offsets.shape[0] - 1
         trace = np.full(n_docs, -1, dtype=np.int64)
         n_seen = 0
         self.trace_ = trace  # per document: prefix length of the first update, -1 none
@@ -129,51 +127,9 @@ class BKLearner(Learner):
             stats = np.zeros(2, dtype=np.int64)
             t0 = time.perf_counter()
             if self.mode is None:
-                n_seen = K.baseline_epoch(
-                    order,
-                    w,
-                    u,
-                    n_seen,
-                    store.arc_feat_offsets,
-                    store.arc_feats,
-                    offs,
-                    m_off,
-                    arc_gold,
-                    arc_loss,
-                    perceptron,
-                    tau_cap,
-                    acc.acc,
-                    acc.mark,
-                    acc.touched,
-                    trace,
-                    stats,
-                )
+                n_seen = K.baseline_epoch(order, pa, n_seen, arcs, acc, trace, stats)
             else:
-                n_seen = K.beam_epoch(
-                    self.mode,
-                    order,
-                    int(self.beam),
-                    w,
-                    u,
-                    n_seen,
-                    store.arc_feat_offsets,
-                    store.arc_feats,
-                    offs,
-                    m_off,
-                    ante,
-                    arc_gold,
-                    arc_loss,
-                    codes,
-                    attrs,
-                    n_bits,
-                    perceptron,
-                    tau_cap,
-                    acc.acc,
-                    acc.mark,
-                    acc.touched,
-                    trace,
-                    stats,
-                )
+                n_seen = K.beam_epoch(self.mode, order, int(self.beam), pa, n_seen, arcs, nl, acc, trace, stats)
             self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
             self.n_epochs_ = epoch
             self.history_.append(

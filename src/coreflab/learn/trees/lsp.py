@@ -24,11 +24,11 @@ import time
 
 import numpy as np
 
-from coreflab.decode.arcs import arc_scores, gold_arc_mask
+from coreflab.decode.arcs import arc_arrays, arc_scores, gold_arc_mask
 from coreflab.decode.best_first import best_first_antecedents
 from coreflab.errors import UserError
 from coreflab.learn.base import Learner, as_training_data
-from coreflab.learn.pa import Accumulator, averaged_weights
+from coreflab.learn.pa import PA, Accumulator, averaged_weights
 from coreflab.learn.registry import register
 from coreflab.learn.trees import lsp_kernels as K
 from coreflab.mela.features import key_labels
@@ -59,9 +59,9 @@ class LSPLearner(Learner):
         self.seed = seed
 
     def _loss_setup(self, corpus, store, arc_gold):
-        """(loss_kind, per-arc loss, coef, intercept, use_c, use_order, max_passes, min_size)."""
+        """(per-arc loss, `lsp_kernels.Loss`) of the augmented argmax."""
         loss = K.arc_losses(self.loss, arc_gold, store.arc_ante, store.m_arc_offsets, float(self.r))
-        return K.ARC, loss, np.zeros(9), 0.0, False, False, 1, 2
+        return loss, K.arc_loss_spec(self.C)
 
     def fit(self, train, dev=None, callback=None):
         """Train n_iter epochs of Alg. 1; callback(epoch, self) after each."""
@@ -74,17 +74,16 @@ class LSPLearner(Learner):
             raise UserError(f"{self.name}: the training split has no gold clusters (no key)")
         arc_gold = gold_arc_mask(corpus, store)
         m_key = key_labels(corpus)  # the key the scorer reads (Δ_ρ's features)
-        kind, loss, coef, b, use_c, use_order, passes, min_size = self._loss_setup(corpus, store, arc_gold)
+        loss, spec = self._loss_setup(corpus, store, arc_gold)
         self.n_bits_ = int(store.n_bits)
         self.history_ = []
         w = np.zeros(1 << self.n_bits_)
         u = np.zeros_like(w)
-        acc = Accumulator(self.n_bits_)
-        offs = np.asarray(store.doc_mention_offsets, dtype=np.int64)
-        m_off = np.asarray(store.m_arc_offsets, dtype=np.int64)
-        ante = np.asarray(store.arc_ante, dtype=np.int32)
+        acc = Accumulator(self.n_bits_).arrays()
+        arcs = arc_arrays(store, arc_gold, loss)
+        pa = PA(w, u, True, np.inf)
         rng = np.random.default_rng(self.seed)
-        n_docs = offs.shape[0] - 1
+        n_docs = arcs.doc_mention_offsets.shape[0] - 1
         n_seen = 0
         self.weights_ = w
         self.coef_ = w.copy()
@@ -93,32 +92,7 @@ class LSPLearner(Learner):
             order = rng.permutation(n_docs).astype(np.int64)
             stats = np.zeros(4)
             t0 = time.perf_counter()
-            n_seen = K.lsp_epoch(
-                order,
-                w,
-                u,
-                n_seen,
-                store.arc_feat_offsets,
-                store.arc_feats,
-                offs,
-                m_off,
-                ante,
-                arc_gold,
-                loss,
-                m_key,
-                kind,
-                float(self.C),
-                coef,
-                b,
-                use_c,
-                use_order,
-                passes,
-                min_size,
-                acc.acc,
-                acc.mark,
-                acc.touched,
-                stats,
-            )
+            n_seen = K.lsp_epoch(order, pa, n_seen, arcs, m_key, spec, acc, stats)
             self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
             self.n_epochs_ = epoch
             self.history_.append(
@@ -207,9 +181,9 @@ class LSPRho(LSPLearner):
         self.rho_fitted_singletons_ = bool(fitted)
         self.rho_coef_ = [float(x) for x in reg["coef"]]
         self.rho_intercept_ = float(reg["intercept"])
-        return (
+        spec = K.Loss(
             K.RHO,
-            np.zeros(1),
+            float(self.C),
             np.asarray(self.rho_coef_, dtype=np.float64),
             self.rho_intercept_,
             self.calibration in ("c", "ci"),
@@ -217,6 +191,7 @@ class LSPRho(LSPLearner):
             int(self.max_passes),
             min_cluster_size(keep),
         )
+        return np.zeros(1), spec
 
 
 __all__ = ["LSPLearner", "LSPF", "LSPYJ", "LSPRho", "CALIBRATIONS"]

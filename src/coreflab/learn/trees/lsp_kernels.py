@@ -12,165 +12,102 @@ at a perfect tree is only ≈ 0, so the exact test is used instead (reconstructe
 the nine features inside Alg. 3; the factorised losses ignore it.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
+from coreflab.decode.arcs import any_outside_gold, doc_rows, max_doc_sizes
 from coreflab.decode.arcs import score_arcs as doc_scores  # noqa: F401 (one arc-score kernel)
 from coreflab.decode.best_first import best_first_doc
-from coreflab.decode.featvec import acc_clear, add_arc_features
-from coreflab.learn.pa import pa_update
+from coreflab.decode.featvec import add_arc_delta
+from coreflab.learn.pa import pa_step
 from coreflab.mela.features import compact_gold, gold_constants
 from coreflab.mela.partial import alg3_doc
 
 ARC, RHO = 0, 1
 
+Loss = namedtuple("Loss", ["kind", "C", "coef", "intercept", "use_c", "use_order", "max_passes", "min_size"])
+Loss.__doc__ = """The loss ĥ is augmented with: ARC (per-arc loss in `ArcArrays.arc_loss`) or RHO (the MELA
+regressor coef, intercept, its options and Alg. 3's pass limit and mode), weighted by C."""
+
+
+def arc_loss_spec(C, min_size=2):
+    """`Loss` of a factorised loss (the regressor fields unused; min_size: the mode a caller
+    computes MELA's features in)."""
+    return Loss(ARC, float(C), np.zeros(9), 0.0, False, False, 1, int(min_size))
+
 
 @njit(cache=True)
-def max_violating_doc(
-    d,
-    w,
-    arc_feat_offsets,
-    arc_feats,
-    doc_mention_offsets,
-    m_arc_offsets,
-    arc_ante,
-    arc_gold,
-    arc_loss,
-    m_cluster,
-    loss_kind,
-    C,
-    coef,
-    intercept,
-    use_c,
-    use_order,
-    max_passes,
-    min_size,
-    scores,
-    pred,
-    gold,
-    stats,
-):
+def _rho_argmax(d, scores, arcs, m_cluster, loss, pred, stats):
+    """ĥ under Δ_ρ: Alg. 3 over document d's arc scores, with the gold constants of its key."""
+    lo, hi = doc_rows(arcs, d)
+    g, gsize, K = compact_gold(m_cluster[lo:hi])
+    G, K = gold_constants(g, gsize, K)
+    c = 0
+    for i in range(hi - lo):
+        if g[i] >= 0:
+            c += 1
+    calib = c / 100.0 if loss.use_c else 1.0
+    objs = np.zeros(0)
+    s_off = arcs.m_arc_offsets[lo]
+    alg3_doc(
+        scores,
+        s_off,
+        arcs.m_arc_offsets,
+        arcs.arc_ante,
+        lo,
+        hi,
+        g,
+        gsize,
+        K,
+        G,
+        loss.min_size,
+        loss.coef,
+        loss.intercept,
+        calib,
+        loss.C,
+        loss.use_order,
+        loss.max_passes,
+        False,
+        pred,
+        stats[2:4],
+        objs,
+    )
+
+
+@njit(cache=True)
+def max_violating_doc(d, w, arcs, m_cluster, loss, scores, pred, gold, stats):
     """Fill pred (ĥ) and gold (h*) with global arc ids of document d; True when ĥ ∉ Ã."""
-    lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
-    n = hi - lo
+    lo, hi = doc_rows(arcs, d)
+    m_arc_offsets, arc_gold = arcs.m_arc_offsets, arcs.arc_gold
     s_off = m_arc_offsets[lo]
-    doc_scores(w, arc_feat_offsets, arc_feats, s_off, m_arc_offsets[hi], scores)
+    doc_scores(w, arcs.arc_feat_offsets, arcs.arc_feats, s_off, m_arc_offsets[hi], scores)
     dummy = np.zeros(1)
     best_first_doc(scores, s_off, m_arc_offsets, lo, hi, arc_gold, True, dummy, 0.0, False, gold)
-    if loss_kind == ARC:
-        best_first_doc(scores, s_off, m_arc_offsets, lo, hi, arc_gold, False, arc_loss, C, True, pred)
+    if loss.kind == ARC:
+        best_first_doc(scores, s_off, m_arc_offsets, lo, hi, arc_gold, False, arcs.arc_loss, loss.C, True, pred)
     else:
-        g, gsize, K = compact_gold(m_cluster[lo:hi])
-        G, K = gold_constants(g, gsize, K)
-        c = 0
-        for i in range(n):
-            if g[i] >= 0:
-                c += 1
-        calib = c / 100.0 if use_c else 1.0
-        objs = np.zeros(0)
-        alg3_doc(
-            scores,
-            s_off,
-            m_arc_offsets,
-            arc_ante,
-            lo,
-            hi,
-            g,
-            gsize,
-            K,
-            G,
-            min_size,
-            coef,
-            intercept,
-            calib,
-            C,
-            use_order,
-            max_passes,
-            False,
-            pred,
-            stats[2:4],
-            objs,
-        )
-    for i in range(n):
-        if arc_gold[pred[i]] == 0:
-            return True
-    return False
+        _rho_argmax(d, scores, arcs, m_cluster, loss, pred, stats)
+    return any_outside_gold(arcs, pred, hi - lo)
 
 
 @njit(cache=True)
-def lsp_epoch(
-    order,
-    w,
-    u,
-    n_seen,
-    arc_feat_offsets,
-    arc_feats,
-    doc_mention_offsets,
-    m_arc_offsets,
-    arc_ante,
-    arc_gold,
-    arc_loss,
-    m_cluster,
-    loss_kind,
-    C,
-    coef,
-    intercept,
-    use_c,
-    use_order,
-    max_passes,
-    min_size,
-    acc,
-    mark,
-    touched,
-    stats,
-):
+def lsp_epoch(order, pa, n_seen, arcs, m_cluster, loss, acc, stats):
     """One epoch of Alg. 1 over the documents in `order`; returns the new document counter.
 
-    stats: [updates, violations (unused: = updates), Alg. 3 passes, max check difference].
+    pa: the perceptron step (`PA` with perceptron True). stats: [updates, violations (unused:
+    = updates), Alg. 3 passes, max check difference].
     """
-    max_arcs = 1
-    max_n = 1
-    for d in range(doc_mention_offsets.shape[0] - 1):
-        lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
-        max_arcs = max(max_arcs, m_arc_offsets[hi] - m_arc_offsets[lo])
-        max_n = max(max_n, hi - lo)
+    max_arcs, max_n = max_doc_sizes(arcs)
     scores = np.empty(max_arcs)
     pred = np.empty(max_n, dtype=np.int64)
     gold = np.empty(max_n, dtype=np.int64)
     for d in order:
-        violated = max_violating_doc(
-            d,
-            w,
-            arc_feat_offsets,
-            arc_feats,
-            doc_mention_offsets,
-            m_arc_offsets,
-            arc_ante,
-            arc_gold,
-            arc_loss,
-            m_cluster,
-            loss_kind,
-            C,
-            coef,
-            intercept,
-            use_c,
-            use_order,
-            max_passes,
-            min_size,
-            scores,
-            pred,
-            gold,
-            stats,
-        )
-        if violated:
-            lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
-            nt = 0
-            for i in range(hi - lo):
-                if pred[i] != gold[i]:
-                    nt = add_arc_features(gold[i], 1.0, arc_feat_offsets, arc_feats, acc, mark, touched, nt)
-                    nt = add_arc_features(pred[i], -1.0, arc_feat_offsets, arc_feats, acc, mark, touched, nt)
-            pa_update(w, u, n_seen, acc, touched, nt, 1.0, True, np.inf)
-            acc_clear(acc, mark, touched, nt)
+        if max_violating_doc(d, pa.w, arcs, m_cluster, loss, scores, pred, gold, stats):
+            lo, hi = doc_rows(arcs, d)
+            nt = add_arc_delta(gold, pred, hi - lo, arcs, acc, 0)
+            pa_step(pa, n_seen, acc, nt, 1.0)
             stats[0] += 1
             stats[1] += 1
         n_seen += 1
@@ -198,4 +135,4 @@ def arc_losses(kind, arc_gold, arc_ante, m_arc_offsets, r):
     return loss.astype(np.float64)
 
 
-__all__ = ["ARC", "RHO", "lsp_epoch", "max_violating_doc", "arc_losses", "doc_scores"]
+__all__ = ["ARC", "RHO", "Loss", "arc_loss_spec", "lsp_epoch", "max_violating_doc", "arc_losses", "doc_scores"]

@@ -16,16 +16,18 @@ regressor. Two disjoint document samples S1, S2 are drawn with `seed`, so the ta
 deterministic per seed.
 """
 
+from collections import namedtuple
+
 import numpy as np
 import pandas as pd
 from numba import njit
 
-from coreflab.decode.arcs import gold_arc_mask
-from coreflab.decode.best_first import best_first_doc
-from coreflab.decode.featvec import acc_clear, add_arc_features
+from coreflab.decode.arcs import arc_arrays, doc_rows, gold_arc_mask, max_doc_sizes
+from coreflab.decode.featvec import acc_clear, add_arc_delta
 from coreflab.errors import UserError
+from coreflab.features.shared_rows import row_span
 from coreflab.learn.pa import Accumulator
-from coreflab.learn.trees.lsp_kernels import arc_losses, doc_scores
+from coreflab.learn.trees.lsp_kernels import arc_loss_spec, arc_losses, max_violating_doc
 from coreflab.mela.features import (
     FEATURE_NAMES,
     clustering_totals,
@@ -42,6 +44,11 @@ COLUMNS = (
 )
 
 
+Examples = namedtuple("Examples", ["doc", "epoch", "off", "label", "feat"])
+Examples.__doc__ = """Per example: its document and epoch, the offset of its labels (one per mention), and its
+nine features."""
+
+
 @njit(cache=True)
 def _count_capacity(docs, doc_mention_offsets, n_iter):
     total = 0
@@ -51,87 +58,63 @@ def _count_capacity(docs, doc_mention_offsets, n_iter):
 
 
 @njit(cache=True)
-def generate_examples(
-    docs,
-    n_iter,
-    C,
-    w,
-    acc,
-    mark,
-    touched,
-    arc_feat_offsets,
-    arc_feats,
-    doc_mention_offsets,
-    m_arc_offsets,
-    arc_ante,
-    arc_gold,
-    arc_loss,
-    m_cluster,
-    min_size,
-    ex_doc,
-    ex_epoch,
-    ex_off,
-    ex_label,
-    ex_feat,
-):
-    """Run per-document LSP_F; returns the number of examples written (features in min_size's mode)."""
-    max_arcs = 1
-    max_n = 1
-    for d in docs:
-        lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
-        max_arcs = max(max_arcs, m_arc_offsets[hi] - m_arc_offsets[lo])
-        max_n = max(max_n, hi - lo)
+def _perceptron_step(w, acc, nt):
+    """w += Δ (unaveraged: the model only produces the next ĥ), then the accumulator cleared."""
+    sums, _, touched = acc
+    for t in range(nt):
+        w[touched[t]] += sums[touched[t]]
+    acc_clear(acc, nt)
+
+
+@njit(cache=True)
+def _zero_doc_weights(w, arcs, lo, hi):
+    """A fresh model for the next document: zero every weight rows lo..hi's arcs could touch."""
+    offs, feats = arcs.arc_feat_offsets, arcs.arc_feats
+    for e in range(offs[arcs.m_arc_offsets[lo]], offs[arcs.m_arc_offsets[hi]]):
+        f = feats[e]
+        if f < 0:  # a shared row (`shared_rows.py`)
+            e0, e1 = row_span(offs, f)
+            for e2 in range(e0, e1):
+                w[feats[e2]] = 0.0
+        else:
+            w[f] = 0.0
+
+
+@njit(cache=True)
+def generate_examples(docs, n_iter, w, arcs, m_cluster, loss, acc, ex):
+    """Run per-document LSP_F; returns the number of examples written (features in loss.min_size's mode).
+
+    Each epoch's ĥ is LSP_F's (`lsp_kernels.max_violating_doc` with the factorised loss)."""
+    max_arcs, max_n = max_doc_sizes(arcs)
     scores = np.empty(max_arcs)
     pred = np.empty(max_n, dtype=np.int64)
     gold = np.empty(max_n, dtype=np.int64)
     lab = np.empty(max_n, dtype=np.int64)
-    dummy = np.zeros(1)
+    stats = np.zeros(4)
     ne = 0
     pos = 0
-    ex_off[0] = 0
+    ex.off[0] = 0
     for d in docs:
-        lo, hi = doc_mention_offsets[d], doc_mention_offsets[d + 1]
+        lo, hi = doc_rows(arcs, d)
         n = hi - lo
-        s_off = m_arc_offsets[lo]
         g, gsize, K = compact_gold(m_cluster[lo:hi])
         G, K = gold_constants(g, gsize, K)
         for epoch in range(1, n_iter + 1):
-            doc_scores(w, arc_feat_offsets, arc_feats, s_off, m_arc_offsets[hi], scores)
-            best_first_doc(scores, s_off, m_arc_offsets, lo, hi, arc_gold, True, dummy, 0.0, False, gold)
-            best_first_doc(scores, s_off, m_arc_offsets, lo, hi, arc_gold, False, arc_loss, C, True, pred)
-            violated = False
-            for i in range(n):
-                if arc_gold[pred[i]] == 0:
-                    violated = True
-            if not violated:
+            if not max_violating_doc(d, w, arcs, m_cluster, loss, scores, pred, gold, stats):
                 break
             for i in range(n):
-                x = arc_ante[pred[i]]
+                x = arcs.arc_ante[pred[i]]
                 lab[i] = i if x < 0 else lab[x]
-                ex_label[pos + i] = lab[i]
-            T = clustering_totals(g, gsize, K, lab[:n], min_size)
-            features_from_totals(T, float(G), float(K), ex_feat[ne])
-            ex_doc[ne] = d
-            ex_epoch[ne] = epoch
+                ex.label[pos + i] = lab[i]
+            T = clustering_totals(g, gsize, K, lab[:n], loss.min_size)
+            features_from_totals(T, float(G), float(K), ex.feat[ne])
+            ex.doc[ne] = d
+            ex.epoch[ne] = epoch
             pos += n
             ne += 1
-            ex_off[ne] = pos
-            nt = 0
-            for i in range(n):
-                if pred[i] != gold[i]:
-                    nt = add_arc_features(gold[i], 1.0, arc_feat_offsets, arc_feats, acc, mark, touched, nt)
-                    nt = add_arc_features(pred[i], -1.0, arc_feat_offsets, arc_feats, acc, mark, touched, nt)
-            for t in range(nt):
-                w[touched[t]] += acc[touched[t]]
-            acc_clear(acc, mark, touched, nt)
-        # fresh model for the next document: zero every weight this document could touch
-        for e in range(arc_feat_offsets[m_arc_offsets[lo]], arc_feat_offsets[m_arc_offsets[hi]]):
-            f = arc_feats[e]
-            if f < 0:  # a shared row (`shared_rows.py`)
-                for e2 in range(arc_feat_offsets[-1 - f], arc_feat_offsets[-f]):
-                    w[arc_feats[e2]] = 0.0
-            else:
-                w[f] = 0.0
+            ex.off[ne] = pos
+            _perceptron_step(w, acc, add_arc_delta(gold, pred, n, arcs, acc, 0))
+        _zero_doc_weights(w, arcs, lo, hi)
     return ne
 
 
@@ -170,31 +153,12 @@ def regressor_examples(corpus, store, docs, n_iter=50, C=1.0, r=1.0, keep_single
     ex_off = np.zeros(cap_ex + 1, dtype=np.int64)
     ex_label = np.zeros(cap, dtype=np.int64)
     ex_feat = np.zeros((cap_ex, 9))
-    acc = Accumulator(store.n_bits)
+    acc = Accumulator(store.n_bits).arrays()
     w = np.zeros(1 << int(store.n_bits))
-    ne = generate_examples(
-        docs,
-        int(n_iter),
-        float(C),
-        w,
-        acc.acc,
-        acc.mark,
-        acc.touched,
-        store.arc_feat_offsets,
-        store.arc_feats,
-        offs,
-        m_off,
-        ante,
-        arc_gold,
-        loss,
-        m_cluster,
-        min_cluster_size(keep),
-        ex_doc,
-        ex_epoch,
-        ex_off,
-        ex_label,
-        ex_feat,
-    )
+    ex = Examples(ex_doc, ex_epoch, ex_off, ex_label, ex_feat)
+    arcs = arc_arrays(store, arc_gold, loss)
+    spec = arc_loss_spec(C, min_cluster_size(keep))
+    ne = generate_examples(docs, int(n_iter), w, arcs, m_cluster, spec, acc, ex)
     ex_doc, ex_epoch, ex_feat = ex_doc[:ne], ex_epoch[:ne], ex_feat[:ne]
     sizes = offs[ex_doc + 1] - offs[ex_doc]
     index = np.repeat(np.arange(ne), sizes)
