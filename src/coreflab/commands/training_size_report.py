@@ -40,7 +40,7 @@ def left_out_note(name):
         tuned = tuned_params(get_learner(name))
     except UserError:
         tuned = ()
-    why = f", so the jobs that tune its {' and '.join(tuned)} are not run" if tuned else ""
+    why = f", whose jobs give it its tuned {' and '.join(tuned)}" if tuned else ""
     return f"{system_name(name)} is left out: not on this config's leaderboard (config key `systems`){why}."
 
 
