@@ -1,15 +1,7 @@
 # Baseline predictions, scoring with the CoNLL metrics, tidy score tables.
 
 
-def score_files(wildcards):
-    return {
-        s: f"results/{wildcards.corpus}/scores/{s}/{wildcards.split}.json"
-        for s in systems()
-    }
-
-
-def score_args(wildcards, input):
-    return " ".join(f"--score {s}={input[s]}" for s in systems())
+include: "evaluate_helpers.smk"
 
 
 rule string_match:

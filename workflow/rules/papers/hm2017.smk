@@ -23,6 +23,8 @@ rule hm2017_import_regressor:
         regressor="results/{corpus}/paper/hm2017/transfer/{source}.json",
     log:
         "results/{corpus}/logs/hm2017_import_regressor_{source}.log",
+    conda:
+        "../../envs/coreflab.yaml"
     params:
         source=lambda wc: HM2017.import_params(wc)["path"],
         digest=lambda wc: HM2017.import_params(wc)["digest"],
