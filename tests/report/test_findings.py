@@ -225,7 +225,7 @@ def test_a_missing_table_or_row_is_not_run_and_markdown_stands_in_for_csv(tmp_pa
     (tmp_path / "gum_predicted" / "paper" / "cc2007").mkdir(parents=True)
     assert (
         claim.evaluate(tmp_path, "gum").evidence
-        == "the paper ran on this corpus with predicted mentions only (paper_mentions, run.papers)"
+        == "the snapshot has this paper on this corpus with predicted mentions only (no run of it here)"
     )
     folder = tmp_path / "gum" / "paper" / "cc2007"
     folder.mkdir(parents=True)

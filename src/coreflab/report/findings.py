@@ -114,7 +114,7 @@ def not_run_reason(snapshot_dir, corpus, claim, missing):
         other = gold or f"{corpus}_predicted"
         mode = "gold" if gold else "predicted"
         if (root / other / "paper" / claim.paper).is_dir():
-            return f"the paper ran on this corpus with {mode} mentions only (paper_mentions, run.papers)"
+            return f"the snapshot has this paper on this corpus with {mode} mentions only (no run of it here)"
         return "the paper is not in this corpus's run (run.papers)"
     return missing
 
