@@ -7,9 +7,10 @@ its split's records (singleton policy, mention mode, parses), and the arcs of th
 flat store: a shared-row store's arcs are expanded without expanding the rest.
 """
 
+import dataclasses
+
 import numpy as np
 
-from coreflab.corpus.compiled import CompiledCorpus
 from coreflab.features.shared_rows import expand, flat_meta, ids_of_arcs
 from coreflab.features.store import ArcStore
 
@@ -64,17 +65,8 @@ def corpus_subset(corpus, docs):
         old_start = np.repeat(np.asarray(a["doc_mention_offsets"], np.int64)[docs], sizes)
         emb = arrays["m_embedded"].astype(np.int64)
         arrays["m_embedded"] = np.where(emb >= 0, emb - old_start + np.repeat(m_off[:-1], sizes), -1).astype(np.int32)
-    return CompiledCorpus(
-        name=corpus.name,
-        split=corpus.split,
-        doc_ids=[corpus.doc_ids[d] for d in docs],
-        vocab=corpus.vocab,
-        missing=list(corpus.missing),
-        arrays=arrays,
-        response_singletons=corpus.response_singletons,
-        singleton_policy=corpus.singleton_policy,
-        mention_mode=corpus.mention_mode,
-        parses=corpus.parses,
+    return dataclasses.replace(
+        corpus, doc_ids=[corpus.doc_ids[d] for d in docs], missing=list(corpus.missing), arrays=arrays
     )
 
 

@@ -19,6 +19,7 @@ on the others), so that the learners train on candidates filtered as the test sp
 Features are hashed integers over the compiled arrays: no Python loop per mention.
 """
 
+import dataclasses
 import json
 from dataclasses import dataclass
 
@@ -26,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from coreflab.corpus.compile import embedding_rows
-from coreflab.corpus.compiled import OPTIONAL_ARRAY_FIELDS, CompiledCorpus
+from coreflab.corpus.compiled import OPTIONAL_ARRAY_FIELDS
 from coreflab.errors import UserError
 from coreflab.features.hashing import string_keys
 
@@ -410,18 +411,7 @@ def select_mentions(corpus, keep):
             arrays[k] = v[keep]
     arrays["doc_mention_offsets"] = np.concatenate([[0], np.cumsum(per_doc)]).astype(np.int64)
     arrays["m_embedded"] = embedding_rows(arrays["doc_mention_offsets"], arrays["m_start"], arrays["m_end"])
-    out = CompiledCorpus(
-        name=corpus.name,
-        split=corpus.split,
-        doc_ids=list(corpus.doc_ids),
-        vocab=corpus.vocab,
-        missing=list(corpus.missing),
-        arrays=arrays,
-        response_singletons=corpus.response_singletons,
-        singleton_policy=corpus.singleton_policy,
-        mention_mode=corpus.mention_mode,
-        parses=corpus.parses,
-    )
+    out = dataclasses.replace(corpus, doc_ids=list(corpus.doc_ids), missing=list(corpus.missing), arrays=arrays)
     return out
 
 
