@@ -1,5 +1,6 @@
 # Input functions and settings of data.smk's rules (Snakemake's lint wants rules and functions apart).
 
+
 def source_param(wildcards):
     return run_source(wildcards.corpus)
 

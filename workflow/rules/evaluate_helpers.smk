@@ -1,5 +1,6 @@
 # Input functions and settings of evaluate.smk's rules (Snakemake's lint wants rules and functions apart).
 
+
 def score_files(wildcards):
     return {
         s: f"results/{wildcards.corpus}/scores/{s}/{wildcards.split}.json"

@@ -1,5 +1,6 @@
 # Input functions and settings of features.smk's rules (Snakemake's lint wants rules and functions apart).
 
+
 def selection_file(corpus):
     return f"results/{corpus}/selection/selected.yaml"
 

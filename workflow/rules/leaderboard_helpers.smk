@@ -1,5 +1,6 @@
 # Input functions and settings of leaderboard.smk's rules (Snakemake's lint wants rules and functions apart).
 
+
 def leaderboard_inputs(wildcards):
     c = wildcards.corpus
     out = {

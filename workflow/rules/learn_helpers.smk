@@ -1,5 +1,6 @@
 # Input functions and settings of learn.smk's rules (Snakemake's lint wants rules and functions apart).
 
+
 def system_tuning_files(wildcards):
     """{parameter: file} of the values a leaderboard learner takes from tuning (its `tuned_params`,
     coreflab.learn.tuned) that its config's parameters do not set: the root loss, or a paper's tuning.

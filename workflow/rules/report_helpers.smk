@@ -1,5 +1,6 @@
 # Input functions and settings of report.smk's rules (Snakemake's lint wants rules and functions apart).
 
+
 def compiled_splits(wildcards):
     return [f"results/{wildcards.corpus}/compiled/{s}.npz" for s in SPLITS]
 
