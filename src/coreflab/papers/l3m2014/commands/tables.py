@@ -32,7 +32,7 @@ def run(args):
     tables = {
         "table1": (
             l3m2014.table1(curves),
-            f"L3M Table 1 on {args.corpus} (test, gold mentions): 1 pass and passes tuned on dev; λ, η0 and L3M's γ tuned on dev; exact %: Corr-Clustering's test documents solved exactly (the rest by the greedy fallback)",
+            f"L3M Table 1 on {args.corpus} (test): 1 pass and passes tuned on dev; λ, η0 and L3M's γ tuned on dev; exact %: Corr-Clustering's test documents solved exactly (the rest by the greedy fallback)",
         ),
         "robustness": (
             l3m2014.robustness(read_csvs([args.robustness])),
