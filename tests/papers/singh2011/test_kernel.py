@@ -133,27 +133,14 @@ def test_entity_move_asks_room_for_its_sums_and_its_node_cells():
     assert chain.used[0] <= fill <= int(cap * 0.6), (chain.used[0], fill, cap, blk)
     chain.used[0] = fill
     _, _, status = K.run_moves(
-        chain.G,
-        chain.cnt,
-        chain.P,
-        np.array([2], dtype=np.int64),
-        chain.kv,
-        chain.used,
+        *chain.bundles(),
         chain.buf,
-        chain.indptr,
-        chain.indices,
-        chain.data,
-        chain.strf,
-        chain.mnorm2,
-        chain.nfeat,
+        np.array([2], dtype=np.int64),
         50,  # proposals that pick the entity's own super-entity are skipped before any check
         1.0,
         1.0,
         5,
         np.empty(0),
-        chain.F,
-        chain.ZA,
-        chain.zmeta,
     )
     assert status == K.STATUS_FULL
     assert chain.used[1] == 5 * blk

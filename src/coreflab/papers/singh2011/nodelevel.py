@@ -46,29 +46,32 @@ TINY = 1e-300
 
 
 @njit(cache=True)
-def mention_dots(kv, level, g, m, indptr, indices, data, strf, n, nfeat, out):
-    """out += (x_m · T_g over words, T_g[string of m]) for the sums T_g of group g at `level`."""
+def mention_dots(kv, level, g, m, X, out):
+    """out += (x_m · T_g over words, T_g[string of m]) for the sums T_g of group g at `level`
+    (X: the shard's `kernel.Mentions`)."""
     if g < 0:
         return
-    base = (level * n + g) * nfeat
+    indptr, indices, data = X.indptr, X.indices, X.data
+    base = (level * X.n + g) * X.nfeat
     s = 0.0
     for j in range(indptr[m], indptr[m + 1]):
         s += data[j] * table_get(kv, base + indices[j])
     out[0] += s
-    out[1] += table_get(kv, base + strf[m])
+    out[1] += table_get(kv, base + X.strf[m])
 
 
 @njit(cache=True)
-def block_dots(kv, level, g, buf, lo, hi, indptr, indices, data, strf, n, nfeat, out):
+def block_dots(kv, level, g, buf, lo, hi, X, out):
     """out += Σ_{i∈[lo,hi)} mention_dots(buf[i]): the dot of a block's summed vector with T_g."""
     for i in range(lo, hi):
-        mention_dots(kv, level, g, buf[i], indptr, indices, data, strf, n, nfeat, out)
+        mention_dots(kv, level, g, buf[i], X, out)
 
 
 @njit(cache=True)
-def dense_dots(Z, row, buf, lo, hi, indptr, indices, data, strf, out):
+def dense_dots(Z, row, buf, lo, hi, X, out):
     """out += Σ_{i∈[lo,hi)} (x_m · Z[row] over words, Z[row, string of m]), m = buf[i]: the dot of a
     block's summed vector with a dense sum vector."""
+    indptr, indices, data, strf = X.indptr, X.indices, X.data, X.strf
     z = Z[row]
     for i in range(lo, hi):
         m = buf[i]

@@ -78,8 +78,8 @@ def dead_cell_eps(data):
 
 
 @njit(cache=True)
-def init_state(m_sub, sub_ent, ent_sup, P, kv, used, indptr, indices, data, strf, nfeat):
-    """State matrix G, group counts and the level sums for compact local ids."""
+def init_state(m_sub, sub_ent, ent_sup, P, kv, used, X):
+    """State matrix G, group counts and the level sums for compact local ids (X: `kernel.Mentions`)."""
     n = m_sub.shape[0]
     ns, ne, na = sub_ent.shape[0], ent_sup.shape[0], 0
     for e in range(ne):
@@ -92,6 +92,7 @@ def init_state(m_sub, sub_ent, ent_sup, P, kv, used, indptr, indices, data, strf
             G[K.SUB_PERM + 2 * which, i] = i
             G[K.SUB_POS + 2 * which, i] = i
     cnt = np.array([ns, ne, na], dtype=np.int64)
+    S = K.State(G, cnt, P, kv, used)
     for u in range(ns):
         G[K.SUB_ENT, u] = sub_ent[u]
         G[K.ENT_KIDS, sub_ent[u]] += 1
@@ -114,7 +115,7 @@ def init_state(m_sub, sub_ent, ent_sup, P, kv, used, indptr, indices, data, strf
         groups = (e, u, a)
         for level in range(3):
             if P[K.ON0 + level] != 0.0:
-                K._move_sums(kv, used, level, -1, groups[level], m, indptr, indices, data, strf, n, nfeat, P[K.P_DEAD])
+                K._move_sums(S, X, level, -1, groups[level], m)
     return G, cnt
 
 
@@ -194,48 +195,30 @@ class ShardChain:
         self.spare = 1024 + 6 * (max_row + 1)
         self.kv = new_table(live + self.spare)
         self.used = np.zeros(2, dtype=np.int64)  # [occupied cells, cells a pending block move needs]
-        self.G, self.cnt = init_state(
-            m_sub,
-            sub_ent,
-            ent_sup,
-            self.P,
-            self.kv,
-            self.used,
-            self.indptr,
-            self.indices,
-            self.data,
-            self.strf,
-            self.nfeat,
+        self.mentions = K.Mentions(
+            self.indptr, self.indices, self.data, self.strf, self.mnorm2, np.int64(X.shape[0]), self.nfeat
         )
+        self.G, self.cnt = init_state(m_sub, sub_ent, ent_sup, self.P, self.kv, self.used, self.mentions)
         self.buf = np.empty(3 * X.shape[0], dtype=np.int64)  # block, and two member lists (node level)
         self.F = np.zeros((K.N_FROWS, X.shape[0]), dtype=np.float64)
         node = self.P[K.P_NODE] != 0.0
         self.ZA = np.zeros((2, int(nfeat) if node else 1), dtype=np.float64)
         self.zmeta = np.zeros(4, dtype=np.int64)
         if node:
-            K.init_nodes(
-                self.G,
-                self.cnt,
-                self.F,
-                self.ZA,
-                self.zmeta,
-                self.kv,
-                self.used,
-                self.P,
-                self.buf,
-                self.indptr,
-                self.indices,
-                self.data,
-                self.strf,
-                np.int64(X.shape[0]),
-                self.nfeat,
-                np.zeros(30),
-            )
+            K.init_nodes(*self.bundles(), self.buf)
             if zall is not None:  # the round's Z_all replaces the sum of this shard's own nodes
                 self.ZA[:] = zall[0]
                 self.zmeta[K.ZM_REST0] = zall[1][0] - self.cnt[0]
                 self.zmeta[K.ZM_REST2] = zall[1][1] - self.cnt[1]
         self.rehashes = 0
+
+    def bundles(self):
+        """(State, Nodes, Mentions) of the kernels; built per call, since a rehash replaces the table."""
+        return (
+            K.State(self.G, self.cnt, self.P, self.kv, self.used),
+            K.Nodes(self.F, self.ZA, self.zmeta),
+            self.mentions,
+        )
 
     def run(self, n_samples, t_start, t_stop, seed, out_delta=None):
         """Run n_samples proposals (rehashing the table when it fills); returns accepted moves."""
@@ -246,27 +229,14 @@ class ShardChain:
             ratio = t_stop / t_start
             t0 = t_start * ratio ** (done / n_samples)
             steps, acc, status = K.run_moves(
-                self.G,
-                self.cnt,
-                self.P,
-                self.types,
-                self.kv,
-                self.used,
+                *self.bundles(),
                 self.buf,
-                self.indptr,
-                self.indices,
-                self.data,
-                self.strf,
-                self.mnorm2,
-                self.nfeat,
+                self.types,
                 rest,
                 t0,
                 t_stop,
                 seed if done == 0 else -1,
                 out[done:] if out_delta is not None else out,
-                self.F,
-                self.ZA,
-                self.zmeta,
             )
             done += steps
             accepted += acc
