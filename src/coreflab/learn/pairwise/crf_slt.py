@@ -108,8 +108,8 @@ class PairwiseCRF(Learner):
         warm_start: another fitted PairwiseCRF's `first_fit()` of any settings (e.g. the unbiased BASE
         fit, for a biased one): iteration 1 starts from its weights (by hashed id; ids it lacks start at 0)
         instead of 0. The solver stops by the same criterion, relative to ‖∇f(0)‖: the same optimum to the
-        same tolerance, by another path, so not the same weights (docs/methods.md: on GUM not the same
-        tables either, and not faster). Ignored where first_fit supplies iteration 1.
+        same tolerance, by another path, so not the same weights (bench/cc2007_fits.py --warm-pa: not the same
+        tables either, on GUM). Ignored where first_fit supplies iteration 1.
         """
         corpus, store = train if isinstance(train, tuple) else (train.corpus, train.store)
         self._pair_cache = self.__dict__.pop("_shared_pairs", None) or _PairCache()

@@ -293,7 +293,7 @@ def _scaled_gradient(wg, w, scale, l2, grad):
 # per column (`column_buffer`).
 GRADIENT, HESSIAN, DIAGONAL, ZERO = 0, 1, 2, 3
 
-# The per-pair arrays a pass reads and writes, one bundle across the kernel boundary (issue 60): the labels y,
+# The per-pair arrays a pass reads and writes, one bundle across the kernel boundary: the labels y,
 # the sample weights sw, the curvature d (written by GRADIENT, read by HESSIAN and DIAGONAL) and the scores z
 # (written by GRADIENT and HESSIAN: X·x, or X·v of a Hessian product).
 PairState = namedtuple("PairState", ["y", "sw", "d", "z"])

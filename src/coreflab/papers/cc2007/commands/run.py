@@ -11,9 +11,8 @@ A learner the leaderboard already trained with the same settings on the same sto
 fitted again: `--fitted LEARNER=MODEL` scores that model's iterations (the same rows). The job's models
 read each store through one set of pairs (`PairwiseCRF.share_pairs`). `--warm-start MODEL` starts the
 job's first fit from that model's iteration 1 instead of 0: the same criterion, relative to ‖∇f(0)‖,
-but another path to the optimum, which the tolerance does not pin down to the tables' precision (GUM,
-Pa λ = 3 from the unbiased BASE: 51 of 362,237 test pairs decided otherwise, table cells up to 0.37
-apart, and twice the Hessian products: bench/results/cc2007_fits_gum.json); the workflow does not use it.
+but another path to the optimum, which the tolerance does not pin down to the tables' precision (not the
+same tables, bench/cc2007_fits.py --warm-pa compares them); the workflow does not use it.
 """
 
 import time
