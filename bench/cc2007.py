@@ -135,12 +135,12 @@ def store_child(store_dir, em_iterations):
         model = make_learner(name, {"em_iterations": em_iterations, "seed": 1}).fit((corpus, store))
     peak = peak_mb()
     n_features = len(model.feature_ids_)
-    # per-feature state, not per pair: the Newton solver keeps ~16 doubles per variable (x, g, the step,
-    # the diagonal, the Schur terms, CG's 4 vectors, the kernels' (n, 2) buffer, ...), the fit w and warm
+    # per-feature state, not per pair: the Newton solver keeps ~18 doubles per variable (x, g, the step,
+    # the diagonal, the Schur terms, CG's 4 vectors, the kernels' (n, 4) buffer, ...), the fit w and warm
     # start 2 more, and its dense block preconditioner BLOCK² doubles; the column map 4 bytes per hashed id
     from coreflab.learn.pairwise.newton import BLOCK
 
-    per_feature_mb = (18 * 8 * n_features + 8 * BLOCK**2 + 4 * 2 ** int(store.n_bits)) / 2**20
+    per_feature_mb = (20 * 8 * n_features + 8 * BLOCK**2 + 4 * 2 ** int(store.n_bits)) / 2**20
     return {
         "learner": name,
         "em_iterations": em_iterations,

@@ -257,8 +257,9 @@ def test_selection_is_upstream_of_every_bk_and_leaderboard_training_job(tmp_path
 
 
 def test_a_cc_fit_is_reused_one_way_the_paper_job_scores_the_leaderboard_models(tmp_path):
-    """Leaderboard C&C systems each fit on their own; the cc2007 job of the unbiased setting scores the
-    leaderboard's models of the same fit settings (`coreflab cc2007 run --fitted`) instead of fitting again."""
+    """The leaderboard's SLT takes BASE's model as its iteration 1 (`coreflab train --first-fit`: the same
+    fit), BASE fits on its own; the cc2007 job of the unbiased setting scores the leaderboard's models of the
+    same fit settings (`coreflab cc2007 run --fitted`) instead of fitting again."""
     _copy_workflow(tmp_path)
     tiny = tmp_path / "tiny.yaml"
     text = tiny.read_text()
@@ -274,7 +275,9 @@ def test_a_cc_fit_is_reused_one_way_the_paper_job_scores_the_leaderboard_models(
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-2000:]
     lines = [x.removeprefix("Shell command: ") for x in (proc.stdout + proc.stderr).splitlines()]
     slt = [x for x in lines if "coreflab train --learner cc_slt_closest" in x]
-    assert len(slt) == 1 and "cc_base" not in slt[0].split("--out")[0]
+    base = [x for x in lines if "coreflab train --learner cc_base" in x]
+    assert len(slt) == 1 and "--first-fit results/synth/models/cc_base.npz " in slt[0]
+    assert len(base) == 1 and "--first-fit" not in base[0] and "cc_slt_closest" not in base[0].split("--out")[0]
     board = next(x for x in lines if x.startswith("coreflab leaderboard"))
     assert "--benchmark cc_slt_closest=results/synth/benchmarks/train_cc_slt_closest.tsv " in board
     runs = {x.split("--bias ")[1].split()[0]: x for x in lines if x.startswith("coreflab cc2007 run")}

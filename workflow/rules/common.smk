@@ -14,7 +14,7 @@ from coreflab.config import (
     untrained_learners_note,
 )
 from coreflab.errors import UserError
-from coreflab.learn.registry import get_learner
+from coreflab.learn.registry import first_fit_source, get_learner
 from coreflab.learn.tuned import ROOT_LOSS, tuned_args, tuning_files
 from coreflab.papers import registry as paper_registry
 

@@ -29,10 +29,12 @@ rule train_system:
         params=system_params,
         seed=config["seed"],
         tuned=system_tuned_option,
+        first_fit=system_first_fit_option,
     shell:
         "coreflab train --learner {params.learner} --compiled {input.compiled} --arcs {input.arcs} "
         "--dev-compiled {input.dev_compiled} --dev-arcs {input.dev_arcs} --dev-conll {input.dev_conll} "
-        "--curve {output.curve} --params {params.params:q} {params.tuned} --seed {params.seed} --out {output.model} > {log} 2>&1"
+        "--curve {output.curve} --params {params.params:q} {params.tuned} {params.first_fit} --seed {params.seed} "
+        "--out {output.model} > {log} 2>&1"
 
 
 rule predict_system:

@@ -16,11 +16,20 @@ def system_tuning_files(wildcards):
 
 
 def system_training_inputs(wildcards):
-    """Training inputs, and the files of the values the learner takes from tuning."""
+    """Training inputs, the files of the values the learner takes from tuning, and the model of the
+    system whose fit is this one's first (`first_fit`: C&C's SLT takes BASE's, first_fit_source).
+    """
     out = training_inputs(wildcards.corpus)
     for name, path in system_tuning_files(wildcards).items():
         out[f"tuned_{name}"] = path
+    source = first_fit_source(config["learners"], config["systems"], wildcards.system)
+    if source is not None:
+        out["first_fit"] = f"results/{wildcards.corpus}/models/{source}.npz"
     return out
+
+
+def system_first_fit_option(wildcards, input):
+    return f"--first-fit {input.first_fit}" if "first_fit" in input.keys() else ""
 
 
 def system_tuned_option(wildcards, input):

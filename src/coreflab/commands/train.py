@@ -36,6 +36,12 @@ def add_arguments(p):
         action="store_true",
         help="keep singleton clusters in dev responses (default: as recorded in the compiled dev split)",
     )
+    p.add_argument(
+        "--first-fit",
+        metavar="MODEL",
+        help="a fitted model whose first fit is this learner's iteration 1 (C&C: the BASE model of the same "
+        "settings for SLT; `first_fit_source`): taken instead of fitted again, bit for bit the same",
+    )
     p.add_argument("--out", required=True, help="model file to write (.npz)")
     p.add_argument(
         "--out-epoch",
@@ -105,8 +111,9 @@ def run(args):
         callback = KeepBestEpoch(callback, args.out)
     if getattr(model, "n_bits_", None) is None:  # predict checks it against the store it is given; set
         model.n_bits_ = int(train.store.n_bits)  # before fit, so an --out-epoch snapshot carries it too
+    fit_kwargs = {"first_fit": first_fit_of(args.first_fit, model)} if args.first_fit else {}
     try:
-        fitted = model.fit(train, callback=callback)
+        fitted = model.fit(train, callback=callback, **fit_kwargs)
     finally:
         secs = callback.close()
     if fitted is not model:
@@ -134,6 +141,17 @@ def run(args):
         file=sys.stderr,
     )
     return 0
+
+
+def first_fit_of(path, model):
+    """The `first_fit()` of the model at path, for `model.fit(first_fit=...)` (which checks its settings
+    and features): a one-line error where either learner has no first fit."""
+    from coreflab.learn.base import Learner
+
+    fitted = Learner.load(path)
+    if not callable(getattr(fitted, "first_fit", None)) or not callable(getattr(model, "first_fit_key", None)):
+        raise UserError(f"--first-fit {path}: {fitted.name} and {model.name} do not share a first fit")
+    return fitted.first_fit()
 
 
 def check_out_epoch(epoch, total):

@@ -612,6 +612,13 @@ HEADLINES = [
         r"cc2007", "C&C SLT, 5 EM iterations, default corpus (CPU s)", "synth_default_slt_5_iterations.cpu_s", "<=", 180
     ),
     Headline(
+        r"cc2007_fits_.+",
+        "C&C pair-model fits of `config/{label}.yaml`'s grid and leaderboard, summed (CPU s)",
+        "after.total.cpu_s",
+        reference="before.total.cpu_s",
+        reference_text="before issue 57",
+    ),
+    Headline(
         r"cc2007_conll2012_size(_fine)?",
         "C&C fit at CoNLL-2012 size, bytes per pair beyond the store",
         "store_dir_train.bytes_per_pair_beyond_inputs",

@@ -342,3 +342,51 @@ def test_first_fit_from_other_settings_is_refused():
     other = make_learner("cc_slt_closest", bias="pa", bias_weight=1.5, em_iterations=2, max_iter=20)
     with pytest.raises(UserError, match="other settings"):
         other.fit((corpus, store), first_fit=base.first_fit())
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_a_biased_fit_warm_started_from_base_reaches_the_optimum_of_a_cold_one(seed):
+    """Issue 57: the Pa fit starts from the unbiased BASE fit's weights. Same criterion (relative to
+    ‖∇f(0)‖, the same for both), so the same optimum to tolerance: objectives within (tol·‖∇f(0)‖)²/μ,
+    weights within 2·tol·‖∇f(0)‖/μ (f is μ-strongly convex, μ = 1/(C·Σ s_i)), the record says how it started."""
+    corpus, store = make_data([[0, 1, 0, 2, 1, 0, 2, 1, 0], [0, 0, 1, 1, 2, 0, 2], [0, 1, 2, 0, 1, 2]], seed=seed)
+    base = make_learner("cc_base").fit((corpus, store))
+    params = {"bias": "pa", "bias_weight": 3.0}
+    cold = make_learner("cc_base", **params).fit((corpus, store))
+    warm = make_learner("cc_base", **params).fit((corpus, store), warm_start=base.first_fit())
+    rc, rw = cold.convergence_[0], warm.convergence_[0]
+    assert (rc["start"], rw["start"]) == ("cold", "warm") and rc["converged"] and rw["converged"]
+    g0, tol = rc["grad_norm_zero"], rc["tol"]
+    assert rw["grad_norm_zero"] == g0 and rw["iterations"] <= rc["iterations"]
+    mu = 1.0 / warm.pair_weights(build_pairs(corpus, store)).sum()
+    assert abs(rc["f"] - rw["f"]) <= (tol * g0) ** 2 / mu
+    (c1, b1), (c2, b2) = cold.iterations_[0], warm.iterations_[0]
+    assert float(np.linalg.norm(np.append(c1 - c2, b1 - b2))) <= 2 * tol * g0 / mu
+    # SLT's later iterations start from the one before, as always
+    slt = make_learner("cc_slt_closest", em_iterations=3, **params).fit((corpus, store), warm_start=base.first_fit())
+    assert [r["start"] for r in slt.convergence_] == ["warm", "previous", "previous"]
+
+
+def test_a_warm_start_by_hashed_id_leaves_ids_it_lacks_at_zero():
+    from coreflab.learn.pairwise.crf_slt import _aligned_start
+
+    fit = {"feature_ids": [3, 7, 9], "coef": [0.5, -1.0, 2.0], "intercept": 0.25}
+    coef, intercept = _aligned_start(fit, np.array([1, 7, 9, 12]))
+    assert coef.tolist() == [0.0, -1.0, 2.0, 0.0] and intercept == 0.25
+
+
+def test_models_sharing_pairs_fit_and_score_as_alone():
+    """`share_pairs`: a job's models read each store through one model's pairs and column map: the same
+    coefficients and probabilities as each building its own."""
+    corpus, store = make_data([[0, 1, 0, 2, 1, 0], [0, 0, 1, 1, 2]], seed=4)
+    test = make_data([[0, 1, 1, 0, 2, 2, 0]], seed=9)
+    base = make_learner("cc_base").fit((corpus, store))
+    base.pair_probabilities(test)
+    alone = make_learner("cc_slt_preserving", em_iterations=3).fit((corpus, store), first_fit=base.first_fit())
+    shared = make_learner("cc_slt_preserving", em_iterations=3)
+    shared.share_pairs(base)
+    shared.fit((corpus, store), first_fit=base.first_fit())
+    assert shared._pair_cache is base._pair_cache and shared._column_map(store.n_bits) is base._column_map(10)
+    assert np.array_equal(alone.coef_, shared.coef_)
+    for t in (1, 2, 3):
+        assert np.array_equal(alone.pair_probabilities(test, t)[1], shared.pair_probabilities(test, t)[1])

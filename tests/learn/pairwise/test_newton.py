@@ -129,3 +129,62 @@ def test_a_warm_start_at_the_optimum_takes_no_step():
     first = fit_logistic(pairs, cols, n, y, w, tol=1e-10)
     again = fit_logistic(pairs, cols, n, y, w, tol=1e-10, warm=(first.coef, first.intercept))
     assert again.n_iter == 0 and np.array_equal(again.coef, first.coef)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_gradient_pass_adds_up_the_diagonal_pass_and_the_zero_pass_is_the_gradient_at_zero(seed):
+    """The Hessian's diagonal comes with every gradient (no DIAGONAL pass), and ∇f(0) from a scatter-only
+    ZERO pass: bit for bit the sums of the passes they replace, on every layout, leaving the state at x alone."""
+    for name, pairs, _, y, w in layouts(seed):
+        cols = pairs.column_map()
+        n = int(np.count_nonzero(cols >= 0))
+        problem = LogisticProblem(pairs, cols, n, y.astype(float), w, 0.7, 0.3)
+        x, g = np.random.default_rng(seed).normal(size=n + 1), np.empty(n + 1)
+        problem.value_grad(x, g)
+        fused = np.empty(n + 1)
+        problem.diagonal(fused)
+        buf = pl.column_buffer(n, 2)
+        buf[:] = 0.0
+        _, d_b, _ = pairs.newton_pass(cols, pl.DIAGONAL, buf, 0.0, problem.y, w, problem.d, np.empty(len(y)))
+        assert np.array_equal(fused[:-1], buf[:, 1] * problem.scale + problem.l2), name
+        assert fused[-1] == d_b * problem.scale, name
+        d, z = problem.d.copy(), problem.z.copy()
+        g0 = problem.grad_norm_at_zero()
+        assert np.array_equal(problem.d, d) and np.array_equal(problem.z, z), name
+        problem.diagonal(fused)  # still the diagonal at x
+        assert np.array_equal(fused[:-1], buf[:, 1] * problem.scale + problem.l2), name
+        at_zero = np.empty(n + 1)
+        problem.value_grad(np.zeros(n + 1), at_zero)
+        assert g0 == float(np.sqrt(at_zero @ at_zero)), name
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_a_warm_start_reaches_the_optimum_of_a_cold_start(seed):
+    """The criterion is relative to ‖∇f(0)‖ whatever the start, so a fit started far off (weights of
+    another problem, scaled up: a gradient there larger than at 0) stops at the cold fit's optimum to
+    the tolerance: f is μ-strongly convex (μ = l2), so both are within ‖∇f‖²/(2μ) of f* in objective
+    and ‖∇f‖/μ of x* in weights. A criterion relative to the start's gradient stops short of it."""
+    store, y, w = random_problem(seed, n_arcs=400)
+    pairs = StorePairs(store, np.arange(len(y)))
+    cols = pairs.column_map()
+    n = int(np.count_nonzero(cols >= 0))
+    other = fit_logistic(pairs, cols, n, ~y, np.ones(len(y)))  # the opposite labels
+    start = (5.0 * other.coef, 5.0 * other.intercept)
+    tol = 1e-4
+    cold = fit_logistic(pairs, cols, n, y, w, tol=tol)
+    warm = fit_logistic(pairs, cols, n, y, w, tol=tol, warm=start)
+    rc, rw = cold.convergence, warm.convergence
+    assert rc["converged"] and rw["converged"] and rc["grad_norm_zero"] == rw["grad_norm_zero"]
+    problem = LogisticProblem(pairs, cols, n, y.astype(float), w, 1.0 / w.sum(), 1.0 / w.sum())
+    g = np.empty(n + 1)
+    problem.value_grad(np.append(*start), g)
+    g0 = rw["grad_norm_zero"]
+    assert float(np.sqrt(g @ g)) > 2 * g0  # steeper than at 0: a criterion relative to it would stop early
+    assert rw["grad_norm"] <= tol * g0 and rc["grad_norm"] <= tol * g0
+    mu = problem.l2  # both within (tol·g0)²/(2μ) of f* and tol·g0/μ of x*
+    assert abs(rc["f"] - rw["f"]) <= (tol * g0) ** 2 / mu
+    x_cold, x_warm = np.append(cold.coef, cold.intercept), np.append(warm.coef, warm.intercept)
+    assert float(np.linalg.norm(x_cold - x_warm)) <= 2 * tol * g0 / mu
+    assert rw["iterations"] > 0 and not np.array_equal(x_cold, x_warm)  # another path to the same optimum
+    tight = [fit_logistic(pairs, cols, n, y, w, tol=1e-10, warm=s) for s in (None, start)]
+    np.testing.assert_allclose(tight[0].coef, tight[1].coef, rtol=1e-6, atol=1e-8)

@@ -260,3 +260,17 @@ def test_converged_fits_do_not_move_with_the_order_of_sums():
     assert np.linalg.norm(reference_gradient(X, y, w, capped.coef, capped.intercept)) > 1e4 * tol * g0
     z = stores["shared"].decision(cols, capped.coef, capped.intercept)
     assert np.abs(z - scores["shared"]).max() > 1e-3
+
+
+def test_every_kernel_takes_at_most_twelve_arguments():
+    """Issue 60: the kernels take bundles (PairState, RowScratch), not long argument lists."""
+    import inspect
+
+    from numba.core.registry import CPUDispatcher
+
+    from coreflab.learn.pairwise import pair_logistic
+
+    kernels = {k: v for k, v in vars(pair_logistic).items() if isinstance(v, CPUDispatcher)}
+    assert "_newton_items" in kernels and "_newton_through_map" in kernels
+    too_long = {k: n for k, v in kernels.items() if (n := len(inspect.signature(v.py_func).parameters)) > 12}
+    assert not too_long, too_long

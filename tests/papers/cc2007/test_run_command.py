@@ -140,3 +140,68 @@ def test_every_fit_records_its_convergence_and_every_table_states_it(split_args,
     for name, n_fits in (("table1", 7), ("table2", 2), ("table3", 12)):
         caption = (tables / f"{name}.md").read_text().splitlines()[0]
         assert f"Solver: all {n_fits} fits converged: ‖∇f‖ ≤ {TOL:g}·‖∇f(0)‖" in caption, caption
+
+
+def test_the_leaderboard_slt_takes_base_as_its_first_fit_bit_for_bit(split_args, tmp_path):
+    """`coreflab train --first-fit`: SLT's iteration 1 is BASE's model, the same coefficients as fitting it."""
+    from coreflab.learn.base import Learner
+
+    base, alone, shared = (tmp_path / f"{k}.npz" for k in ("base", "alone", "shared"))
+    assert _train(split_args, "cc_base", {"max_iter": 50}, base) == 0
+    params = {"em_iterations": 3, "max_iter": 50}
+    assert _train(split_args, "cc_slt_closest", params, alone) == 0
+    named = dict(zip(split_args[::2], split_args[1::2]))
+    argv = ["train", "--learner", "cc_slt_closest", "--compiled", named["--train-compiled"]]
+    argv += ["--arcs", named["--train-arcs"], "--params", '{"em_iterations": 3, "max_iter": 50}']
+    assert cli.main(argv + ["--first-fit", str(base), "--out", str(shared)]) == 0
+    assert Learner.load(alone).coef_.tolist() == Learner.load(shared).coef_.tolist()
+
+
+def test_a_first_fit_of_other_settings_is_a_one_line_error(split_args, tmp_path, capsys):
+    base = tmp_path / "base.npz"
+    assert _train(split_args, "cc_base", {"max_iter": 5}, base) == 0
+    named = dict(zip(split_args[::2], split_args[1::2]))
+    argv = ["train", "--learner", "cc_slt_closest", "--compiled", named["--train-compiled"]]
+    argv += ["--arcs", named["--train-arcs"], "--first-fit", str(base), "--out", str(tmp_path / "m.npz")]
+    assert cli.main(argv) == 2
+    assert "other settings" in capsys.readouterr().err
+
+
+def test_a_job_warm_started_from_base_converges_to_its_rows(split_args, tmp_path, capsys):
+    """--warm-start: the biased job's first fit starts from the unbiased BASE model, converges by the
+    same criterion (its rows say so), and its pair decisions are those of the cold job but where the
+    optimum is not pinned down by the tolerance (here: none)."""
+    import pandas as pd
+
+    base = tmp_path / "base.npz"
+    assert _train(split_args, "cc_base", {}, base) == 0
+    cold = [tmp_path / f"cold_{k}.csv" for k in LEARNERS]
+    warm = [tmp_path / f"warm_{k}.csv" for k in LEARNERS]
+    assert _run(split_args, LEARNERS, cold) == 0
+    capsys.readouterr()
+    assert _run(split_args, LEARNERS, warm, ["--warm-start", str(base)]) == 0
+    assert "converged, warm-started" in capsys.readouterr().out
+    for c, w in zip(cold, warm):
+        a, b = pd.read_csv(c), pd.read_csv(w)
+        fits = b.query("split == 'fit'").pivot_table(index="iteration", columns="measure", values="value")
+        assert (fits.converged == 1).all()
+        scores = ["split != 'fit'"]
+        pd.testing.assert_frame_equal(
+            a.query(scores[0]).reset_index(drop=True), b.query(scores[0]).reset_index(drop=True)
+        )
+
+
+def test_a_warm_start_from_other_features_is_a_one_line_error(split_args, tmp_path, capsys):
+    import numpy as np
+
+    from coreflab.learn.base import Learner
+
+    base = tmp_path / "base.npz"
+    assert _train(split_args, "cc_base", {}, base) == 0
+    model = Learner.load(base)
+    model.feature_ids_ = [i + 1 for i in model.feature_ids_]
+    model.coef_ = np.asarray(model.coef_)
+    model.save(tmp_path / "other.npz")
+    argv = ["cc2007", "run", *split_args, "--learner", "cc_base", "--out", str(tmp_path / "a.csv")]
+    assert cli.main(argv + ["--warm-start", str(tmp_path / "other.npz")]) == 2
+    assert "other training features" in capsys.readouterr().err

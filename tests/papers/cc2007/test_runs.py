@@ -58,3 +58,20 @@ def test_leaderboard_models_stand_in_only_for_identical_fits(default_config):
     assert runs.Grid(cfg).fitted_models(wc) == {}
     inputs = {"train_arcs": "a.npz", "fitted_cc_base": "m.npz"}
     assert runs.Grid.fitted_args(wc, inputs) == "--fitted cc_base=m.npz"
+
+
+def test_the_leaderboards_slt_takes_base_as_its_first_fit_never_the_other_way_round(default_config):
+    """Issue 57: the leaderboard's SLT takes BASE's model as its iteration 1 where their first fits are
+    the same fit (`coreflab train --first-fit`); BASE never waits for SLT, and other settings fit their own."""
+    import copy
+
+    from coreflab.learn.registry import first_fit_source
+
+    cfg = copy.deepcopy(default_config)
+    learners, systems = cfg["learners"], cfg["systems"]
+    assert first_fit_source(learners, systems, "cc_slt_closest") == "cc_base"
+    assert first_fit_source(learners, systems, "cc_base") is None
+    assert first_fit_source(learners, systems, "bk_baseline") is None
+    assert first_fit_source(learners, [s for s in systems if s != "cc_base"], "cc_slt_closest") is None
+    learners["cc_slt_closest"]["params"]["max_iter"] = 7  # another first fit
+    assert first_fit_source(learners, systems, "cc_slt_closest") is None

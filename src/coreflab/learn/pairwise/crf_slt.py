@@ -41,6 +41,22 @@ VARIANTS = {"cc_base": "none", "cc_slt_closest": "closest", "cc_slt_preserving":
 ESTEPS = {"closest": estep_closest, "preserving": estep_preserving}
 
 
+class _PairCache(dict):
+    """{id(store): (store, corpus, PairData, StorePairs)}, and the column map last used: a model with the
+    same feature ids reads the pairs through that very array, so the layouts built for it are reused."""
+
+    columns = None  # (n_bits, feature ids, column map)
+
+    def same_columns(self, n_bits, ids, cols=None):
+        """The held column map if it is of n_bits and these ids; else `cols`, held from now on (if given)."""
+        held = self.columns
+        if held is not None and held[0] == n_bits and held[1] == ids:
+            return held[2]
+        if cols is not None:
+            self.columns = (n_bits, ids, cols)
+        return cols
+
+
 class PairwiseCRF(Learner):
     """Pairwise log-linear coreference model with optional SLT and biased potentials.
 
@@ -83,15 +99,20 @@ class PairwiseCRF(Learner):
             raise UserError(f"unknown bias {self.bias!r}; expected none, p1 or pa")
         return w
 
-    def fit(self, train, dev=None, callback=None, first_fit=None):
+    def fit(self, train, dev=None, callback=None, first_fit=None, warm_start=None):
         """train = (CompiledCorpus, ArcStore); callback(iteration, model) after every M-step.
 
         first_fit: another fitted PairwiseCRF's `first_fit()` on the same split with the same bias,
         λ and solver settings: iteration 1 of every variant is the same fit on y*, so BASE and both
         SLT E-steps can share it instead of fitting it three times (a mismatch is a UserError).
+        warm_start: another fitted PairwiseCRF's `first_fit()` of any settings (e.g. the unbiased BASE
+        fit, for a biased one): iteration 1 starts from its weights (by hashed id; ids it lacks start at 0)
+        instead of 0. The solver stops by the same criterion, relative to ‖∇f(0)‖: the same optimum to the
+        same tolerance, by another path, so not the same weights (bench/cc2007_fits.py --warm-pa: not the same
+        tables either, on GUM). Ignored where first_fit supplies iteration 1.
         """
         corpus, store = train if isinstance(train, tuple) else (train.corpus, train.store)
-        self._pair_cache = {}
+        self._pair_cache = self.__dict__.pop("_shared_pairs", None) or _PairCache()
         pairs, arcs = self._store_pairs(corpus, store)
         if not pairs.gold.any() or pairs.gold.all():
             raise UserError(
@@ -100,7 +121,7 @@ class PairwiseCRF(Learner):
         cols = arcs.column_map()
         ids = np.flatnonzero(cols >= 0)
         self.feature_ids_ = ids.tolist()
-        self._columns = (int(store.n_bits), cols)
+        self._columns = (int(store.n_bits), self._pair_cache.same_columns(int(store.n_bits), self.feature_ids_, cols))
         labels = pairs.gold.copy()
         weights = self.pair_weights(pairs)  # fixed: the predicate reads y*, not h
         self._iterations = []
@@ -115,6 +136,9 @@ class PairwiseCRF(Learner):
             if t == 1 and first_fit is not None:
                 coef, intercept, record = self._shared_first_fit(first_fit)
             else:  # warm-started from the previous iteration, as LogisticRegression(warm_start=True)
+                warm = self._iterations[-1] if self._iterations else None
+                if warm is None and warm_start is not None:
+                    warm = _aligned_start(warm_start, ids)
                 coef, intercept, _, record = fit_logistic(
                     arcs,
                     cols,
@@ -124,8 +148,9 @@ class PairwiseCRF(Learner):
                     C=self.prior_variance,
                     tol=self.tol,
                     max_iter=self.max_iter,
-                    warm=self._iterations[-1] if self._iterations else None,
+                    warm=warm,
                 )
+                record = {**record, "start": "cold" if warm is None else ("warm" if t == 1 else "previous")}
             self._iterations.append((coef, intercept))
             self.convergence_.append(record)
             self.iteration_ = t
@@ -195,10 +220,16 @@ class PairwiseCRF(Learner):
 
     _CACHED_STORES = 4  # train, test, and a little more: cc-run scores two splits per iteration
 
+    def share_pairs(self, other):
+        """Read the stores through `other`'s pairs from now on (its next fit included): the models of one
+        `coreflab cc2007 run` job build each store's pairs and their layout once, not once per model."""
+        cache = other.__dict__.setdefault("_pair_cache", _PairCache())
+        self._pair_cache = self._shared_pairs = cache
+
     def _store_pairs(self, corpus, store):
         """(PairData, StorePairs) of a split, built once per store object (held, so its id stays unique;
         the least recently built entry goes beyond _CACHED_STORES)."""
-        cache = self.__dict__.setdefault("_pair_cache", {})
+        cache = self.__dict__.setdefault("_pair_cache", _PairCache())
         hit = cache.get(id(store))
         if hit is None or hit[0] is not store or hit[1] is not corpus:
             cache.pop(id(store), None)
@@ -211,7 +242,10 @@ class PairwiseCRF(Learner):
     def _column_map(self, n_bits):
         """Hashed id -> column of the fitted (or loaded) model, for stores hashed into 2**n_bits."""
         if self.__dict__.get("_columns", (None,))[0] != int(n_bits):
-            self._columns = (int(n_bits), column_map_of(self.feature_ids_, n_bits))
+            cache = self.__dict__.setdefault("_pair_cache", _PairCache())
+            cols = cache.same_columns(int(n_bits), self.feature_ids_)
+            self._columns = (int(n_bits), cols if cols is not None else column_map_of(self.feature_ids_, n_bits))
+            cache.same_columns(int(n_bits), self.feature_ids_, self._columns[1])
         return self._columns[1]
 
     def _pack(self):
@@ -251,6 +285,19 @@ class PairwiseCRF(Learner):
     def predict(self, corpus, store, iteration=None):
         """Antecedent per mention (document-local, -1 = new cluster) of the single-link clustering."""
         return labels_to_antecedents(self.predict_labels((corpus, store), iteration), store.doc_mention_offsets)
+
+
+def _aligned_start(fit, ids):
+    """(coef, intercept) of a `first_fit()` dict on the columns of the sorted hashed ids `ids` (0 where
+    the fit has no weight for an id)."""
+    src_ids = np.asarray(fit["feature_ids"], dtype=np.int64)
+    src = np.asarray(fit["coef"], dtype=np.float64)
+    coef = np.zeros(ids.shape[0], dtype=np.float64)
+    if src_ids.shape[0]:
+        pos = np.minimum(np.searchsorted(src_ids, ids), src_ids.shape[0] - 1)
+        found = src_ids[pos] == ids
+        coef[found] = src[pos[found]]
+    return coef, float(fit["intercept"])
 
 
 @register("cc_base")

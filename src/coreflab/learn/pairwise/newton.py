@@ -41,6 +41,7 @@ and `line_losses(x, s, steps)` (f at x + t·s for each t): `pair_logistic.Logist
 from dataclasses import asdict, dataclass
 
 import numpy as np
+from numba import njit
 from scipy import linalg
 from scipy.linalg import blas
 
@@ -94,9 +95,9 @@ def minimize(problem, x0, tol, max_iter, block=None, block_after=None, max_cg=20
     l2 = problem.l2
     x = np.array(x0, dtype=np.float64)
     g = np.empty(n, dtype=np.float64)
-    g0 = problem.grad_norm_at_zero()
     f = problem.value_grad(x, g)
     gnorm = float(np.sqrt(g @ g))
+    g0 = gnorm if not x.any() else problem.grad_norm_at_zero()  # a cold start's first gradient is ∇f(0)
     s = np.empty(n, dtype=np.float64)
     m = np.empty(n, dtype=np.float64)
     work = [np.empty(n - 1, dtype=np.float64) for _ in range(4)]
@@ -124,8 +125,7 @@ def minimize(problem, x0, tol, max_iter, block=None, block_after=None, max_cg=20
         def apply(v, out, c=c, hbb=hbb):  # S·v = H_ww·v − c·(cᵀv)/h_bb, from H·(v, 0)
             full_v[:-1] = v
             problem.hessp(full_v, full_out)
-            np.multiply(c, full_out[-1] / hbb, out=out)
-            np.subtract(full_out[:-1], out, out=out)
+            _subtract_scaled(full_out, c, full_out[-1] / hbb, out)
 
         # superlinear forcing, but no tighter than this iteration needs to meet the tolerance
         eta = max(min(0.5, np.sqrt(gnorm / g0)), min(0.5, FORCING_MARGIN * tol * g0 / gnorm))
@@ -203,17 +203,40 @@ def _pcg(apply, accumulate, precondition, g, s, r, d, hd, z, eta, max_cg):
         if not dhd > 0.0:  # a zero direction (or rounding): nothing left to solve
             break
         alpha = ztr / dhd
-        s += alpha * d
+        _cg_step(alpha, d, hd, s, r)  # s += α·d, r −= α·hd
         accumulate(alpha)
-        r -= alpha * hd
         if float(np.sqrt(r @ r)) <= target:
             break
         precondition(r, z)
         ztr_new = float(z @ r)
-        d *= ztr_new / ztr
-        d += z
+        _cg_direction(ztr_new / ztr, z, d)  # d = d·β + z
         ztr = ztr_new
     return it
+
+
+# CG's vector updates in one sweep each over the vectors (numpy's would make a temporary and a second
+# sweep), with numpy's roundings: each product rounded, then the sum (no fused multiply-add), so the
+# iterates are bit for bit those of the numpy expressions in the comments.
+@njit(cache=True)
+def _subtract_scaled(h, c, t, out):
+    """out = h[:len(out)] − c·t (np.multiply, then np.subtract)."""
+    for j in range(out.shape[0]):
+        out[j] = h[j] - c[j] * t
+
+
+@njit(cache=True)
+def _cg_step(alpha, d, hd, s, r):
+    """s += α·d; r −= α·hd."""
+    for j in range(s.shape[0]):
+        s[j] += alpha * d[j]
+        r[j] -= alpha * hd[j]
+
+
+@njit(cache=True)
+def _cg_direction(beta, z, d):
+    """d *= β; d += z."""
+    for j in range(d.shape[0]):
+        d[j] = d[j] * beta + z[j]
 
 
 def _armijo(problem, x, s, f, gs, max_ls):

@@ -21,7 +21,7 @@ test_pair_logistic.py, bench/results/lbfgs_convergence_gum.json).
 
 Memory: the column map (4·2**n_bits bytes), a duplicate flag per pair (1 byte), per pair four
 doubles of the Newton solver (scores, curvature, X·v, X·s), and per feature the weights, the
-gradient, the (n, 2) buffer the kernels read and add into, and the solver's vectors (~18 doubles),
+gradient, the (n, 4) buffer the kernels read and add into, and the solver's vectors (~20 doubles),
 plus its block (`newton.BLOCK`² doubles, 128 MB). For speed, a fit
 also keeps each pair's columns as one flat int32 array (4 bytes per pair feature + an 8-byte
 offset per pair) when that fits in `COMPACT_BUDGET_BYTES`: a loss-and-gradient pass then reads
@@ -34,6 +34,7 @@ bench/results/pair_kernel.json), the flat store's sums grouped otherwise, so equ
 """
 
 import warnings
+from collections import namedtuple
 from typing import NamedTuple
 
 import numpy as np
@@ -283,14 +284,36 @@ def _scaled_gradient(wg, w, scale, l2, grad):
 # added to its columns) as the gradient, through the same layouts. One kernel per layout, by mode:
 #   GRADIENT:   z_i = x_i·w + b; the loss, c_i = s_i·(σ(z_i) − y_i) scattered, d_i kept;
 #   HESSIAN:    u_i = x_i·v + v_b (kept in z: the line search reuses X·direction), c_i = d_i·u_i scattered;
-#   DIAGONAL:   c_i = d_i scattered (no gather): Σ_i d_i x_ij, the Hessian's diagonal (binary features).
-# buf is (n, 2): the vector read in column 0, the sums added into column 1 (one cache line per column).
-GRADIENT, HESSIAN, DIAGONAL = 0, 1, 2
+#   DIAGONAL:   c_i = d_i scattered (no gather): Σ_i d_i x_ij, the Hessian's diagonal (binary features);
+#   ZERO:       c_i = s_i·(½ − y_i) scattered (no gather): the gradient at x = 0, which the solver's criterion
+#               is relative to, bit for bit GRADIENT's at w = 0, b = 0 (every score 0, σ(0) = ½) at half the cost.
+# GRADIENT also scatters d_i into buf[:, 2] (a buffer of width 3 or more): the Hessian's diagonal at the new x,
+# the same sums in the same order as a DIAGONAL pass after it, which the solver then need not make.
+# buf is (n, 2) or (n, 4): the vector read in column 0, the sums added into column 1 (and 2), one cache line
+# per column (`column_buffer`).
+GRADIENT, HESSIAN, DIAGONAL, ZERO = 0, 1, 2, 3
+
+# The per-pair arrays a pass reads and writes, one bundle across the kernel boundary: the labels y,
+# the sample weights sw, the curvature d (written by GRADIENT, read by HESSIAN and DIAGONAL) and the scores z
+# (written by GRADIENT and HESSIAN: X·x, or X·v of a Hessian product).
+PairState = namedtuple("PairState", ["y", "sw", "d", "z"])
+# A kernel's per-row scratch of the shared layout: row_sum the rows' weight sums, row_acc and row_dacc the
+# coefficients (and curvatures) added up per row before they are scattered to the row's columns.
+RowScratch = namedtuple("RowScratch", ["row_sum", "row_acc", "row_dacc"])
+
+
+def column_buffer(n, width=4):
+    """An (n, width) float64 array whose rows do not straddle cache lines (width 2 or 4: 16 or 32 bytes,
+    the array starting on a 64-byte boundary)."""
+    raw = np.empty(n * width + 8, dtype=np.float64)
+    start = (-raw.ctypes.data % 64) // 8
+    return raw[start : start + n * width].reshape(n, width)
 
 
 @njit(cache=True, inline="always")
-def _newton_coefficient(mode, s, i, y, sw, d, z):
-    """(loss term, coefficient to scatter) of pair i with score s, by mode (see above)."""
+def _newton_coefficient(mode, s, i, st):
+    """(loss term, coefficient to scatter) of pair i with score s, by mode (see above); st: a PairState."""
+    y, sw, d, z = st
     if mode == GRADIENT:
         z[i] = s
         loss_i, p = _logloss_sigmoid(s, y[i])
@@ -299,28 +322,51 @@ def _newton_coefficient(mode, s, i, y, sw, d, z):
     if mode == HESSIAN:
         z[i] = s
         return 0.0, d[i] * s
+    if mode == ZERO:
+        return 0.0, sw[i] * (0.5 - y[i])
     return 0.0, d[i]
 
 
 @njit(cache=True)
-def _newton_items(items, item_off, rows, row_off, buf, b, mode, y, sw, d, z, row_sum, row_acc):
-    """A Newton pass over the item layout (shared rows, or a flat copy with no rows): (Σ loss, Σ c_i)."""
+def _newton_items(items, item_off, rows, row_off, buf, b, mode, st, scratch):
+    """A Newton pass over the item layout (shared rows, or a flat copy with no rows): (Σ loss, Σ c_i, Σ d_i),
+    the last of a GRADIENT pass into a buffer with a diagonal column (else 0). st: a PairState; scratch: a
+    RowScratch of the layout's rows."""
+    d = st.d
+    row_sum, row_acc, row_dacc = scratch
     w = buf[:, 0]
-    if mode != DIAGONAL:
+    gather = mode == GRADIENT or mode == HESSIAN
+    diag = mode == GRADIENT and buf.shape[1] > 2
+    if gather:
         _row_sums(rows, row_off, w, row_sum)
     row_acc[:] = 0.0
+    if diag:
+        row_dacc[:] = 0.0
     loss = 0.0
     acc_b = 0.0
+    acc_d = 0.0
+    last = items.shape[0] - 1
     for i in range(item_off.shape[0] - 1):
         lo, hi = item_off[i], item_off[i + 1]
-        s = _pair_score(items, lo, hi, row_sum, w, b) if mode != DIAGONAL else 0.0
-        loss_i, c = _newton_coefficient(mode, s, i, y, sw, d, z)
+        s = _pair_score(items, lo, hi, row_sum, w, b) if gather else 0.0
+        loss_i, c = _newton_coefficient(mode, s, i, st)
         loss += loss_i
         acc_b += c
-        last = items.shape[0] - 1
+        if diag:
+            di = d[i]
+            acc_d += di
+            for k in range(lo, hi):
+                q = items[k]
+                if q < 0:
+                    row_acc[-1 - q] += c
+                    row_dacc[-1 - q] += di
+                else:
+                    buf[q, 1] += c
+                    buf[q, 2] += di
+            continue
         for k in range(lo, hi):
             q = items[k]
-            if mode == DIAGONAL:
+            if not gather:
                 ahead = items[min(k + AHEAD, last)]
                 if ahead >= 0:
                     prefetch_write(buf, ahead)
@@ -331,17 +377,29 @@ def _newton_items(items, item_off, rows, row_off, buf, b, mode, y, sw, d, z, row
     last = rows.shape[0] - 1
     for r in range(row_off.shape[0] - 1):
         c = row_acc[r]
+        if diag:
+            dr = row_dacc[r]
+            for k in range(row_off[r], row_off[r + 1]):
+                prefetch_write(buf, rows[min(k + AHEAD, last)])
+                buf[rows[k], 1] += c
+                buf[rows[k], 2] += dr
+            continue
         for k in range(row_off[r], row_off[r + 1]):
             prefetch_write(buf, rows[min(k + AHEAD, last)])
             buf[rows[k], 1] += c
-    return loss, acc_b
+    return loss, acc_b, acc_d
 
 
 @njit(cache=True)
-def _newton_through_map(arc_feats, arc_feat_offsets, arcs, dup, cols, buf, b, mode, y, sw, d, z, max_len):
-    """A Newton pass reading the pairs' ids through the column map (stores above the compact budget)."""
+def _newton_through_map(arc_feats, arc_feat_offsets, arcs, dup, cols, buf, b, mode, st, max_len):
+    """A Newton pass reading the pairs' ids through the column map (stores above the compact budget);
+    st: a PairState."""
+    d = st.d
+    gather = mode == GRADIENT or mode == HESSIAN
+    diag = mode == GRADIENT and buf.shape[1] > 2
     loss = 0.0
     acc_b = 0.0
+    acc_d = 0.0
     seen = np.empty(max_len, dtype=np.int32)
     last = arc_feats.shape[0] - 1
     for i in range(arcs.shape[0]):
@@ -353,15 +411,25 @@ def _newton_through_map(arc_feats, arc_feat_offsets, arcs, dup, cols, buf, b, mo
             _prefetch_through_map(arc_feats, cols, buf, k, last, True)
             c = cols[arc_feats[k]]
             if c >= 0 and (dup[i] == 0 or not _repeated(arc_feats, start, k)):
-                s += buf[c, 0]
+                if gather:
+                    s += buf[c, 0]
                 seen[m] = c
                 m += 1
-        loss_i, coef = _newton_coefficient(mode, s, i, y, sw, d, z)
+        if not gather:
+            s = 0.0
+        loss_i, coef = _newton_coefficient(mode, s, i, st)
         loss += loss_i
         acc_b += coef
-        for q in range(m):
-            buf[seen[q], 1] += coef
-    return loss, acc_b
+        if diag:
+            di = d[i]
+            acc_d += di
+            for q in range(m):
+                buf[seen[q], 1] += coef
+                buf[seen[q], 2] += di
+        else:
+            for q in range(m):
+                buf[seen[q], 1] += coef
+    return loss, acc_b, acc_d
 
 
 @njit(cache=True)
@@ -488,17 +556,18 @@ class StorePairs:
         """Σ s_i·logloss_i at (w, b), its gradient added into grad[:n] and grad[n] (n = len(w)): one
         GRADIENT pass of `newton_pass`, for callers outside the solver."""
         n = w.shape[0]
-        buf = np.empty((n, 2), dtype=np.float64)
+        buf = column_buffer(n, 2)
         buf[:, 0], buf[:, 1] = w, 0.0
         k = len(self)
-        loss, g_b = self.newton_pass(cols, GRADIENT, buf, b, y, sw, np.empty(k), np.empty(k))
+        loss, g_b, _ = self.newton_pass(cols, GRADIENT, buf, b, y, sw, np.empty(k), np.empty(k))
         grad[:n] += buf[:, 1]
         grad[n] += g_b
         return loss
 
     def newton_pass(self, cols, mode, buf, b, y, sw, d, z):
-        """One pass of the Newton solver's kernels (GRADIENT, HESSIAN or DIAGONAL; see above) through
-        this store's layout: (Σ s_i·logloss_i or 0, Σ c_i), with Σ c_i·x_i added into buf[:, 1]."""
+        """One pass of the Newton solver's kernels (GRADIENT, HESSIAN, DIAGONAL or ZERO; see above) through
+        this store's layout: (Σ s_i·logloss_i or 0, Σ c_i, Σ d_i or 0), with Σ c_i·x_i added into buf[:, 1]
+        (and, by a GRADIENT pass into a buffer of width 3 or more, Σ d_i·x_i into buf[:, 2])."""
         layout = self._layout(cols)
         if self.shared or layout is not None:
             if self.shared:
@@ -507,13 +576,12 @@ class StorePairs:
                 (items, item_off), rows, row_off = layout, _NO_ROWS, _NO_ROW_OFFSETS
             n_rows = row_off.shape[0] - 1
             if self._rows is None or self._rows.shape[1] != n_rows:
-                self._rows = np.empty((2, n_rows), dtype=np.float64)
-            return _newton_items(
-                items, item_off, rows, row_off, buf, float(b), mode, y, sw, d, z, self._rows[0], self._rows[1]
-            )
+                self._rows = np.empty((3, n_rows), dtype=np.float64)
+            scratch = RowScratch(self._rows[0], self._rows[1], self._rows[2])
+            return _newton_items(items, item_off, rows, row_off, buf, float(b), mode, PairState(y, sw, d, z), scratch)
         max_len = int(np.diff(self.offsets).max()) if self.offsets.shape[0] > 1 else 0
         return _newton_through_map(
-            self.feats, self.offsets, self.arcs, self.dup, cols, buf, float(b), mode, y, sw, d, z, max_len
+            self.feats, self.offsets, self.arcs, self.dup, cols, buf, float(b), mode, PairState(y, sw, d, z), max_len
         )
 
     def curvature_block(self, cols, kpos, d, cutoff, B, ck):
@@ -560,8 +628,9 @@ class LogisticProblem:
     products and the Hessian's diagonal there, and f along the direction CG builds (from X·s, which the
     Hessian products computed: a trial step costs one pass over the pairs' scores, not their features).
 
-    Per pair it keeps four doubles (z = X·x, d, X·v of the last product, X·s); per feature, the (n, 2)
-    buffer the kernels read and add into."""
+    Per pair it keeps four doubles (z = X·x, d, X·v of the last product, X·s); per feature, the (n, 4)
+    buffer the kernels read and add into (the vector, the sums, and the Hessian's diagonal, which every
+    gradient pass adds up as it goes: `diagonal` costs no pass)."""
 
     def __init__(self, pairs, cols, n_columns, y, sw, scale, l2):
         self.pairs, self.cols = pairs, cols
@@ -570,16 +639,18 @@ class LogisticProblem:
         self.n = n_columns + 1
         k = len(pairs)
         self.z, self.d, self.u, self.xs = (np.zeros(k, dtype=np.float64) for _ in range(4))
-        self.buf = np.empty((n_columns, 2), dtype=np.float64)
+        self.buf = column_buffer(n_columns, 4)
         self.passes = 0  # passes over the pairs' features
         self.ww = 0.0
+        self.d_b = None  # Σ d_i at the last gradient's x (its diagonal sums are in buf[:, 2]); None before one
 
     def _pass(self, mode, v, b, z):
-        if mode != DIAGONAL:
-            self.buf[:, 0] = v
-        self.buf[:, 1] = 0.0
+        _load_buffer(self.buf, v if mode == GRADIENT or mode == HESSIAN else None, 3 if mode == GRADIENT else 2)
         self.passes += 1
-        return self.pairs.newton_pass(self.cols, mode, self.buf, b, self.y, self.sw, self.d, z)
+        loss, acc_b, acc_d = self.pairs.newton_pass(self.cols, mode, self.buf, b, self.y, self.sw, self.d, z)
+        if mode == GRADIENT:
+            self.d_b = acc_d
+        return loss, acc_b
 
     def value_grad(self, x, g):
         """f(x), with its gradient written into g; keeps each pair's score and curvature at x."""
@@ -590,17 +661,21 @@ class LogisticProblem:
         return loss * self.scale + 0.5 * self.l2 * self.ww
 
     def grad_norm_at_zero(self):
-        """‖∇f(0)‖₂, the reference of the convergence criterion (one pass, leaves no state behind that
-        the solver reads: it takes the gradient at its start next)."""
+        """‖∇f(0)‖₂, the reference of the convergence criterion: a ZERO pass (a scatter, no scores), bit for
+        bit the gradient `value_grad` takes at 0, leaving the state of the last gradient's x as it was."""
         g = np.empty(self.n, dtype=np.float64)
-        self.value_grad(np.zeros(self.n, dtype=np.float64), g)
+        _, g_b = self._pass(ZERO, None, 0.0, self.u)
+        _scaled_gradient(self.buf, np.zeros(self.n - 1, dtype=np.float64), self.scale, self.l2, g)
+        g[-1] = g_b * self.scale
         return float(np.sqrt(g @ g))
 
     def diagonal(self, out):
-        """The Hessian's diagonal at the last gradient's x (features are binary: Σ_i d_i·x_ij)."""
-        _, d_b = self._pass(DIAGONAL, None, 0.0, self.u)
-        out[:-1] = self.buf[:, 1] * self.scale + self.l2
-        out[-1] = d_b * self.scale
+        """The Hessian's diagonal at the last gradient's x (features are binary: Σ_i d_i·x_ij), as that
+        gradient's pass added it up (the sums and order of a DIAGONAL pass)."""
+        if self.d_b is None:
+            raise RuntimeError("diagonal() before a gradient: the curvature is taken at the last gradient's x")
+        out[:-1] = self.buf[:, 2] * self.scale + self.l2
+        out[-1] = self.d_b * self.scale
 
     def hessp(self, v, out):
         """out = H·v at the last gradient's x; X·v is kept (`direction_add`)."""
@@ -626,7 +701,7 @@ class LogisticProblem:
 
     def direction_add(self, t):
         """X·s += t·X·v (v: the vector of the last `hessp`), as the solver adds t·v to s."""
-        self.xs += t * self.u
+        _add_scaled(self.xs, t, self.u)
 
     def direction_add_intercept(self, t):
         """X·s += t (the direction's intercept)."""
@@ -639,6 +714,23 @@ class LogisticProblem:
         w, sw_ = x[:-1], s[:-1]
         ws, ss = float(w @ sw_), float(sw_ @ sw_)
         return out * self.scale + 0.5 * self.l2 * (self.ww + 2.0 * steps * ws + steps * steps * ss)
+
+
+@njit(cache=True)
+def _load_buffer(buf, v, clear):
+    """buf[:, 0] = v (unless v is None), buf[:, 1:clear] = 0, in one sweep."""
+    for j in range(buf.shape[0]):
+        if v is not None:
+            buf[j, 0] = v[j]
+        for k in range(1, clear):
+            buf[j, k] = 0.0
+
+
+@njit(cache=True)
+def _add_scaled(x, t, u):
+    """x += t·u (np's rounding: the product, then the sum), without a temporary."""
+    for i in range(x.shape[0]):
+        x[i] += t * u[i]
 
 
 class LogisticFit(NamedTuple):

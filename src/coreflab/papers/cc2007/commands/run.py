@@ -8,7 +8,11 @@ tables' captions state it). Iteration 1 of BASE and of both SLT E-steps is the
 same fit on y*, so it is fitted once, by the first learner, and shared with the others (the
 rows are bit for bit those of separate runs; tests/papers/cc2007/test_run_command.py).
 A learner the leaderboard already trained with the same settings on the same store is not
-fitted again: `--fitted LEARNER=MODEL` scores that model's iterations (the same rows).
+fitted again: `--fitted LEARNER=MODEL` scores that model's iterations (the same rows). The job's models
+read each store through one set of pairs (`PairwiseCRF.share_pairs`). `--warm-start MODEL` starts the
+job's first fit from that model's iteration 1 instead of 0: the same criterion, relative to ‖∇f(0)‖,
+but another path to the optimum, which the tolerance does not pin down to the tables' precision (not the
+same tables, bench/cc2007_fits.py --warm-pa compares them); the workflow does not use it.
 """
 
 import time
@@ -57,6 +61,13 @@ def add_arguments(p):
         help="score this already fitted model (`coreflab train`, same settings and training store) "
         "instead of fitting the learner again (repeatable)",
     )
+    p.add_argument(
+        "--warm-start",
+        default=None,
+        metavar="MODEL",
+        help="a fitted C&C model on the same training store (any bias and λ): the job's first fit starts from "
+        "its iteration 1's weights instead of 0, and stops by the same criterion",
+    )
     p.add_argument("--model", default=None, help="also save the model (.npz; with one --learner only)")
     p.add_argument("--out", action="append", required=True, help="tidy CSV of every iteration's scores, per learner")
 
@@ -71,7 +82,8 @@ def run(args):
     keys = {"train": read_conll_path(args.train_conll), "test": read_conll_path(args.test_conll)}
     params = {**learner_params(args.bias, args.bias_weight, args.em_iterations, args.max_iter), "seed": args.seed}
     fitted = fitted_models(args.fitted, args.learner)
-    first = None
+    warm = warm_start(args.warm_start, train, args.train_arcs)
+    first = owner = None
     for learner, out in zip(args.learner, args.out):
         model = make_learner(learner, params)
         rows = []
@@ -88,11 +100,14 @@ def run(args):
             print(f"  {solver_line(m, iteration)}", flush=True)
 
         if learner in fitted:
-            model = stand_in(fitted[learner], model, train, args.train_arcs)
+            model = stand_in(fitted[learner], model, train, args.train_arcs, owner)
             for t in range(1, model.n_iterations_ + 1):
                 record(t, model)
         else:
-            model.fit(train, callback=record, first_fit=first)
+            if owner is not None:
+                model.share_pairs(owner)
+            model.fit(train, callback=record, first_fit=first, warm_start=warm)
+        owner = owner or model  # each store's pairs are built once, for all the job's models
         first = first or model.first_fit()
         if args.model:
             model.save(args.model)
@@ -125,6 +140,8 @@ def solver_line(model, iteration):
         return "solver: convergence not recorded (a model saved before fits kept it)"
     products = f", {record['cg_iterations']} Hessian products" if record.get("cg_iterations") is not None else ""
     state = "converged" if record.get("converged") else f"NOT converged ({record.get('message', '')})"
+    if record.get("start") == "warm":
+        state += ", warm-started"
     return (
         f"solver: {record.get('solver', '?')}, {record.get('iterations')} iterations{products}, "
         f"‖g‖/‖g(0)‖ {record.get('grad_norm_rel', float('nan')):.1e} (tol {record.get('tol', float('nan')):g}): {state}"
@@ -140,12 +157,31 @@ def fitted_models(specs, learners):
     return out
 
 
-def stand_in(path, model, train, train_arcs):
+def warm_start(path, train, train_arcs):
+    """The `first_fit()` of the C&C model at path (None without one), checked to be fitted on the
+    features of the training store (else a one-line error)."""
+    if path is None:
+        return None
+    from coreflab.learn.base import Learner
+    from coreflab.learn.pairwise.crf_slt import PairwiseCRF
+
+    fitted = Learner.load(path)
+    if not isinstance(fitted, PairwiseCRF):
+        raise UserError(f"--warm-start {path}: a {fitted.name} model, not a Choi & Cardie one")
+    if not fitted.fitted_on(train):
+        raise UserError(f"--warm-start {path}: fitted on other training features than --train-arcs {train_arcs}")
+    return fitted.first_fit()
+
+
+def stand_in(path, model, train, train_arcs, pairs_of=None):
     """The model fitted at path, checked to be the fit `model.fit(train)` would make: the same
-    learner and fit settings, over the same training features (else a one-line error)."""
+    learner and fit settings, over the same training features (else a one-line error); reading the
+    stores through the pairs of the model `pairs_of`, if given."""
     from coreflab.learn.base import Learner
 
     fitted = Learner.load(path)
+    if pairs_of is not None and callable(getattr(fitted, "share_pairs", None)):
+        fitted.share_pairs(pairs_of)
     if type(fitted) is not type(model) or fitted.fit_key() != model.fit_key():
         raise UserError(
             f"{path}: fitted as {fitted.name} {fitted.fit_key()}, this job runs {model.name} {model.fit_key()}"
