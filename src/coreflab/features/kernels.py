@@ -222,22 +222,28 @@ def definedness_masks(T, n_ana, ana_col, n_oth, oth_slot, n_cols):
 
 
 @njit(cache=True)
+def _anaphor_prefix(tpl, T, j, t):
+    """(hash of entry t's anaphor side for mention j, whether every cell has a value); the
+    root arc and every arc of j start from it (the hash is unused when a value is missing)."""
+    h = tpl.start[t]
+    for c in range(tpl.n_ana[t]):
+        col = tpl.ana_col[t, c]
+        v = 0 if col < 0 else T[j, col]
+        if v == NO_VALUE:
+            return h, False
+        h = hash_step(h, v)
+    return h, True
+
+
+@njit(cache=True)
 def _root_features(j, T, tpl, n_bits, out, pos, tags):
     """Features of the root arc of j (anaphor side + ante_type = R; no pair values).
     Writes them at out[pos:] unless n_bits == 0 (and their template indices at tags[pos:] if tags
     is not empty); returns their number."""
-    start, n_ana, ana_col, n_oth, oth_slot = tpl.start, tpl.n_ana, tpl.ana_col, tpl.n_oth, tpl.oth_slot
+    n_oth, oth_slot = tpl.n_oth, tpl.oth_slot
     n = 0
-    for t in range(start.shape[0]):
-        h = start[t]
-        ok = True
-        for c in range(n_ana[t]):
-            col = ana_col[t, c]
-            v = 0 if col < 0 else T[j, col]
-            if v == NO_VALUE:
-                ok = False
-                break
-            h = hash_step(h, v)
+    for t in range(tpl.start.shape[0]):
+        h, ok = _anaphor_prefix(tpl, T, j, t)
         if not ok:
             continue
         for c in range(n_oth[t]):
@@ -281,7 +287,7 @@ def fill_features(doc_off, arc_ante, T, tok_lower, tpl, used_ops, n_bits, m_arc_
     arc_tags (uint16, as long as arc_feats) also the template index of every feature.
 
     Returns the number of arcs whose feature count disagrees with pass 1 (always 0)."""
-    start, n_ana, ana_col, n_oth, oth_slot, n_cols = tpl
+    start, n_oth, oth_slot, n_cols = tpl.start, tpl.n_oth, tpl.oth_slot, tpl.n_cols
     n_t = start.shape[0]
     prefix = np.empty(n_t, dtype=np.uint64)
     ok_j = np.empty(n_t, dtype=np.bool_)
@@ -305,16 +311,7 @@ def fill_features(doc_off, arc_ante, T, tok_lower, tpl, used_ops, n_bits, m_arc_
             # anaphor-side prefix of every entry, once per mention
             for q in range(n_nr):
                 t = nr[q]
-                h = start[t]
-                ok = True
-                for c in range(n_ana[t]):
-                    col = ana_col[t, c]
-                    v = 0 if col < 0 else T[j, col]
-                    if v == NO_VALUE:
-                        ok = False
-                    h = hash_step(h, v)
-                prefix[t] = h
-                ok_j[t] = ok
+                prefix[t], ok_j[t] = _anaphor_prefix(tpl, T, j, t)
             for a in range(m_arc_off[j] + 1, m_arc_off[j + 1]):
                 i = lo + arc_ante[a]
                 pair_values(j, i, T, tok_lower, need, pv)
