@@ -4,10 +4,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coreflab.decode.arcs import arc_scores
+from coreflab.decode.arcs import arc_arrays, arc_scores
 from coreflab.decode.random_problem import random_problem
 from coreflab.mela.features import clustering_features, compact_gold, gold_constants
-from coreflab.mela.partial import alg3_doc, rho_loss
+from coreflab.mela.partial import Gold, Rho, alg3_doc, rho_loss
 
 COEF = np.array([-0.05, 0.01, 0.35, 0.02, 0.03, 0.54, 0.2, -0.02, -0.08])
 
@@ -23,29 +23,9 @@ def _run(n, seed, C, use_order, use_c=True, max_passes=8, window=None, check=Tru
     stats = np.zeros(2)
     objs = np.full(max_passes, np.nan)
     calib = G / 100.0 if use_c else 1.0
-    passes = alg3_doc(
-        scores,
-        0,
-        store.m_arc_offsets,
-        store.arc_ante,
-        0,
-        n,
-        g,
-        gsize,
-        K,
-        G,
-        min_size,
-        COEF,
-        0.5,
-        calib,
-        C,
-        use_order,
-        max_passes,
-        check,
-        out,
-        stats,
-        objs,
-    )
+    arcs = arc_arrays(store, np.zeros(store.arc_ante.shape[0]))
+    rho = Rho(COEF, 0.5, calib, C, use_order, max_passes, min_size)
+    passes = alg3_doc(scores, arcs, 0, n, Gold(g, gsize, K, G), rho, check, out, stats, objs)
     return store, scores, mc, out, stats, objs[:passes], passes, calib
 
 

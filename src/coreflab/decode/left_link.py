@@ -5,10 +5,18 @@ dummy, and its features `arc_feats` with values `arc_vals`; an empty `arc_vals` 
 store). The dummy link scores 0 (w·φ(i, 0) = 0), as in the paper.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from coreflab.features.shared_rows import arc_dot
+
+Links = namedtuple(
+    "Links", ["doc_item_offsets", "item_arc_offsets", "arc_ante", "arc_feat_offsets", "arc_feats", "arc_vals"]
+)
+Links.__doc__ = """The candidate links as the left-link kernels read them (`kernel_arrays`): items per document,
+arcs per item, each arc's antecedent (-1 = dummy) and its features (an empty `arc_vals`: binary)."""
 
 # Below this exponent a softmax term counts as exactly 0. The largest term is e^0 = 1, so
 # Z ≥ 1 and a dropped term is < e^-50 ≈ 2e-22 of Z: n of them (n ≤ a few thousand
@@ -32,6 +40,12 @@ def arc_score(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, arc_ante):
         for e in range(arc_feat_offsets[a], arc_feat_offsets[a + 1]):
             s += v[arc_feats[e]] * arc_vals[e]
     return s * scale
+
+
+@njit(cache=True)
+def link_score(v, scale, links, a):
+    """`arc_score` of arc a of a `Links` bundle."""
+    return arc_score(v, scale, links.arc_feat_offsets, links.arc_feats, links.arc_vals, a, links.arc_ante)
 
 
 @njit(cache=True)

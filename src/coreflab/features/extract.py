@@ -17,7 +17,7 @@ from coreflab.errors import UserError
 from coreflab.features.candidates import candidate_arcs
 from coreflab.features.featureset import FeatureSet, load_featureset
 from coreflab.features.hashing import MAX_BITS, py_mix64
-from coreflab.features.kernels import count_features, fill_features
+from coreflab.features.kernels import Templates, count_features, fill_features
 from coreflab.features.mention_table import mention_table
 from coreflab.features.store import ArcStore
 from coreflab.features.templates import resolve
@@ -175,9 +175,9 @@ def _plan(corpus, featureset, n_bits, window, reach):
     )
 
 
-def _comps(plan):
+def _templates(plan):
     res = plan.res
-    return res.n_ana, res.ana_col, res.n_oth, res.oth_slot, plan.T.shape[1]
+    return Templates(plan.start, res.n_ana, res.ana_col, res.n_oth, res.oth_slot, plan.T.shape[1])
 
 
 def _count_pass(plan, d0, d1):
@@ -189,7 +189,7 @@ def _count_pass(plan, d0, d1):
     m_arc_off = plan.m_arc_off - a0 if a0 else plan.m_arc_off
     arc_ante = plan.arc_ante[a0:a1]
     counts = np.zeros(a1 - a0, dtype=np.int32)
-    count_features(sub_doc, arc_ante, plan.T, plan.start, *_comps(plan), m_arc_off, counts)
+    count_features(sub_doc, arc_ante, plan.T, _templates(plan), m_arc_off, counts)
     return sub_doc, m_arc_off, arc_ante, counts
 
 
@@ -199,7 +199,6 @@ def _block(plan, d0, d1, tagged):
     sub_doc, m_arc_off, arc_ante, counts = _count_pass(plan, d0, d1)
     m0, m1 = int(sub_doc[0]), int(sub_doc[-1])
     a0, a1 = int(plan.m_arc_off[m0]), int(plan.m_arc_off[m1])
-    comps = _comps(plan)
     arc_feat_off = np.zeros(a1 - a0 + 1, dtype=np.int64)
     np.cumsum(counts, out=arc_feat_off[1:])
     del counts
@@ -212,8 +211,7 @@ def _block(plan, d0, d1, tagged):
         arc_ante,
         plan.T,
         plan.tok_lower,
-        plan.start,
-        *comps,
+        _templates(plan),
         res.used_ops,
         plan.n_bits,
         m_arc_off,

@@ -12,6 +12,8 @@ anaphor-side prefix is computed once per mention; the count pass uses bit masks 
 entries have values on each side, so it never computes a value per arc.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -56,6 +58,10 @@ from coreflab.features.templates import (
 NO_VALUE = -1
 OTHER_SENTENCE = -2  # sent_paths value of mentions in different sentences
 _PATH_MASK = np.uint64(0x3FFFFFFFFFFFFFFF)  # keeps a hashed value non-negative
+
+Templates = namedtuple("Templates", ["start", "n_ana", "ana_col", "n_oth", "oth_slot", "n_cols"])
+Templates.__doc__ = """The compiled feature templates both kernel passes read: per entry its hash start, its
+anaphor-side columns and its other-side slots (a slot >= n_cols names a pair value)."""
 
 
 @njit(cache=True, inline="always")
@@ -216,21 +222,28 @@ def definedness_masks(T, n_ana, ana_col, n_oth, oth_slot, n_cols):
 
 
 @njit(cache=True)
-def _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits, out, pos, tags):
+def _anaphor_prefix(tpl, T, j, t):
+    """(hash of entry t's anaphor side for mention j, whether every cell has a value); the
+    root arc and every arc of j start from it (the hash is unused when a value is missing)."""
+    h = tpl.start[t]
+    for c in range(tpl.n_ana[t]):
+        col = tpl.ana_col[t, c]
+        v = 0 if col < 0 else T[j, col]
+        if v == NO_VALUE:
+            return h, False
+        h = hash_step(h, v)
+    return h, True
+
+
+@njit(cache=True)
+def _root_features(j, T, tpl, n_bits, out, pos, tags):
     """Features of the root arc of j (anaphor side + ante_type = R; no pair values).
     Writes them at out[pos:] unless n_bits == 0 (and their template indices at tags[pos:] if tags
     is not empty); returns their number."""
+    n_oth, oth_slot = tpl.n_oth, tpl.oth_slot
     n = 0
-    for t in range(start.shape[0]):
-        h = start[t]
-        ok = True
-        for c in range(n_ana[t]):
-            col = ana_col[t, c]
-            v = 0 if col < 0 else T[j, col]
-            if v == NO_VALUE:
-                ok = False
-                break
-            h = hash_step(h, v)
+    for t in range(tpl.start.shape[0]):
+        h, ok = _anaphor_prefix(tpl, T, j, t)
         if not ok:
             continue
         for c in range(n_oth[t]):
@@ -249,9 +262,9 @@ def _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits,
 
 
 @njit(cache=True)
-def count_features(doc_off, arc_ante, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, m_arc_off, counts):
+def count_features(doc_off, arc_ante, T, tpl, m_arc_off, counts):
     """Pass 1: number of features of every arc into counts[n_arcs] (from bit masks)."""
-    jmask, imask, nonroot = definedness_masks(T, n_ana, ana_col, n_oth, oth_slot, n_cols)
+    jmask, imask, nonroot = definedness_masks(T, tpl.n_ana, tpl.ana_col, tpl.n_oth, tpl.oth_slot, tpl.n_cols)
     dummy = np.zeros(1, dtype=np.int32)
     no_tags = np.zeros(0, dtype=np.uint16)
     n_w = nonroot.shape[0]
@@ -259,7 +272,7 @@ def count_features(doc_off, arc_ante, T, start, n_ana, ana_col, n_oth, oth_slot,
         lo, hi = doc_off[d], doc_off[d + 1]
         for j in range(lo, hi):
             a = m_arc_off[j]
-            counts[a] = _root_features(j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, 0, dummy, 0, no_tags)
+            counts[a] = _root_features(j, T, tpl, 0, dummy, 0, no_tags)
             for a in range(m_arc_off[j] + 1, m_arc_off[j + 1]):
                 i = lo + arc_ante[a]
                 c = 0
@@ -269,28 +282,12 @@ def count_features(doc_off, arc_ante, T, start, n_ana, ana_col, n_oth, oth_slot,
 
 
 @njit(cache=True)
-def fill_features(
-    doc_off,
-    arc_ante,
-    T,
-    tok_lower,
-    start,
-    n_ana,
-    ana_col,
-    n_oth,
-    oth_slot,
-    n_cols,
-    used_ops,
-    n_bits,
-    m_arc_off,
-    arc_feat_off,
-    arc_feats,
-    arc_tags,
-):
+def fill_features(doc_off, arc_ante, T, tok_lower, tpl, used_ops, n_bits, m_arc_off, arc_feat_off, arc_feats, arc_tags):
     """Pass 2: hashed feature ids of every arc (antecedents given in arc_ante); with a non-empty
     arc_tags (uint16, as long as arc_feats) also the template index of every feature.
 
     Returns the number of arcs whose feature count disagrees with pass 1 (always 0)."""
+    start, n_oth, oth_slot, n_cols = tpl.start, tpl.n_oth, tpl.oth_slot, tpl.n_cols
     n_t = start.shape[0]
     prefix = np.empty(n_t, dtype=np.uint64)
     ok_j = np.empty(n_t, dtype=np.bool_)
@@ -309,23 +306,12 @@ def fill_features(
         lo, hi = doc_off[d], doc_off[d + 1]
         for j in range(lo, hi):
             a = m_arc_off[j]
-            k = _root_features(
-                j, T, start, n_ana, ana_col, n_oth, oth_slot, n_cols, n_bits, arc_feats, arc_feat_off[a], arc_tags
-            )
+            k = _root_features(j, T, tpl, n_bits, arc_feats, arc_feat_off[a], arc_tags)
             bad += k != arc_feat_off[a + 1] - arc_feat_off[a]
             # anaphor-side prefix of every entry, once per mention
             for q in range(n_nr):
                 t = nr[q]
-                h = start[t]
-                ok = True
-                for c in range(n_ana[t]):
-                    col = ana_col[t, c]
-                    v = 0 if col < 0 else T[j, col]
-                    if v == NO_VALUE:
-                        ok = False
-                    h = hash_step(h, v)
-                prefix[t] = h
-                ok_j[t] = ok
+                prefix[t], ok_j[t] = _anaphor_prefix(tpl, T, j, t)
             for a in range(m_arc_off[j] + 1, m_arc_off[j + 1]):
                 i = lo + arc_ante[a]
                 pair_values(j, i, T, tok_lower, need, pv)

@@ -36,6 +36,8 @@ has its letters as self-acronym. Both are hashed with the same chain so they com
 as integers.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -139,6 +141,11 @@ _CITATION = {
 }
 _DEFINITE = {"the", "my", "your", "his", "her", "its", "our", "their"}
 _DEMONSTRATIVE = {"this", "that", "these", "those"}
+
+Tokens = namedtuple("Tokens", ["word", "lower", "pos", "speaker", "sentence"])
+Tokens.__doc__ = """Per-token columns of a corpus (-1 where the corpus has none) the table is filled from."""
+Letters = namedtuple("Letters", ["initial", "off", "letters"])
+Letters.__doc__ = """Per vocabulary entry its capital initial and its capital letters (`vocab_letters`)."""
 
 
 @njit(cache=True)
@@ -342,31 +349,20 @@ def _fold(h):
 
 
 @njit(cache=True)
-def _fill_table(
-    T,
-    doc_off,
-    doc_tok_off,
-    doc_genre,
-    tok_word,
-    tok_lower,
-    tok_pos,
-    tok_speaker,
-    tok_sentence,
-    m_start,
-    m_end,
-    m_head,
-    v_initial,
-    v_off,
-    v_letters,
-):
+def _fill_table(T, doc_off, doc_tok_off, doc_genre, toks, letters):
+    """The columns read from the tokens and the vocabulary (spans from T's start/end/head columns).
+
+    toks: `Tokens`; letters: `Letters` (`vocab_letters`)."""
+    tok_word, tok_lower, tok_pos, tok_speaker, tok_sentence = toks
+    v_initial, v_off, v_letters = letters
     n_docs = doc_off.shape[0] - 1
     for d in range(n_docs):
         base = doc_tok_off[d]
         n_tok = doc_tok_off[d + 1] - base
         for r in range(doc_off[d], doc_off[d + 1]):
-            s = m_start[r]
-            e = m_end[r]
-            h = m_head[r]
+            s = T[r, C_START]
+            e = T[r, C_END]
+            h = T[r, C_HEAD_TOK]
             T[r, C_TOK_BASE] = base
             T[r, C_GENRE] = doc_genre[d]
             T[r, C_LENGTH] = bucket(e - s + 1)
@@ -439,23 +435,13 @@ def mention_table(corpus):
 
     n_docs = len(a["doc_mention_offsets"]) - 1
     genre = np.ascontiguousarray(a["doc_genre"], dtype=np.int32) if "doc_genre" in a else np.full(n_docs, -1, np.int32)
-    v_initial, v_off, v_letters = vocab_letters(corpus.vocab)
     _fill_table(
         T,
         np.ascontiguousarray(a["doc_mention_offsets"], dtype=np.int64),
         np.ascontiguousarray(a["doc_token_offsets"], dtype=np.int64),
         genre,
-        tok("tok_word"),
-        tok("tok_lower"),
-        tok("tok_pos"),
-        tok("tok_speaker"),
-        tok("tok_sentence"),
-        T[:, C_START].copy(),
-        T[:, C_END].copy(),
-        T[:, C_HEAD_TOK].copy(),
-        v_initial,
-        v_off,
-        v_letters,
+        Tokens(tok("tok_word"), tok("tok_lower"), tok("tok_pos"), tok("tok_speaker"), tok("tok_sentence")),
+        Letters(*vocab_letters(corpus.vocab)),
     )
     qkind, conj, verb_tag, strip = vocab_context_flags(corpus.vocab)
     doc_tok_off = np.ascontiguousarray(a["doc_token_offsets"], dtype=np.int64)

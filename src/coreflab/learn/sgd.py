@@ -29,6 +29,12 @@ def add_arc(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, coef):
 
 
 @njit(cache=True)
+def add_link(v, scale, links, a, coef):
+    """`add_arc` of arc a of a left-link `Links` bundle."""
+    add_arc(v, scale, links.arc_feat_offsets, links.arc_feats, links.arc_vals, a, coef)
+
+
+@njit(cache=True)
 def add_arcs(target, coef, divisor, g, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals):
     """target += coef · Σ_k g_k φ_{a0+k} / divisor over the n candidates (dummy and g_k = 0 skipped).
 

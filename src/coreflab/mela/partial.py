@@ -22,12 +22,38 @@ Choices (reconstructed where the paper is silent, documented here and in the rep
   computed in O(keys(S)) per candidate cluster plus one O(n) sweep per node, never by
   rescoring the document. With `check` the from-scratch totals of every candidate are
   compared (the property test), max |difference| goes to stats[1].
+
+The document's state (`Tree`), the subtree being moved (`Sub`) and the scratch (`Work`) are
+bundles so that each step of a pass is a function of its own: subtree, split, candidate
+losses, merge, pass objective.
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
 from coreflab.mela.features import N_TOTALS, clustering_totals, contrib_into, features_from_totals
+
+Gold = namedtuple("Gold", ["g", "gsize", "K", "G"])
+Gold.__doc__ = """The key of one document: compacted gold ids of its mentions (`compact_gold`), gold
+cluster sizes, the number of gold clusters and of gold mentions (`gold_constants`)."""
+
+Rho = namedtuple("Rho", ["coef", "intercept", "calib", "C", "use_order", "max_passes", "min_size"])
+Rho.__doc__ = """Δ_ρ and Alg. 3's options: the regressor (coef, intercept), calibration, weight C, λ_v
+(use_order), the pass limit and min_size (2: response singletons dropped, 1: kept)."""
+
+Tree = namedtuple("Tree", ["ante", "arc", "lab", "size", "cnt", "keys", "nk", "sq", "rec", "psi", "T"])
+Tree.__doc__ = """ĥ and its clusters: antecedent and arc of every mention, cluster label (first mention),
+per cluster its size, gold-key counts and aggregates (`_row_aggs`), and the totals T of the response."""
+
+Sub = namedtuple("Sub", ["insub", "sub", "skey", "scnt", "psiA"])
+Sub.__doc__ = """The subtree S being moved: membership, its mentions, its distinct gold keys with counts, and
+per cluster A the A-part of Ψ̃(A ∪ S)."""
+
+Work = namedtuple("Work", ["stamp", "mloss", "feats", "Tc", "resp", "check", "stats"])
+Work.__doc__ = """Scratch: per cluster the visit its loss is cached for and that loss, the nine features, a
+candidate's totals and a response; with check the from-scratch comparison goes to stats[1]."""
 
 
 @njit(cache=True)
@@ -38,6 +64,12 @@ def rho_loss(T, G, K, coef, intercept, calib, feats):
     for i in range(9):
         s += coef[i] * feats[i]
     return calib * (100.0 - s)
+
+
+@njit(cache=True)
+def _loss(T, gold, rho, feats):
+    """`rho_loss` of the totals T against this document's key."""
+    return rho_loss(T, float(gold.G), float(gold.K), rho.coef, rho.intercept, rho.calib, feats)
 
 
 @njit(cache=True)
@@ -59,211 +91,266 @@ def _row_aggs(cnt, c, size, gsize, K):
 
 
 @njit(cache=True)
-def _set_aggs(c, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi):
-    keys, nk, sq, rec, psi = _row_aggs(cnt, c, size[c], gsize, K)
-    a_keys[c], a_nk[c], a_sq[c], a_rec[c], a_psi[c] = keys, nk, sq, rec, psi
+def _set_aggs(st, c, gold):
+    keys, nk, sq, rec, psi = _row_aggs(st.cnt, c, st.size[c], gold.gsize, gold.K)
+    st.keys[c], st.nk[c], st.sq[c], st.rec[c], st.psi[c] = keys, nk, sq, rec, psi
 
 
 @njit(cache=True)
-def alg3_doc(
-    scores,
-    s_off,
-    m_arc_offsets,
-    arc_ante,
-    lo,
-    hi,
-    g,
-    gsize,
-    K,
-    G,
-    min_size,
-    coef,
-    intercept,
-    calib,
-    C,
-    use_order,
-    max_passes,
-    check,
-    out_arc,
-    stats,
-    objs,
-):
+def _contrib(T, sign, size, st, c, min_size):
+    """T += sign·contrib of cluster c's aggregates at this size (`contrib_into`)."""
+    contrib_into(T, sign, size, st.keys[c], st.nk[c], st.sq[c], st.rec[c], st.psi[c], min_size)
+
+
+@njit(cache=True)
+def _new_tree(n, gold, min_size):
+    """The start state: every mention alone, no arc (see the module docstring)."""
+    g = gold.g
+    st = Tree(
+        np.full(n, -1, dtype=np.int64),
+        np.full(n, -1, dtype=np.int64),
+        np.arange(n),
+        np.ones(n, dtype=np.int64),
+        np.zeros((n, max(gold.K, 1)), dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros(N_TOTALS),
+    )
+    for m in range(n):
+        if g[m] >= 0:
+            st.cnt[m, g[m]] = 1
+        _set_aggs(st, m, gold)
+        _contrib(st.T, 1.0, st.size[m], st, m, min_size)
+    return st
+
+
+@njit(cache=True)
+def _subtree(v, ante, sb):
+    """Step 1: S, the later mentions whose antecedent chain reaches v (and v); returns |S|."""
+    insub, sub = sb.insub, sb.sub
+    ns = 0
+    for u in range(ante.shape[0]):
+        insub[u] = False
+    insub[v] = True
+    sub[ns] = v
+    ns += 1
+    for u in range(v + 1, ante.shape[0]):
+        if ante[u] >= 0 and insub[ante[u]]:
+            insub[u] = True
+            sub[ns] = u
+            ns += 1
+    return ns
+
+
+@njit(cache=True)
+def _split(st, v, sb, ns, gold, min_size):
+    """Step 2: remove v's arc, S leaves its cluster (label = the cluster's first mention)."""
+    g, T, cnt, size = gold.g, st.T, st.cnt, st.size
+    c = st.lab[v]
+    _contrib(T, -1.0, size[c], st, c, min_size)
+    for t in range(ns):
+        u = sb.sub[t]
+        st.lab[u] = v
+        if g[u] >= 0:
+            cnt[c, g[u]] -= 1
+            cnt[v, g[u]] += 1
+    size[c] -= ns
+    size[v] = ns
+    _set_aggs(st, c, gold)
+    _set_aggs(st, v, gold)
+    _contrib(T, 1.0, size[c], st, c, min_size)
+    _contrib(T, 1.0, size[v], st, v, min_size)
+    st.ante[v] = -1
+
+
+@njit(cache=True)
+def _subtree_keys(sb, ns, g):
+    """Distinct gold keys of S (sb.skey) with their counts (sb.scnt); returns how many."""
+    nsk = 0
+    for t in range(ns):
+        k = g[sb.sub[t]]
+        if k >= 0:
+            if sb.scnt[k] == 0:
+                sb.skey[nsk] = k
+                nsk += 1
+            sb.scnt[k] += 1
+    return nsk
+
+
+@njit(cache=True)
+def _psi_sweep(st, sb, sS, gold):
+    """O(n) sweep: the A-part of Ψ̃(A ∪ S) for every cluster A."""
+    g, psiA = gold.g, sb.psiA
+    n = psiA.shape[0]
+    for u in range(n):
+        psiA[u] = 0.0
+    for u in range(n):
+        if not sb.insub[u] and g[u] >= 0:
+            A = st.lab[u]
+            psiA[A] += 2.0 / (gold.gsize[g[u]] + st.size[A] + sS)
+
+
+@njit(cache=True)
+def _check_totals(wk, gold, T, min_size):
+    """stats[1] = max(stats[1], max |totals of wk.resp from scratch − T|)."""
+    T0 = clustering_totals(gold.g, gold.gsize, gold.K, wk.resp, min_size)
+    for i in range(N_TOTALS):
+        d = abs(T0[i] - T[i])
+        if d > wk.stats[1]:
+            wk.stats[1] = d
+
+
+@njit(cache=True)
+def _merged_loss(st, sb, A, v, sS, nsk, gold, rho, wk):
+    """Δ'_ρ after merging S into cluster A, from T in O(keys(S)) (see the module docstring)."""
+    gsize, cnt, skey, scnt, Tc = gold.gsize, st.cnt, sb.skey, sb.scnt, wk.Tc
+    min_size = rho.min_size
+    common = 0
+    csq = 0.0
+    crec = 0.0
+    psi = sb.psiA[A]
+    sm = st.size[A] + sS
+    for t in range(nsk):
+        k = skey[t]
+        y = cnt[A, k]
+        if y > 0:
+            common += 1
+        csq += scnt[k] * y
+        crec += scnt[k] * y / gsize[k]
+        psi += 2.0 * scnt[k] / (gsize[k] + sm)
+    for i in range(N_TOTALS):
+        Tc[i] = st.T[i]
+    _contrib(Tc, -1.0, st.size[A], st, A, min_size)
+    _contrib(Tc, -1.0, sS, st, v, min_size)
+    contrib_into(
+        Tc,
+        1.0,
+        sm,
+        st.keys[A] + st.keys[v] - common,
+        st.nk[A] + st.nk[v],
+        st.sq[A] + st.sq[v] + 2.0 * csq,
+        st.rec[A] + st.rec[v] + 2.0 * crec,
+        psi,
+        min_size,
+    )
+    loss = _loss(Tc, gold, rho, wk.feats)
+    if wk.check:
+        for u in range(sb.insub.shape[0]):
+            wk.resp[u] = A if sb.insub[u] else st.lab[u]
+        _check_totals(wk, gold, Tc, min_size)
+    return loss
+
+
+@njit(cache=True)
+def _best_arc(scores, arcs, lo, v, tag, sS, nsk, st, sb, gold, rho, wk):
+    """The arc of v maximising w·e + C·λ_v·Δ'_ρ (ties keep the current arc); tag: this visit, for
+    the per-cluster cache of merged losses."""
+    n = st.ante.shape[0]
+    lam = (v + 1.0) / n if rho.use_order else 1.0
+    base = _loss(st.T, gold, rho, wk.feats)
+    s_off = arcs.m_arc_offsets[lo]
+    best = -np.inf
+    best_a = -1
+    for a in range(arcs.m_arc_offsets[lo + v], arcs.m_arc_offsets[lo + v + 1]):
+        x = arcs.arc_ante[a]
+        if x < 0:
+            loss = base
+        else:
+            A = st.lab[x]
+            if wk.stamp[A] != tag:
+                wk.stamp[A] = tag
+                wk.mloss[A] = _merged_loss(st, sb, A, v, sS, nsk, gold, rho, wk)
+            loss = wk.mloss[A]
+        s = scores[a - s_off] + rho.C * lam * loss
+        if best_a < 0 or s > best or (s == best and a == st.arc[v]):
+            best = s
+            best_a = a
+    return best_a
+
+
+@njit(cache=True)
+def _merge(st, v, x, sb, ns, gold, min_size):
+    """Step 3: add the arc (x, v), S joins x's cluster."""
+    g, T, cnt, size = gold.g, st.T, st.cnt, st.size
+    A = st.lab[x]
+    _contrib(T, -1.0, size[A], st, A, min_size)
+    _contrib(T, -1.0, size[v], st, v, min_size)
+    for t in range(ns):
+        u = sb.sub[t]
+        st.lab[u] = A
+        if g[u] >= 0:
+            cnt[A, g[u]] += 1
+            cnt[v, g[u]] -= 1
+    size[A] += ns
+    size[v] = 0
+    _set_aggs(st, A, gold)
+    _contrib(T, 1.0, size[A], st, A, min_size)
+    st.ante[v] = x
+
+
+@njit(cache=True)
+def _visit(scores, arcs, lo, v, tag, st, sb, gold, rho, wk):
+    """One coordinate step: v's arc is replaced by the best one given the rest of ĥ."""
+    ns = _subtree(v, st.ante, sb)
+    if st.ante[v] >= 0:
+        _split(st, v, sb, ns, gold, rho.min_size)
+    nsk = _subtree_keys(sb, ns, gold.g)
+    _psi_sweep(st, sb, ns, gold)
+    best_a = _best_arc(scores, arcs, lo, v, tag, ns, nsk, st, sb, gold, rho, wk)
+    if wk.check:
+        for u in range(st.lab.shape[0]):
+            wk.resp[u] = st.lab[u]
+        _check_totals(wk, gold, st.T, rho.min_size)
+    for t in range(nsk):
+        sb.scnt[sb.skey[t]] = 0
+    st.arc[v] = best_a
+    x = arcs.arc_ante[best_a]
+    if x >= 0:
+        _merge(st, v, x, sb, ns, gold, rho.min_size)
+
+
+@njit(cache=True)
+def alg3_doc(scores, arcs, lo, hi, gold, rho, check, out_arc, stats, objs):
     """Inexact max-violating tree of one document (global arc ids into out_arc[0:n]).
 
-    g/gsize/K/G: compacted gold ids of the document's mentions (`compact_gold`), gold
-    cluster sizes, number of gold clusters, gold mentions; min_size: 2 when response
-    singletons are dropped, 1 when kept (`coreflab.mela.features`). Returns the number of passes
-    run; objs[p] = F after pass p (when objs is long enough); stats[0] += passes,
-    stats[1] = max |incremental − from-scratch| over candidates when check.
+    scores: w·e of the document's arcs from its first (`ArcArrays` arcs, mentions lo..hi-1);
+    gold: its `Gold`; rho: the loss (`Rho`). Returns the number of passes run; objs[p] = F
+    after pass p (when objs is long enough); stats[0] += passes, stats[1] = max
+    |incremental − from-scratch| over candidates when check.
     """
     n = hi - lo
     if n == 0:
         return 0
-    Gf = float(G)
-    Kf = float(K)
-    Kc = max(K, 1)
-    ante = np.full(n, -1, dtype=np.int64)
-    arc = np.full(n, -1, dtype=np.int64)
-    lab = np.arange(n)
-    size = np.ones(n, dtype=np.int64)
-    cnt = np.zeros((n, Kc), dtype=np.int64)
-    a_keys = np.zeros(n, dtype=np.int64)
-    a_nk = np.zeros(n, dtype=np.int64)
-    a_sq = np.zeros(n)
-    a_rec = np.zeros(n)
-    a_psi = np.zeros(n)
-    T = np.zeros(N_TOTALS)
-    for m in range(n):
-        if g[m] >= 0:
-            cnt[m, g[m]] = 1
-        _set_aggs(m, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi)
-        contrib_into(T, 1.0, size[m], a_keys[m], a_nk[m], a_sq[m], a_rec[m], a_psi[m], min_size)
-    insub = np.zeros(n, dtype=np.bool_)
-    sub = np.empty(n, dtype=np.int64)
-    skey = np.empty(n, dtype=np.int64)
-    scnt = np.zeros(Kc, dtype=np.int64)
-    stamp = np.full(n, -1, dtype=np.int64)
-    mloss = np.zeros(n)
-    psiA = np.zeros(n)
-    feats = np.zeros(9)
-    Tc = np.zeros(N_TOTALS)
-    resp = np.empty(n, dtype=np.int64)
+    st = _new_tree(n, gold, rho.min_size)
+    sb = Sub(
+        np.zeros(n, dtype=np.bool_),
+        np.empty(n, dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+        np.zeros(max(gold.K, 1), dtype=np.int64),
+        np.zeros(n),
+    )
+    wk = Work(
+        np.full(n, -1, dtype=np.int64),
+        np.zeros(n),
+        np.zeros(9),
+        np.zeros(N_TOTALS),
+        np.empty(n, dtype=np.int64),
+        check,
+        stats,
+    )
+    s_off = arcs.m_arc_offsets[lo]
+    arc = st.arc
     prev_arc = np.full(n, -1, dtype=np.int64)
     prev_obj = -np.inf
     passes = 0
-    while passes < max_passes:
+    while passes < rho.max_passes:
         passes += 1
         for v in range(n):
-            # 1. the subtree S of v (later mentions whose antecedent chain reaches v)
-            ns = 0
-            for u in range(n):
-                insub[u] = False
-            insub[v] = True
-            sub[ns] = v
-            ns += 1
-            for u in range(v + 1, n):
-                if ante[u] >= 0 and insub[ante[u]]:
-                    insub[u] = True
-                    sub[ns] = u
-                    ns += 1
-            # 2. remove v's arc: split S off its cluster (label = the cluster's first mention)
-            if ante[v] >= 0:
-                c = lab[v]
-                contrib_into(T, -1.0, size[c], a_keys[c], a_nk[c], a_sq[c], a_rec[c], a_psi[c], min_size)
-                for t in range(ns):
-                    u = sub[t]
-                    lab[u] = v
-                    if g[u] >= 0:
-                        cnt[c, g[u]] -= 1
-                        cnt[v, g[u]] += 1
-                size[c] -= ns
-                size[v] = ns
-                _set_aggs(c, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi)
-                _set_aggs(v, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi)
-                contrib_into(T, 1.0, size[c], a_keys[c], a_nk[c], a_sq[c], a_rec[c], a_psi[c], min_size)
-                contrib_into(T, 1.0, size[v], a_keys[v], a_nk[v], a_sq[v], a_rec[v], a_psi[v], min_size)
-                ante[v] = -1
-            # distinct gold keys of S with their counts
-            nsk = 0
-            for t in range(ns):
-                k = g[sub[t]]
-                if k >= 0:
-                    if scnt[k] == 0:
-                        skey[nsk] = k
-                        nsk += 1
-                    scnt[k] += 1
-            sS = ns
-            # O(n) sweep: the A-part of Ψ̃(A ∪ S) for every cluster A
-            for u in range(n):
-                psiA[u] = 0.0
-            for u in range(n):
-                if not insub[u] and g[u] >= 0:
-                    A = lab[u]
-                    psiA[A] += 2.0 / (gsize[g[u]] + size[A] + sS)
-            lam = (v + 1.0) / n if use_order else 1.0
-            base = rho_loss(T, Gf, Kf, coef, intercept, calib, feats)
-            best = -np.inf
-            best_a = -1
-            a0, a1 = m_arc_offsets[lo + v], m_arc_offsets[lo + v + 1]
-            for a in range(a0, a1):
-                x = arc_ante[a]
-                if x < 0:
-                    loss = base
-                else:
-                    A = lab[x]
-                    if stamp[A] != v + passes * n:
-                        stamp[A] = v + passes * n
-                        common = 0
-                        csq = 0.0
-                        crec = 0.0
-                        psi = psiA[A]
-                        sm = size[A] + sS
-                        for t in range(nsk):
-                            k = skey[t]
-                            y = cnt[A, k]
-                            if y > 0:
-                                common += 1
-                            csq += scnt[k] * y
-                            crec += scnt[k] * y / gsize[k]
-                            psi += 2.0 * scnt[k] / (gsize[k] + sm)
-                        for i in range(N_TOTALS):
-                            Tc[i] = T[i]
-                        contrib_into(Tc, -1.0, size[A], a_keys[A], a_nk[A], a_sq[A], a_rec[A], a_psi[A], min_size)
-                        contrib_into(Tc, -1.0, sS, a_keys[v], a_nk[v], a_sq[v], a_rec[v], a_psi[v], min_size)
-                        contrib_into(
-                            Tc,
-                            1.0,
-                            sm,
-                            a_keys[A] + a_keys[v] - common,
-                            a_nk[A] + a_nk[v],
-                            a_sq[A] + a_sq[v] + 2.0 * csq,
-                            a_rec[A] + a_rec[v] + 2.0 * crec,
-                            psi,
-                            min_size,
-                        )
-                        mloss[A] = rho_loss(Tc, Gf, Kf, coef, intercept, calib, feats)
-                        if check:
-                            for u in range(n):
-                                resp[u] = A if insub[u] else lab[u]
-                            T0 = clustering_totals(g, gsize, K, resp, min_size)
-                            for i in range(N_TOTALS):
-                                d = abs(T0[i] - Tc[i])
-                                if d > stats[1]:
-                                    stats[1] = d
-                    loss = mloss[A]
-                s = scores[a - s_off] + C * lam * loss
-                if best_a < 0 or s > best or (s == best and a == arc[v]):
-                    best = s
-                    best_a = a
-            if check:
-                for u in range(n):
-                    resp[u] = lab[u]
-                T0 = clustering_totals(g, gsize, K, resp, min_size)
-                for i in range(N_TOTALS):
-                    d = abs(T0[i] - T[i])
-                    if d > stats[1]:
-                        stats[1] = d
-            for t in range(nsk):
-                scnt[skey[t]] = 0
-            # 3. add the chosen arc: merge S into the antecedent's cluster
-            arc[v] = best_a
-            x = arc_ante[best_a]
-            if x >= 0:
-                A = lab[x]
-                contrib_into(T, -1.0, size[A], a_keys[A], a_nk[A], a_sq[A], a_rec[A], a_psi[A], min_size)
-                contrib_into(T, -1.0, size[v], a_keys[v], a_nk[v], a_sq[v], a_rec[v], a_psi[v], min_size)
-                for t in range(ns):
-                    u = sub[t]
-                    lab[u] = A
-                    if g[u] >= 0:
-                        cnt[A, g[u]] += 1
-                        cnt[v, g[u]] -= 1
-                size[A] += ns
-                size[v] = 0
-                _set_aggs(A, cnt, size, gsize, K, a_keys, a_nk, a_sq, a_rec, a_psi)
-                contrib_into(T, 1.0, size[A], a_keys[A], a_nk[A], a_sq[A], a_rec[A], a_psi[A], min_size)
-                ante[v] = x
-        obj = C * rho_loss(T, Gf, Kf, coef, intercept, calib, feats)
+            _visit(scores, arcs, lo, v, v + passes * n, st, sb, gold, rho, wk)
+        obj = rho.C * _loss(st.T, gold, rho, wk.feats)
         for v in range(n):
             obj += scores[arc[v] - s_off]
         if obj < prev_obj - 1e-9 * max(1.0, abs(prev_obj)):
@@ -285,4 +372,4 @@ def alg3_doc(
     return passes
 
 
-__all__ = ["alg3_doc", "rho_loss"]
+__all__ = ["Gold", "Rho", "alg3_doc", "rho_loss"]

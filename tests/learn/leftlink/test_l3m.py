@@ -21,19 +21,19 @@ def test_sgd_step_is_the_gradient_by_finite_differences(seed, gamma):
     w0 = np.random.default_rng(seed + 10).normal(size=dim)
     lam = 0.05
     # one document, one SGD step with a tiny rate == w - eta * grad of that document's objective
-    one = (np.array([0, arrays[0][1]]),) + arrays[1:]
+    one = arrays._replace(doc_item_offsets=np.array([0, arrays[0][1]]))
     n_items = arrays[0][1]
     assert n_items >= 1
 
     def obj(w):
-        return l3m_objective(w, *one, cl, NO_WEIGHTS, gamma, lam)
+        return l3m_objective(w, one, cl, NO_WEIGHTS, gamma, lam)
 
     eps = 1e-6
     num = np.array([(obj(w0 + eps * e) - obj(w0 - eps * e)) / (2 * eps) for e in np.eye(dim)])
     # SGD over the items of doc 0 with a tiny step, one item at a time, sums the per-item gradients
     eta = 1e-7
     v = w0.copy()
-    scale, steps, _ = l3m_sgd_epoch(v, 1.0, np.array([0]), *one, cl, NO_WEIGHTS, gamma, lam / n_items, eta, 0)
+    scale, steps, _ = l3m_sgd_epoch(v, 1.0, np.array([0]), one, cl, NO_WEIGHTS, gamma, lam / n_items, eta, 0)
     grad = (w0 - v * scale) / eta
     np.testing.assert_allclose(grad, num, rtol=1e-3, atol=1e-3)
 
@@ -103,14 +103,14 @@ def test_batch_gradient_matches_finite_differences_and_cccp_descends(gamma):
     dim = 1 << data.store.n_bits
     w = np.random.default_rng(0).normal(size=dim)
     none = np.zeros(arrays[2].shape[0])
-    value, grad, q = l3m_value_and_grad(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)
-    assert value == pytest.approx(l3m_objective(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01))
+    value, grad, q = l3m_value_and_grad(w, arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)
+    assert value == pytest.approx(l3m_objective(w, arrays, cl, NO_WEIGHTS, gamma, 0.01))
     eps = 1e-6
     num = np.array(
         [
             (
-                l3m_value_and_grad(w + eps * e, *arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)[0]
-                - l3m_value_and_grad(w - eps * e, *arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)[0]
+                l3m_value_and_grad(w + eps * e, arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)[0]
+                - l3m_value_and_grad(w - eps * e, arrays, cl, NO_WEIGHTS, gamma, 0.01, none, False)[0]
             )
             / (2 * eps)
             for e in np.eye(dim)
@@ -118,7 +118,7 @@ def test_batch_gradient_matches_finite_differences_and_cccp_descends(gamma):
     )
     np.testing.assert_allclose(grad, num, rtol=1e-4, atol=1e-5)
     # the linearised (convex) objective is tangent to the true one at w: same gradient there
-    _, lin_grad, _ = l3m_value_and_grad(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01, q, True)
+    _, lin_grad, _ = l3m_value_and_grad(w, arrays, cl, NO_WEIGHTS, gamma, 0.01, q, True)
     np.testing.assert_allclose(lin_grad, grad, rtol=1e-9, atol=1e-9)
     _, history = train_cccp(data, gamma=gamma, lam=0.01, outer=5)
     objectives = [h[1] for h in history]
@@ -138,7 +138,7 @@ def test_cccp_and_sgd_share_the_objective_and_its_per_item_lambda():
     w = np.random.default_rng(1).normal(size=1 << data.store.n_bits)
     # SGD's steps use ∇f_i + λw for each of the N items: the regulariser counts N times
     assert model.objective(data, w) == pytest.approx(
-        l3m_objective(w, *arrays, cl, NO_WEIGHTS, 0.5, 0.02 * n_items), rel=1e-12
+        l3m_objective(w, arrays, cl, NO_WEIGHTS, 0.5, 0.02 * n_items), rel=1e-12
     )
     for weighting in ("item", "document"):
         model = L3M(gamma=0.5, lam=0.02, weighting=weighting)
@@ -198,15 +198,15 @@ def test_weighted_sgd_step_is_the_gradient_of_the_weighted_objective(gamma):
     num = np.array(
         [
             (
-                l3m_objective(w0 + eps * e, *arrays, cl, weight, gamma, 0.0)
-                - l3m_objective(w0 - eps * e, *arrays, cl, weight, gamma, 0.0)
+                l3m_objective(w0 + eps * e, arrays, cl, weight, gamma, 0.0)
+                - l3m_objective(w0 - eps * e, arrays, cl, weight, gamma, 0.0)
             )
             / (2 * eps)
             for e in np.eye(dim)
         ]
     )
     v = w0.copy()
-    scale, _, _ = l3m_sgd_epoch(v, 1.0, np.array([0]), *arrays, cl, weight, gamma, 0.0, eta, 0)
+    scale, _, _ = l3m_sgd_epoch(v, 1.0, np.array([0]), arrays, cl, weight, gamma, 0.0, eta, 0)
     np.testing.assert_allclose((w0 - v * scale) / eta, num, rtol=1e-3, atol=1e-3)
 
 

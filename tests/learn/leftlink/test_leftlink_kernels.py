@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from coreflab.decode.left_link import l3m_cluster, softmax
+from coreflab.decode.left_link import Links, l3m_cluster, softmax
 from coreflab.learn.base import TrainingData
 from coreflab.learn.leftlink.kernels import l3m_objective, l3m_sgd_epoch
 from coreflab.learn.leftlink.l3m import kernel_arrays
@@ -44,7 +44,7 @@ def test_far_off_candidates_write_no_subnormal_weights():
     # item 1 (other cluster than item 0): the dummy is the only correct link; the antecedent
     # scores −720 (aug −719) so p_ante = e^{-719} would be subnormal; its second feature
     # (weight 0) must stay exactly 0
-    arrays = (
+    arrays = Links(
         np.array([0, 2]),
         np.array([0, 1, 3]),
         np.array([-1, -1, 0], np.int32),
@@ -54,7 +54,7 @@ def test_far_off_candidates_write_no_subnormal_weights():
     )
     cluster = np.array([0, 1])
     v = np.array([-720.0, 0.0])
-    scale, steps, obj = l3m_sgd_epoch(v, 1.0, np.array([0]), *arrays, cluster, NO_WEIGHTS, 1.0, 0.0, 0.5, 0)
+    scale, steps, obj = l3m_sgd_epoch(v, 1.0, np.array([0]), arrays, cluster, NO_WEIGHTS, 1.0, 0.0, 0.5, 0)
     assert steps == 2 and scale == 1.0
     assert v.tolist() == [-720.0, 0.0]
     assert obj == 0.0  # both items: γ log(e^0 [+ e^-719, dropped]) − γ log e^0
@@ -98,16 +98,16 @@ def test_binary_store_without_values_is_bit_identical(seed, gamma):
     runs = []
     for arrays in (lean, full):
         v = w.copy()
-        scale, steps, obj = l3m_sgd_epoch(v, 1.0, order, *arrays, cl, NO_WEIGHTS, gamma, 0.01, 0.3, 0)
+        scale, steps, obj = l3m_sgd_epoch(v, 1.0, order, arrays, cl, NO_WEIGHTS, gamma, 0.01, 0.3, 0)
         runs.append(
             (
                 v,
                 scale,
                 steps,
                 obj,
-                l3m_objective(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01),
+                l3m_objective(w, arrays, cl, NO_WEIGHTS, gamma, 0.01),
                 l3m_cluster(w, *arrays, gamma),
-                l3m_value_and_grad(w, *arrays, cl, NO_WEIGHTS, gamma, 0.01, np.zeros(arrays[2].shape[0]), False),
+                l3m_value_and_grad(w, arrays, cl, NO_WEIGHTS, gamma, 0.01, np.zeros(arrays[2].shape[0]), False),
             )
         )
     (v1, *r1), (v2, *r2) = runs
@@ -127,9 +127,9 @@ def test_sgd_objective_at_rate_zero_is_the_objective(gamma):
     w = np.random.default_rng(3).normal(size=1 << data.store.n_bits)
     v = w.copy()
     order = np.arange(arrays[0].shape[0] - 1)
-    _, _, obj = l3m_sgd_epoch(v, 1.0, order, *arrays, cl, NO_WEIGHTS, gamma, 0.0, 0.0, 0)
+    _, _, obj = l3m_sgd_epoch(v, 1.0, order, arrays, cl, NO_WEIGHTS, gamma, 0.0, 0.0, 0)
     assert np.array_equal(v, w)
-    assert obj == pytest.approx(l3m_objective(w, *arrays, cl, NO_WEIGHTS, gamma, 0.0), rel=1e-12)
+    assert obj == pytest.approx(l3m_objective(w, arrays, cl, NO_WEIGHTS, gamma, 0.0), rel=1e-12)
 
 
 @pytest.mark.parametrize(

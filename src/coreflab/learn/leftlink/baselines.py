@@ -18,35 +18,22 @@ O(1) L2 shrinkage, and cluster online:
 import numpy as np
 from numba import njit
 
-from coreflab.decode.left_link import arc_score, best_left_link_cluster, sumlink_cluster
+from coreflab.decode.left_link import best_left_link_cluster, link_score, sumlink_cluster
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.labels import ClusteringLearnerMixin
 from coreflab.learn.leftlink.l3m import kernel_arrays
 from coreflab.learn.registry import register
-from coreflab.learn.sgd import add_arc, shrink
+from coreflab.learn.sgd import add_link, shrink
 
 
 @njit(cache=True)
-def sumlink_sgd_epoch(
-    v,
-    scale,
-    doc_order,
-    doc_item_offsets,
-    item_arc_offsets,
-    arc_ante,
-    arc_feat_offsets,
-    arc_feats,
-    arc_vals,
-    rep,
-    lam,
-    eta0,
-    step,
-):
+def sumlink_sgd_epoch(v, scale, doc_order, links, rep, lam, eta0, step):
     """One SGD pass of Sum-Link; clusters of earlier items are the gold ones (teacher forcing).
 
     rep[i] is the document-local index of the first item of i's gold cluster, so cluster
     sums live in an array indexed by it (O(arcs) per item, no dictionary).
     """
+    doc_item_offsets, item_arc_offsets, arc_ante = links.doc_item_offsets, links.item_arc_offsets, links.arc_ante
     for d in doc_order:
         lo, hi = doc_item_offsets[d], doc_item_offsets[d + 1]
         total = np.zeros(hi - lo)
@@ -56,7 +43,7 @@ def sumlink_sgd_epoch(
             for a in range(a0, a1):
                 j = arc_ante[a]
                 if j >= 0:
-                    total[rep[lo + j]] += arc_score(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, arc_ante)
+                    total[rep[lo + j]] += link_score(v, scale, links, a)
                     if rep[lo + j] == rep[i]:
                         gold_c = rep[i]
             best_c, best_s = -1, 0.0 if gold_c < 0 else 1.0  # a new cluster, +1 loss if wrong
@@ -78,9 +65,9 @@ def sumlink_sgd_epoch(
                     if j >= 0:
                         c = rep[lo + j]
                         if c == gold_c:
-                            add_arc(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, eta)
+                            add_link(v, scale, links, a, eta)
                         elif c == best_c:
-                            add_arc(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, -eta)
+                            add_link(v, scale, links, a, -eta)
             step += 1
     return scale, step
 
@@ -114,26 +101,12 @@ def outside_key(corpus):
 
 
 @njit(cache=True)
-def binleftlink_sgd_epoch(
-    v,
-    scale,
-    doc_order,
-    doc_item_offsets,
-    item_arc_offsets,
-    arc_ante,
-    arc_feat_offsets,
-    arc_feats,
-    arc_vals,
-    rep,
-    off_key,
-    lam,
-    eta0,
-    step,
-):
+def binleftlink_sgd_epoch(v, scale, doc_order, links, rep, off_key, lam, eta0, step):
     """One SGD pass of the hinge loss on Bengtson & Roth's examples.
 
     off_key[i] (empty: none) marks an item outside the gold key: all its links to earlier items
     are negatives (it has no closest antecedent); other items without one make no example."""
+    doc_item_offsets, item_arc_offsets, arc_ante = links.doc_item_offsets, links.item_arc_offsets, links.arc_ante
     for d in doc_order:
         lo = doc_item_offsets[d]
         for i in range(lo, doc_item_offsets[d + 1]):
@@ -151,10 +124,10 @@ def binleftlink_sgd_epoch(
                     continue  # the root and mentions before the closest antecedent make no example
                 y = 1.0 if a == closest else -1.0
                 eta = eta0 / (1.0 + eta0 * lam * step)
-                s = arc_score(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, arc_ante)
+                s = link_score(v, scale, links, a)
                 scale = shrink(v, scale, eta, lam)
                 if y * s < 1.0:
-                    add_arc(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, eta * y)
+                    add_link(v, scale, links, a, eta * y)
                 step += 1
     return scale, step
 
@@ -174,22 +147,22 @@ class _SGDLeftLinker(ClusteringLearnerMixin, Learner):
 
     def fit(self, train, dev=None, callback=None):
         data = as_training_data(train)
-        arrays = kernel_arrays(data, lean=True)
+        links = kernel_arrays(data, lean=True)
         rng = np.random.default_rng(self.seed)
         v = np.zeros(1 << int(data.store.n_bits))
         scale, step = 1.0, 0
-        gold = self._gold_arrays(data, arrays)
+        gold = self._gold_arrays(data, links)
         for epoch in range(1, self.epochs + 1):
-            order = rng.permutation(arrays[0].shape[0] - 1).astype(np.int64)
+            order = rng.permutation(links.doc_item_offsets.shape[0] - 1).astype(np.int64)
             scale, step = type(self)._epoch_kernel(
-                v, scale, order, *arrays, *gold, float(self.lam), float(self.eta0), step
+                v, scale, order, links, *gold, float(self.lam), float(self.eta0), step
             )
             self._end_epoch(epoch, v, scale, callback)
         return self
 
-    def _gold_arrays(self, data, arrays):
+    def _gold_arrays(self, data, links):
         """What the epoch kernel reads of the gold clustering: the representatives."""
-        return (gold_representatives(arrays[0], np.asarray(data.corpus.m_cluster, dtype=np.int64)),)
+        return (gold_representatives(links.doc_item_offsets, np.asarray(data.corpus.m_cluster, dtype=np.int64)),)
 
     def predict_labels(self, data):
         """Cluster id per item (document-local index of the cluster's first item)."""
@@ -212,6 +185,6 @@ class BinLeftLink(_SGDLeftLinker):
     _epoch_kernel = staticmethod(binleftlink_sgd_epoch)
     _cluster_kernel = staticmethod(best_left_link_cluster)
 
-    def _gold_arrays(self, data, arrays):
+    def _gold_arrays(self, data, links):
         """The representatives and the items outside the gold key (`outside_key`)."""
-        return (*super()._gold_arrays(data, arrays), outside_key(data.corpus))
+        return (*super()._gold_arrays(data, links), outside_key(data.corpus))

@@ -10,11 +10,16 @@ Weights are kept as scale·v so the L2 shrinkage of every SGD step costs O(1), n
 O(dimension) (Bottou's trick); `v` and the scale are returned together.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
-from coreflab.decode.left_link import arc_score, max_candidates, softmax
-from coreflab.learn.sgd import add_arcs
+from coreflab.decode.left_link import link_score, max_candidates, softmax
+from coreflab.learn.sgd import add_arcs, shrink
+
+Work = namedtuple("Work", ["raw", "aug", "masked", "p", "q", "correct"])
+Work.__doc__ = """Per-item buffers `item_terms` fills, sized for the largest item (`item_buffers`)."""
 
 
 @njit(cache=True)
@@ -32,67 +37,43 @@ def correct_links(lo, i, a0, n, arc_ante, item_cluster, out):
 
 
 @njit(cache=True)
-def item_terms(
-    v,
-    scale,
-    lo,
-    i,
-    a0,
-    n,
-    arc_ante,
-    arc_feat_offsets,
-    arc_feats,
-    arc_vals,
-    item_cluster,
-    gamma,
-    raw,
-    aug,
-    masked,
-    p,
-    q,
-    correct,
-):
-    """The per-item work shared by SGD, the objective and CCCP; returns (log Z_aug, log Z_correct).
+def item_terms(v, scale, links, item_cluster, item_weight, gamma, lo, i, work):
+    """The per-item work shared by SGD, the objective and CCCP; returns (a0, n, u_i, log Z_aug, log Z_correct).
 
-    Fills raw (w·φ_ij), correct (C(i, j)), p ∝ e^{(w·φ_ij + δ_ij)/γ} over all candidates
-    (δ_ij = 1 − C(i, j)) and q ∝ e^{w·φ_ij/γ} over the correct ones; the returned
-    γ log Σ e^{…/γ} of both come from the same exps, so the item's objective term
-    is their difference at no extra cost.
+    Fills work.raw (w·φ_ij), work.correct (C(i, j)), work.p ∝ e^{(w·φ_ij + δ_ij)/γ} over all
+    candidates (δ_ij = 1 − C(i, j)) and work.q ∝ e^{w·φ_ij/γ} over the correct ones; the
+    returned γ log Σ e^{…/γ} of both come from the same exps, so the item's objective term
+    is their difference at no extra cost. a0, n: the item's first arc and candidate count;
+    u_i its weight (`item_weight`; empty = every weight 1).
     """
-    correct_links(lo, i, a0, n, arc_ante, item_cluster, correct)
+    a0 = links.item_arc_offsets[i]
+    n = links.item_arc_offsets[i + 1] - a0
+    raw, aug, masked, correct = work.raw, work.aug, work.masked, work.correct
+    correct_links(lo, i, a0, n, links.arc_ante, item_cluster, correct)
     for k in range(n):
-        s = arc_score(v, scale, arc_feat_offsets, arc_feats, arc_vals, a0 + k, arc_ante)
+        s = link_score(v, scale, links, a0 + k)
         raw[k] = s
         aug[k] = s if correct[k] else s + 1.0
         masked[k] = s if correct[k] else -np.inf
-    return softmax(aug, n, gamma, p), softmax(masked, n, gamma, q)
+    u = 1.0 if item_weight.shape[0] == 0 else item_weight[i]
+    return a0, n, u, softmax(aug, n, gamma, work.p), softmax(masked, n, gamma, work.q)
 
 
 @njit(cache=True)
 def item_buffers(item_arc_offsets):
-    """Per-item work arrays (raw, aug, masked, p, q, correct) sized for the largest item."""
+    """`Work` sized for the largest item."""
     m = max_candidates(item_arc_offsets)
-    return np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.zeros(m, dtype=np.bool_)
+    return Work(np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.zeros(m, dtype=np.bool_))
 
 
 @njit(cache=True)
-def l3m_sgd_epoch(
-    v,
-    scale,
-    doc_order,
-    doc_item_offsets,
-    item_arc_offsets,
-    arc_ante,
-    arc_feat_offsets,
-    arc_feats,
-    arc_vals,
-    item_cluster,
-    item_weight,
-    gamma,
-    lam,
-    eta0,
-    step0,
-):
+def add_links(target, coef, divisor, g, a0, n, links):
+    """`add_arcs` over the n candidates from a0 of a `Links` bundle."""
+    add_arcs(target, coef, divisor, g, a0, n, links.arc_ante, links.arc_feat_offsets, links.arc_feats, links.arc_vals)
+
+
+@njit(cache=True)
+def l3m_sgd_epoch(v, scale, doc_order, links, item_cluster, item_weight, gamma, lam, eta0, step0):
     """One pass of per-item SGD on the loss-augmented L3M objective; returns (scale, steps, objective).
 
     Per item i: p_j ∝ exp((w·φ_ij + δ_ij)/γ) over all candidates (δ_ij = 1 − C(i, j)),
@@ -103,94 +84,36 @@ def l3m_sgd_epoch(
     """
     step = step0
     objective = 0.0
-    raw, aug, masked, p, q, correct = item_buffers(item_arc_offsets)
+    work = item_buffers(links.item_arc_offsets)
+    p, q = work.p, work.q
     for d in doc_order:
-        lo = doc_item_offsets[d]
-        for i in range(lo, doc_item_offsets[d + 1]):
-            a0 = item_arc_offsets[i]
-            n = item_arc_offsets[i + 1] - a0
-            z_aug, z_correct = item_terms(
-                v,
-                scale,
-                lo,
-                i,
-                a0,
-                n,
-                arc_ante,
-                arc_feat_offsets,
-                arc_feats,
-                arc_vals,
-                item_cluster,
-                gamma,
-                raw,
-                aug,
-                masked,
-                p,
-                q,
-                correct,
-            )
-            u = 1.0 if item_weight.shape[0] == 0 else item_weight[i]
+        lo = links.doc_item_offsets[d]
+        for i in range(lo, links.doc_item_offsets[d + 1]):
+            a0, n, u, z_aug, z_correct = item_terms(v, scale, links, item_cluster, item_weight, gamma, lo, i, work)
             objective += u * (z_aug - z_correct)
             eta = eta0 / (1.0 + eta0 * lam * step)
-            scale *= 1.0 - eta * lam
-            if scale < 1e-9:
-                for f in range(v.shape[0]):
-                    v[f] *= scale
-                scale = 1.0
+            scale = shrink(v, scale, eta, lam)
             for k in range(n):
                 p[k] -= q[k]
-            add_arcs(v, -eta * u, scale, p, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals)
+            add_links(v, -eta * u, scale, p, a0, n, links)
             step += 1
     return scale, step, objective
 
 
 @njit(cache=True)
-def l3m_objective(
-    w,
-    doc_item_offsets,
-    item_arc_offsets,
-    arc_ante,
-    arc_feat_offsets,
-    arc_feats,
-    arc_vals,
-    item_cluster,
-    item_weight,
-    gamma,
-    lam,
-):
+def l3m_objective(w, links, item_cluster, item_weight, gamma, lam):
     """The loss-augmented latent objective Σ_i u_i [γ log Σ_j e^{(wφ+δ)/γ} − γ log Σ_{j∈C} e^{wφ/γ}] + λ/2‖w‖².
 
     λ is the total coefficient here; `L3M.objective` passes N·λ for SGD's per-item λ.
     u_i = `item_weight[i]` (empty: every weight 1).
     """
     total = 0.0
-    raw, aug, masked, p, q, correct = item_buffers(item_arc_offsets)
-    for d in range(doc_item_offsets.shape[0] - 1):
-        lo = doc_item_offsets[d]
-        for i in range(lo, doc_item_offsets[d + 1]):
-            a0 = item_arc_offsets[i]
-            n = item_arc_offsets[i + 1] - a0
-            z_aug, z_correct = item_terms(
-                w,
-                1.0,
-                lo,
-                i,
-                a0,
-                n,
-                arc_ante,
-                arc_feat_offsets,
-                arc_feats,
-                arc_vals,
-                item_cluster,
-                gamma,
-                raw,
-                aug,
-                masked,
-                p,
-                q,
-                correct,
-            )
-            total += (1.0 if item_weight.shape[0] == 0 else item_weight[i]) * (z_aug - z_correct)
+    work = item_buffers(links.item_arc_offsets)
+    for d in range(links.doc_item_offsets.shape[0] - 1):
+        lo = links.doc_item_offsets[d]
+        for i in range(lo, links.doc_item_offsets[d + 1]):
+            _, _, u, z_aug, z_correct = item_terms(w, 1.0, links, item_cluster, item_weight, gamma, lo, i, work)
+            total += u * (z_aug - z_correct)
     reg = 0.0
     for f in range(w.shape[0]):
         reg += w[f] * w[f]

@@ -10,7 +10,7 @@ on the loss-augmented latent objective (docs/methods.md, "Samdani, Chang & Roth 
 
 import numpy as np
 
-from coreflab.decode.left_link import l3m_cluster
+from coreflab.decode.left_link import Links, l3m_cluster
 from coreflab.features.shared_rows import expand
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.labels import ClusteringLearnerMixin
@@ -33,7 +33,7 @@ def _int_array(a):
 
 
 def kernel_arrays(data, lean=False):
-    """The flat arrays the left-link kernels take, from TrainingData.
+    """The `Links` bundle the left-link kernels take, from TrainingData.
 
     lean: no per-feature-entry copies. A binary store gets an empty `arc_vals` (the
     `leftlink_kernels` L3M kernels read it as "every value is 1") and `arc_feats` keeps
@@ -52,7 +52,7 @@ def kernel_arrays(data, lean=False):
     else:
         feats = np.asarray(s.arc_feats, dtype=np.int64)
         vals = arc_values(s)
-    return (
+    return Links(
         np.asarray(s.doc_mention_offsets, dtype=np.int64),
         np.asarray(s.m_arc_offsets, dtype=np.int64),
         np.asarray(s.arc_ante, dtype=np.int32),
@@ -84,9 +84,9 @@ def item_weights(doc_item_offsets, weighting="document"):
     return np.repeat(per_doc, sizes).astype(np.float64)
 
 
-def total_items(arrays):
+def total_items(links):
     """N, the number of items of `kernel_arrays` (SGD steps per pass)."""
-    return int(arrays[1].shape[0] - 1)
+    return int(links.item_arc_offsets.shape[0] - 1)
 
 
 @register("l3m")
@@ -127,7 +127,7 @@ class L3M(ClusteringLearnerMixin, Learner):
 
     def fit(self, train, dev=None, callback=None):
         data = as_training_data(train)
-        arrays = kernel_arrays(data, lean=True)
+        links = kernel_arrays(data, lean=True)
         rng = np.random.default_rng(self.seed)
         dim = 1 << int(data.store.n_bits)
         if self.init_seed is None:
@@ -136,13 +136,13 @@ class L3M(ClusteringLearnerMixin, Learner):
             v = self._initial_weights(dim, np.random.default_rng(self.init_seed))
         scale, step = 1.0, 0
         cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
-        weight = item_weights(arrays[0], self.weighting)
-        n_docs = arrays[0].shape[0] - 1
+        weight = item_weights(links.doc_item_offsets, self.weighting)
+        n_docs = links.doc_item_offsets.shape[0] - 1
         self.objective_ = []
         for epoch in range(1, self.epochs + 1):
             order = rng.permutation(n_docs).astype(np.int64)
             scale, step, obj = l3m_sgd_epoch(
-                v, scale, order, *arrays, cluster, weight, float(self.gamma), float(self.lam), float(self.eta0), step
+                v, scale, order, links, cluster, weight, float(self.gamma), float(self.lam), float(self.eta0), step
             )
             self.objective_.append(float(obj))
             self._end_epoch(epoch, v, scale, callback)
@@ -156,13 +156,11 @@ class L3M(ClusteringLearnerMixin, Learner):
         document weighting this is N·LL(w), the paper's objective (see `item_weights`).
         """
         data = as_training_data(data)
-        arrays = kernel_arrays(data, lean=True)
+        links = kernel_arrays(data, lean=True)
         cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
         w = np.asarray(self.coef_ if w is None else w, dtype=np.float64)
-        weight = item_weights(arrays[0], self.weighting)
-        return float(
-            l3m_objective(w, *arrays, cluster, weight, float(self.gamma), float(self.lam) * total_items(arrays))
-        )
+        weight = item_weights(links.doc_item_offsets, self.weighting)
+        return float(l3m_objective(w, links, cluster, weight, float(self.gamma), float(self.lam) * total_items(links)))
 
     def predict_labels(self, data):
         """Cluster id per item (document-local: the index of the cluster's first item)."""

@@ -15,27 +15,12 @@ from numba import njit
 from scipy.optimize import minimize
 
 from coreflab.learn.base import as_training_data
-from coreflab.learn.leftlink.kernels import item_buffers, item_terms, l3m_objective
+from coreflab.learn.leftlink.kernels import add_links, item_buffers, item_terms, l3m_objective
 from coreflab.learn.leftlink.l3m import item_weights, kernel_arrays, total_items
-from coreflab.learn.sgd import add_arcs
 
 
 @njit(cache=True)
-def l3m_value_and_grad(
-    w,
-    doc_item_offsets,
-    item_arc_offsets,
-    arc_ante,
-    arc_feat_offsets,
-    arc_feats,
-    arc_vals,
-    item_cluster,
-    item_weight,
-    gamma,
-    lam,
-    q_fixed,
-    use_fixed,
-):
+def l3m_value_and_grad(w, links, item_cluster, item_weight, gamma, lam, q_fixed, use_fixed):
     """Objective and gradient over all items; with use_fixed the subtracted part is linearised at q_fixed.
 
     Also returns q (the current distribution over correct links, per arc) for the next CCCP step.
@@ -44,34 +29,13 @@ def l3m_value_and_grad(
     """
     grad = lam * w.copy()
     total = 0.5 * lam * np.dot(w, w)
-    q_out = np.zeros(arc_ante.shape[0])
-    raw, aug, masked, p, q, correct = item_buffers(item_arc_offsets)
-    for d in range(doc_item_offsets.shape[0] - 1):
-        lo = doc_item_offsets[d]
-        for i in range(lo, doc_item_offsets[d + 1]):
-            a0 = item_arc_offsets[i]
-            n = item_arc_offsets[i + 1] - a0
-            z_aug, z_correct = item_terms(
-                w,
-                1.0,
-                lo,
-                i,
-                a0,
-                n,
-                arc_ante,
-                arc_feat_offsets,
-                arc_feats,
-                arc_vals,
-                item_cluster,
-                gamma,
-                raw,
-                aug,
-                masked,
-                p,
-                q,
-                correct,
-            )
-            u = 1.0 if item_weight.shape[0] == 0 else item_weight[i]
+    q_out = np.zeros(links.arc_ante.shape[0])
+    work = item_buffers(links.item_arc_offsets)
+    raw, p, q = work.raw, work.p, work.q
+    for d in range(links.doc_item_offsets.shape[0] - 1):
+        lo = links.doc_item_offsets[d]
+        for i in range(lo, links.doc_item_offsets[d + 1]):
+            a0, n, u, z_aug, z_correct = item_terms(w, 1.0, links, item_cluster, item_weight, gamma, lo, i, work)
             for k in range(n):
                 q_out[a0 + k] = q[k]
             if use_fixed:
@@ -85,7 +49,7 @@ def l3m_value_and_grad(
                 total += u * (z_aug - z_correct)
                 for k in range(n):
                     p[k] -= q[k]
-            add_arcs(grad, u, 1.0, p, a0, n, arc_ante, arc_feat_offsets, arc_feats, arc_vals)
+            add_links(grad, u, 1.0, p, a0, n, links)
     return total, grad, q_out
 
 
@@ -110,29 +74,29 @@ def train_cccp(
     `progress(step, outer, objective)` after every outer step (a long run's log line).
     """
     data = as_training_data(train)
-    arrays = list(kernel_arrays(data, lean=True))
-    weight = item_weights(arrays[0], weighting)
-    lam = float(lam) * total_items(arrays)
+    links = kernel_arrays(data, lean=True)
+    weight = item_weights(links.doc_item_offsets, weighting)
+    lam = float(lam) * total_items(links)
     # weights of features that never fire stay 0 under L2, so optimise over the used ids only
-    used, arrays[4] = np.unique(arrays[4], return_inverse=True)
-    arrays = tuple(arrays)
+    used, feats = np.unique(links.arc_feats, return_inverse=True)
+    links = links._replace(arc_feats=feats)
     cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
     dim = int(used.shape[0])
     w = np.zeros(dim)
     start = time.perf_counter()
-    history = [(0.0, float(l3m_objective(w, *arrays, cluster, weight, gamma, lam)))]
+    history = [(0.0, float(l3m_objective(w, links, cluster, weight, gamma, lam)))]
     for _ in range(outer):
-        _, _, q = l3m_value_and_grad(w, *arrays, cluster, weight, gamma, lam, np.zeros(arrays[2].shape[0]), False)
+        _, _, q = l3m_value_and_grad(w, links, cluster, weight, gamma, lam, np.zeros(links.arc_ante.shape[0]), False)
 
         def convex(x, q=q):
-            value, grad, _ = l3m_value_and_grad(x, *arrays, cluster, weight, gamma, lam, q, True)
+            value, grad, _ = l3m_value_and_grad(x, links, cluster, weight, gamma, lam, q, True)
             return value, grad
 
         result = minimize(convex, w, jac=True, method="L-BFGS-B", options={"maxiter": inner_maxiter})
         w = result.x
         if inner_iterations is not None:
             inner_iterations.append(int(result.nit))
-        obj = float(l3m_objective(w, *arrays, cluster, weight, gamma, lam))
+        obj = float(l3m_objective(w, links, cluster, weight, gamma, lam))
         history.append((time.perf_counter() - start, obj))
         if progress is not None:
             progress(len(history) - 1, outer, obj)

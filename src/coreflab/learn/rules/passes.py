@@ -17,6 +17,8 @@ into conditions on the anaphor, on the candidate, on the two clusters (computed 
 cluster and anaphor) and on the pair, so that most pairs cost a comparison or two.
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -62,6 +64,12 @@ from coreflab.learn.rules.speaker import person_ok, speaker_pass
 
 SPEAKER, EXACT, RELAXED, PRECISE, STRICT_A, STRICT_B, STRICT_C, PROPER_HEAD, RELAXED_HEAD, PRONOUN = range(1, 11)
 PAPER, CLOSEST = 0, 1
+
+Text = namedtuple(
+    "Text",
+    ["mi", "tok_lower", "tok_flags", "tok_mstart", "tok_mend", "doc_m_off", "doc_t_off", "spk_off", "spk_words"],
+)
+Text.__doc__ = """The arrays of a `SieveTable` the passes read (mentions, tokens, document offsets, speakers)."""
 
 
 @njit(cache=True)
@@ -199,10 +207,11 @@ def _clusters_ok(p, cs, mi, tok_lower, tok_flags, j, ri, rj, stamp, ctr):
 
 
 @njit(cache=True)
-def _pair_ok(p, cs, mi, tok_lower, tok_flags, tok_mstart, tok_mend, i, j, n_spk, t0, t1, kinds, stamp, ctr):
+def _pair_ok(p, cs, tx, i, j, n_spk, t0, t1, kinds, stamp, ctr):
     """The remaining conditions of pass p on the mention pair (after `_candidate_ok`, `_clusters_ok`)."""
+    mi, tok_lower, tok_flags = tx.mi, tx.tok_lower, tx.tok_flags
     if p == PRECISE:
-        return precise_construct(mi, tok_flags, tok_mstart, tok_mend, i, j, t0, t1, kinds)
+        return precise_construct(mi, tok_flags, tx.tok_mstart, tx.tok_mend, i, j, t0, t1, kinds)
     if p == PRONOUN:
         return person_ok(cs, mi, i, j, n_spk)
     if p == STRICT_A or p == STRICT_C:
@@ -222,27 +231,13 @@ def _cross_sentence(p, mi, j):
 
 
 @njit(cache=True)
-def run_passes(
-    mi,
-    tok_lower,
-    tok_flags,
-    tok_mstart,
-    tok_mend,
-    doc_m_off,
-    doc_t_off,
-    spk_off,
-    spk_words,
-    n_vocab,
-    has_ne,
-    passes,
-    order,
-    window,
-    kinds,
-):
+def run_passes(tx, n_vocab, has_ne, passes, order, window, kinds):
     """Run `passes` (pass numbers, in the order given) over every document; `kinds` is the bit mask of
     the precise constructs pass 4 uses (`constructs.KINDS`). Returns (antecedent row
     per mention: the previous mention of its cluster, -1 for the first; the merge log, one row per
-    merge: pass, anaphor row, antecedent row)."""
+    merge: pass, anaphor row, antecedent row). tx: the table's arrays (`Text`)."""
+    mi, tok_lower, tok_flags, doc_m_off, doc_t_off = tx.mi, tx.tok_lower, tx.tok_flags, tx.doc_m_off, tx.doc_t_off
+    spk_off, spk_words = tx.spk_off, tx.spk_words
     n = mi.shape[0]
     cs = new_state(mi)
     stamp = np.zeros(n_vocab + 1, np.int64)
@@ -286,9 +281,7 @@ def run_passes(
                     if memo_visit[ri] != visit:
                         memo_visit[ri] = visit
                         memo_ok[ri] = _clusters_ok(p, cs, mi, tok_lower, tok_flags, j, ri, rj, stamp, ctr)
-                    if memo_ok[ri] and _pair_ok(
-                        p, cs, mi, tok_lower, tok_flags, tok_mstart, tok_mend, i, j, n_spk, t0, t1, kinds_j, stamp, ctr
-                    ):
+                    if memo_ok[ri] and _pair_ok(p, cs, tx, i, j, n_spk, t0, t1, kinds_j, stamp, ctr):
                         union(cs, i, j)
                         n_log = log_merge(log, n_log, p, j, i)
                         break

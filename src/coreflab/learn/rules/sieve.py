@@ -15,7 +15,7 @@ from coreflab.errors import UserError
 from coreflab.learn.base import Learner
 from coreflab.learn.registry import register
 from coreflab.learn.rules.constructs import KINDS
-from coreflab.learn.rules.passes import CLOSEST, PAPER, run_passes
+from coreflab.learn.rules.passes import CLOSEST, PAPER, Text, run_passes
 from coreflab.learn.rules.table import build_table
 
 PASS_NAMES = {
@@ -54,7 +54,7 @@ def sieve_links(corpus, passes=ALL_PASSES, order="paper", pronoun_window=3, cons
     antecedent row) in the order the merges happened) of the sieve over a CompiledCorpus."""
     passes, order, window, kinds = _checked(passes, order, pronoun_window, constructs)
     t = build_table(corpus) if table is None else table
-    return run_passes(
+    tx = Text(
         t.mi,
         t.tok_lower,
         t.tok_flags,
@@ -64,13 +64,8 @@ def sieve_links(corpus, passes=ALL_PASSES, order="paper", pronoun_window=3, cons
         t.doc_token_offsets,
         t.spk_off,
         t.spk_words,
-        t.n_vocab,
-        t.has_ne,
-        passes,
-        order,
-        window,
-        kinds,
     )
+    return run_passes(tx, t.n_vocab, t.has_ne, passes, order, window, kinds)
 
 
 @register("sieve")

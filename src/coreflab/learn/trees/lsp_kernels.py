@@ -23,7 +23,7 @@ from coreflab.decode.best_first import best_first_doc
 from coreflab.decode.featvec import add_arc_delta
 from coreflab.learn.pa import pa_step
 from coreflab.mela.features import compact_gold, gold_constants
-from coreflab.mela.partial import alg3_doc
+from coreflab.mela.partial import Gold, Rho, alg3_doc
 
 ARC, RHO = 0, 1
 
@@ -49,31 +49,8 @@ def _rho_argmax(d, scores, arcs, m_cluster, loss, pred, stats):
         if g[i] >= 0:
             c += 1
     calib = c / 100.0 if loss.use_c else 1.0
-    objs = np.zeros(0)
-    s_off = arcs.m_arc_offsets[lo]
-    alg3_doc(
-        scores,
-        s_off,
-        arcs.m_arc_offsets,
-        arcs.arc_ante,
-        lo,
-        hi,
-        g,
-        gsize,
-        K,
-        G,
-        loss.min_size,
-        loss.coef,
-        loss.intercept,
-        calib,
-        loss.C,
-        loss.use_order,
-        loss.max_passes,
-        False,
-        pred,
-        stats[2:4],
-        objs,
-    )
+    rho = Rho(loss.coef, loss.intercept, calib, loss.C, loss.use_order, loss.max_passes, loss.min_size)
+    alg3_doc(scores, arcs, lo, hi, Gold(g, gsize, K, G), rho, False, pred, stats[2:4], np.zeros(0))
 
 
 @njit(cache=True)
