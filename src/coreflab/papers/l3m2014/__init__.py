@@ -2,10 +2,12 @@
 clustering of 20 Newsgroups posts (Table 2), the run grid and the tables. The learners are
 coreflab.learn.leftlink and coreflab.learn.clustering."""
 
+from pathlib import Path
+
 from coreflab.papers.l3m2014 import optional_data
 from coreflab.papers.l3m2014.cli import HELP, VERBS
 from coreflab.papers.l3m2014.findings import CLAIMS
-from coreflab.papers.registry import Paper
+from coreflab.papers.registry import Paper, config_schema
 
 OUTPUTS = [
     "paper/l3m2014/table1.md",
@@ -36,12 +38,17 @@ def check_config(config, checks):
         checks.learner_params("l3m2014.learner_params", name, params)
 
 
+# its config sections (validated and defaulted with the workflow's schema)
+SCHEMA = config_schema(Path(__file__).with_name("config.schema.yaml"))
+
 PAPER = Paper(
     name="l3m2014",
     title="Samdani, Chang & Roth 2014",
     help=HELP,
     verbs=VERBS,
     rules="rules/papers/l3m2014.smk",
+    config=SCHEMA["l3m2014"],
+    config_sections={"doccluster": SCHEMA["doccluster"]},
     targets=targets,
     system_names={
         "binleftlink": "Bin-Left-Link",

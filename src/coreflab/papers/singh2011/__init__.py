@@ -1,8 +1,10 @@
 """Singh et al. 2011: distributed hierarchical MCMC cross-document coreference (data, numba kernels,
 Dask inference, tuning, baselines) and its Figs. 5-7 and Table 2."""
 
+from pathlib import Path
+
 from coreflab.errors import UserError
-from coreflab.papers.registry import Paper
+from coreflab.papers.registry import Paper, config_schema
 from coreflab.papers.singh2011 import optional_data
 from coreflab.papers.singh2011.cli import HELP, VERBS
 from coreflab.papers.singh2011.findings import CLAIMS
@@ -24,12 +26,16 @@ def check_config(config, checks):
         )
 
 
+# its config sections (validated and defaulted with the workflow's schema)
+SCHEMA = config_schema(Path(__file__).with_name("config.schema.yaml"))
+
 PAPER = Paper(
     name="singh2011",
     title="Singh et al. 2011",
     help=HELP,
     verbs=VERBS,
     rules="rules/papers/singh2011.smk",
+    config_sections={"crossdoc": SCHEMA["crossdoc"]},
     targets=lambda config, runs: list(OUTPUTS),
     enabled=lambda config: config.get("crossdoc", {}).get("enabled") is not False,
     system_names={
