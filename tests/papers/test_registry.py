@@ -177,9 +177,10 @@ def test_the_toy_paper_is_planned_by_a_dry_run_on_the_tiny_config():
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = proc.stdout + proc.stderr
     assert "rule toy_table:" in text
-    assert (
-        "coreflab toy table --score results/synth/scores/string_match/test.json --system string_match "
-        "--out results/synth/paper/toy/table.md" in text
+    assert re.search(
+        r"coreflab toy table --score results/synth/scores/string_match/test.json --system string_match +"
+        r"--out results/synth/paper/toy/table.md",
+        text,
     )
     # its own config section (toy.system), checked and defaulted like the workflow's
     proc = _dry_run(
@@ -190,6 +191,80 @@ def test_the_toy_paper_is_planned_by_a_dry_run_on_the_tiny_config():
     proc = _dry_run("toy", "--config", "toy={sytem: bk_baseline}", env=TOY_ENV)
     assert proc.returncode != 0
     assert proc.stderr.strip().splitlines()[-1].startswith("coreflab: error: config key toy.'sytem' is unknown")
+
+
+TOY = ROOT / "tests" / "fixtures" / "toy_paper"
+
+
+@pytest.mark.slow
+def test_the_toy_papers_learner_trains_with_the_smoothing_its_own_job_fits(tmp_path):
+    """Its config overlay puts its learner (`learner_modules`) on the leaderboard: the train job takes the
+    value the toy's own job fits (`Paper.tunings`), and the table reports that system; a published-scores
+    file (its optional data) becomes an input of the table."""
+    overlay = str(TOY / "config.yaml")
+    proc = _dry_run("toy", "--configfile", "tests/workflow/config.yaml", overlay, env=TOY_ENV)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = proc.stdout + proc.stderr
+    assert "coreflab toy smoothing --train-conll results/synth/data/train.conll" in text
+    train = next(line for line in text.splitlines() if "coreflab train --learner toy_counts" in line)
+    assert "--tuned results/synth/paper/toy/smoothing.json" in train
+    assert "--score results/synth/scores/toy_counts/test.json --system toy_counts" in text
+    assert "--published" not in text
+    published = tmp_path / "published.json"
+    published.write_text('{"muc": 70.0, "bcub": 60.0, "ceafe": 50.0}')
+    more = ("--config", f"toy={{system: toy_counts, published: {published}}}")
+    proc = _dry_run("toy", "--configfile", "tests/workflow/config.yaml", overlay, *more, env=TOY_ENV)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert f"--published {published}" in proc.stdout + proc.stderr
+
+
+@pytest.mark.slow
+def test_the_toy_paper_lists_its_verbs_and_learner_and_announces_its_missing_data():
+    verbs = _run([sys.executable, "-m", "coreflab.cli", "toy", "--help"], TOY_ENV)
+    assert verbs.returncode == 0 and re.search(r"^\s+smoothing\s", verbs.stdout, re.M), verbs.stdout
+    probe = (
+        "import yaml\n"
+        "from coreflab.config import check_config, overlay\n"
+        "from coreflab.learn.registry import available_learners\n"
+        "from coreflab.optional_data import announcement\n"
+        "from coreflab.papers import registry\n"
+        "cfg = overlay(yaml.safe_load(open('tests/workflow/config.yaml')), yaml.safe_load(open(%r)))\n"
+        "cfg = check_config(cfg, 'workflow/schemas/config.schema.yaml')\n"
+        "print('toy_counts' in available_learners(), cfg['toy'])\n"
+        "print(*announcement(registry.skipped_experiments(cfg)), sep='\\n')\n"
+    ) % str(TOY / "config.yaml")
+    proc = _run([sys.executable, "-c", probe], TOY_ENV)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "True {'system': 'toy_counts', 'published': None}"
+    assert lines[1].startswith("coreflab: 1 experiment(s) skipped")
+    assert "the toy table's published row: toy.published is not set" in lines[2]
+
+
+@pytest.mark.slow
+def test_the_toy_papers_claim_is_rendered_on_the_scorecard(tmp_path):
+    """`coreflab docs` hands the registered toy's claim to `{{ findings toy }}`: decided on the snapshot's
+    table, and "not run" on a corpus without it."""
+    for corpus in ("synth", "litbank"):
+        (tmp_path / "numbers" / corpus).mkdir(parents=True)
+        (tmp_path / "numbers" / corpus / "leaderboard.csv").write_text("rank,system\n")
+    (tmp_path / "numbers" / "synth" / "paper" / "toy").mkdir(parents=True)
+    (tmp_path / "numbers" / "synth" / "paper" / "toy" / "table.md").write_text(
+        "Test scores of toy_counts\n\n| source | MUC | B3 | CEAFe | CoNLL | MELA |\n|---|---|---|---|---|---|\n"
+        "| ours | 60.00 | 50.00 | 40.00 | 50.00 | 45.00 |\n"
+    )
+    (tmp_path / "page.md").write_text("{{ findings toy }}\n")
+    args = ["--template", str(tmp_path / "page.md"), "--out", str(tmp_path / "out.md")]
+    proc = _run(
+        [sys.executable, "-m", "coreflab.cli", "docs", *args, "--snapshot", str(tmp_path / "numbers"), "--no-collect"],
+        TOY_ENV,
+    )
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "out.md").read_text()
+    assert (
+        "| The system beats putting every mention alone (test CoNLL F1) | above 0 | **held** CoNLL F1 50.00 |" in page
+    )
+    assert "*not run*: the paper is not in this corpus's run (run.papers)" in page
 
 
 @pytest.mark.slow
@@ -257,18 +332,25 @@ def test_the_core_names_no_paper_strings_and_comments_included():
 
 @pytest.mark.workflow
 def test_the_toy_paper_runs_on_the_tiny_config(tmp_path):
-    """`snakemake toy`: the corpus, the string-match baseline and its score, then the toy's table."""
+    """`snakemake toy` with its overlay: the corpus, the smoothing its job fits, its own learner trained with
+    it, the learner's score, then the toy's table; the run ends announcing the missing published scores."""
     import shutil
 
     for name in ("workflow", "config", "profiles"):
         shutil.copytree(ROOT / name, tmp_path / name)
     shutil.copy(ROOT / "tests" / "workflow" / "config.yaml", tmp_path / "tiny.yaml")
+    shutil.copy(ROOT / "tests" / "fixtures" / "toy_paper" / "config.yaml", tmp_path / "toy.yaml")
     proc = _run(
-        [sys.executable, "-m", "snakemake", "toy", "--cores", "2", "--configfile", "tiny.yaml"], TOY_ENV, tmp_path
+        [sys.executable, "-m", "snakemake", "toy", "--cores", "2", "--configfile", "tiny.yaml", "toy.yaml"],
+        TOY_ENV,
+        tmp_path,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
+    smoothing = json.loads((tmp_path / "results" / "synth" / "paper" / "toy" / "smoothing.json").read_text())
+    assert 1 < smoothing["smoothing"] < 2
     table = (tmp_path / "results" / "synth" / "paper" / "toy" / "table.md").read_text()
-    assert table.startswith("Test scores of string_match") and "| MUC | B3 | CEAFe | CoNLL | MELA |" in table
+    assert table.startswith("Test scores of toy_counts") and "| source | MUC | B3 | CEAFe | CoNLL | MELA |" in table
+    assert "coreflab: 1 experiment(s) skipped" in proc.stderr and "the toy table's published row" in proc.stderr
 
 
 def _paper(name, tunings):
