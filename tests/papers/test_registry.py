@@ -243,8 +243,8 @@ def test_the_toy_paper_lists_its_verbs_and_learner_and_announces_its_missing_dat
 
 @pytest.mark.slow
 def test_the_toy_papers_claim_is_rendered_on_the_scorecard(tmp_path):
-    """`coreflab docs` hands the registered toy's claim to `{{ findings toy }}`: decided on the snapshot's
-    table, and "not run" on a corpus without it."""
+    """`coreflab docs` renders the registered toy's claim in docs/templates/findings.md (`{{ findings papers }}`),
+    after the package's papers: decided on the snapshot's table, and "not run" on a corpus without it."""
     for corpus in ("synth", "litbank"):
         (tmp_path / "numbers" / corpus).mkdir(parents=True)
         (tmp_path / "numbers" / corpus / "leaderboard.csv").write_text("rank,system\n")
@@ -253,14 +253,15 @@ def test_the_toy_papers_claim_is_rendered_on_the_scorecard(tmp_path):
         "Test scores of toy_counts\n\n| source | MUC | B3 | CEAFe | CoNLL | MELA |\n|---|---|---|---|---|---|\n"
         "| ours | 60.00 | 50.00 | 40.00 | 50.00 | 45.00 |\n"
     )
-    (tmp_path / "page.md").write_text("{{ findings toy }}\n")
-    args = ["--template", str(tmp_path / "page.md"), "--out", str(tmp_path / "out.md")]
+    # the scorecard's own template, untouched: its paper sections come from the registry
+    args = ["--template", str(ROOT / "docs" / "templates" / "findings.md"), "--out", str(tmp_path / "out.md")]
     proc = _run(
         [sys.executable, "-m", "coreflab.cli", "docs", *args, "--snapshot", str(tmp_path / "numbers"), "--no-collect"],
         TOY_ENV,
     )
     assert proc.returncode == 0, proc.stderr
     page = (tmp_path / "out.md").read_text()
+    assert page.index("## Singh et al. 2011") < page.index("## A toy paper\n\n| claim | paper | [synth]")
     assert (
         "| The system beats putting every mention alone (test CoNLL F1) | above 0 | **held** CoNLL F1 50.00 |" in page
     )

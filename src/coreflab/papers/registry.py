@@ -56,7 +56,8 @@ class Paper:
     coreflab.config.CHECKS, the core's checks of learner parameters and template names);
     tunings: {(learner, parameter): coreflab.learn.tuned.Tuning} of the learner parameters its jobs tune
     or fit, which a leaderboard train job of that learner then takes from them; claims: its claims on the findings scorecard
-    (coreflab.report.findings.Claim, kept in its `findings` module).
+    (coreflab.report.findings.Claim, kept in its `findings` module), its section of the page under its title
+    between findings_intro and findings_note (Markdown paragraphs), placed by findings_order (then registry order).
     """
 
     name: str
@@ -73,6 +74,9 @@ class Paper:
     docs_blocker: Callable | None = None
     tunings: dict = field(default_factory=dict)
     claims: list = field(default_factory=list)
+    findings_intro: str = ""
+    findings_note: str = ""
+    findings_order: int = 100
     learner_modules: tuple = ()
     check_config: Callable = _no_checks
     skipped: Callable = _nothing_skipped

@@ -47,5 +47,6 @@ PAPER = Paper(
         "bk_delayed_laso": "delayed LaSO",
     },
     claims=CLAIMS,
+    findings_order=1,
     check_config=check_config,
 )

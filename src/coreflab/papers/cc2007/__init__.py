@@ -22,4 +22,5 @@ PAPER = Paper(
     targets=lambda config, runs: [f"results/{r}/{name}" for r in runs for name in OUTPUTS],
     system_names={"cc_base": "BASE", "cc_slt_closest": "SLT (closest)", "cc_slt_preserving": "SLT (preserving)"},
     claims=CLAIMS,
+    findings_order=2,
 )

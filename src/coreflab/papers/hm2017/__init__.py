@@ -47,4 +47,5 @@ PAPER = Paper(
         ("lsp_rho", "regressor"): Tuning("results/{corpus}/paper/hm2017/regressor.json", is_file=True),
     },
     claims=CLAIMS,
+    findings_order=4,
 )

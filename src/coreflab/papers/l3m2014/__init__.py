@@ -6,7 +6,7 @@ from pathlib import Path
 
 from coreflab.papers.l3m2014 import optional_data
 from coreflab.papers.l3m2014.cli import HELP, VERBS
-from coreflab.papers.l3m2014.findings import CLAIMS
+from coreflab.papers.l3m2014.findings import CLAIMS, NOTE
 from coreflab.papers.registry import Paper, config_schema
 
 OUTPUTS = [
@@ -63,5 +63,7 @@ PAPER = Paper(
     docs_blocker=docs_blocker,
     skipped=optional_data.skipped,
     claims=CLAIMS,
+    findings_note=NOTE,
+    findings_order=3,
     check_config=check_config,
 )

@@ -7,7 +7,7 @@ from coreflab.errors import UserError
 from coreflab.papers.registry import Paper, config_schema
 from coreflab.papers.singh2011 import optional_data
 from coreflab.papers.singh2011.cli import HELP, VERBS
-from coreflab.papers.singh2011.findings import CLAIMS
+from coreflab.papers.singh2011.findings import CLAIMS, INTRO
 
 # cross-document: its own corpora (results/crossdoc/), not the within-document runs
 OUTPUTS = [
@@ -46,6 +46,8 @@ PAPER = Paper(
         "hier": "combined",
     },
     claims=CLAIMS,
+    findings_intro=INTRO,
+    findings_order=5,
     check_config=check_config,
     skipped=optional_data.skipped,
 )
