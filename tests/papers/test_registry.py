@@ -299,7 +299,6 @@ def test_common_smk_is_generic_and_short():
 # files outside papers/ and rules/papers/ that still name a paper, each with what it holds; the test fails
 # on one that no longer does, so that the list only shrinks
 STILL_NAMING_A_PAPER = {
-    "src/coreflab/report/performance.py": "the benchmark anchors of three papers",
     "src/coreflab/learn/trees/lsp.py": "H&M's learners, whose regressor `coreflab hm2017 mela-fit` writes",
     "src/coreflab/mela/mode.py": "the refit hint names `coreflab hm2017 mela-data`",
     "workflow/report/bk2014_fig3.rst": "a paper's report caption",

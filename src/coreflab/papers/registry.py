@@ -57,7 +57,9 @@ class Paper:
     tunings: {(learner, parameter): coreflab.learn.tuned.Tuning} of the learner parameters its jobs tune
     or fit, which a leaderboard train job of that learner then takes from them; claims: its claims on the findings scorecard
     (coreflab.report.findings.Claim, kept in its `findings` module), its section of the page under its title
-    between findings_intro and findings_note (Markdown paragraphs), placed by findings_order (then registry order).
+    between findings_intro and findings_note (Markdown paragraphs), placed by findings_order (then registry order);
+    bench_anchors, bench_headlines: the targets of its own benchmark records (coreflab.report.bench_targets),
+    which `coreflab bench-report` judges them by.
     """
 
     name: str
@@ -77,6 +79,8 @@ class Paper:
     findings_intro: str = ""
     findings_note: str = ""
     findings_order: int = 100
+    bench_anchors: tuple = ()
+    bench_headlines: tuple = ()
     learner_modules: tuple = ()
     check_config: Callable = _no_checks
     skipped: Callable = _nothing_skipped

@@ -6,8 +6,28 @@ from pathlib import Path
 from coreflab.papers.cc2007.cli import HELP, VERBS
 from coreflab.papers.cc2007.findings import CLAIMS
 from coreflab.papers.registry import Paper, config_schema
+from coreflab.report.bench_targets import Anchor, Headline
 
 OUTPUTS = ["paper/cc2007/table1.md", "paper/cc2007/table2.md", "paper/cc2007/table3.md"]
+
+# its benchmark records (bench/cc2007.py): bench/results/cc2007.json and cc2007_conll2012_size*.json
+BENCH_ANCHORS = (
+    Anchor(
+        "cc2007", r"synth_default_slt_5_iterations\.(wall_s|cpu_s)", "<=", 180, "SLT, 5 EM iterations, default corpus"
+    ),
+)
+BENCH_HEADLINES = (
+    Headline(
+        r"cc2007", "C&C SLT, 5 EM iterations, default corpus (CPU s)", "synth_default_slt_5_iterations.cpu_s", "<=", 180
+    ),
+    Headline(
+        r"cc2007_conll2012_size(_fine)?",
+        "C&C fit at CoNLL-2012 size, bytes per pair beyond the store",
+        "store_dir_train.bytes_per_pair_beyond_inputs",
+        "<=",
+        200,
+    ),
+)
 
 # its config sections (validated and defaulted with the workflow's schema)
 SCHEMA = config_schema(Path(__file__).with_name("config.schema.yaml"))
@@ -22,5 +42,7 @@ PAPER = Paper(
     targets=lambda config, runs: [f"results/{r}/{name}" for r in runs for name in OUTPUTS],
     system_names={"cc_base": "BASE", "cc_slt_closest": "SLT (closest)", "cc_slt_preserving": "SLT (preserving)"},
     claims=CLAIMS,
+    bench_anchors=BENCH_ANCHORS,
+    bench_headlines=BENCH_HEADLINES,
     findings_order=2,
 )
