@@ -296,11 +296,13 @@ def test_common_smk_is_generic_and_short():
     assert named == []
 
 
-# files outside papers/ and rules/papers/ that still name a paper, each with what it holds; the test fails
-# on one that no longer does, so that the list only shrinks
+# files outside papers/ and rules/papers/ that still name a paper, a paper's learner or a paper's file layout,
+# each with what it holds; the test fails on one that no longer does, so that the list only shrinks
 STILL_NAMING_A_PAPER = {
     "src/coreflab/learn/trees/lsp.py": "H&M's learners, whose regressor `coreflab hm2017 mela-fit` writes",
     "src/coreflab/mela/mode.py": "the refit hint names `coreflab hm2017 mela-data`",
+    "src/coreflab/report/findings.py": "the scorecard's columns of data that is no coreference corpus (crossdoc, doccluster)",
+    "src/coreflab/report/performance.py": "the scaling figure's workers panel reads the record bench/results/crossdoc.json",
     "workflow/report/bk2014_fig3.rst": "a paper's report caption",
     "workflow/report/bk2014_fig4.rst": "a paper's report caption",
     "workflow/report/bk2014_table1.rst": "a paper's report caption",
@@ -309,11 +311,40 @@ STILL_NAMING_A_PAPER = {
 }
 
 
-def test_the_core_names_no_paper_strings_and_comments_included():
-    """No file of src/coreflab outside papers/ and of workflow/ outside rules/papers/ names a registered
-    paper: its knowledge lives in its folder (a paper's name in the core would be a paper it knows)."""
-    names = "|".join(registry.names())
-    core = [
+def paper_learners():
+    """The learners a paper owns: registered from its `learner_modules` or from inside its package."""
+    from coreflab.learn.registry import LEARNERS, available_learners
+
+    available_learners()
+    owned = {m for p in registry.papers() for m in p.learner_modules}
+    return sorted(
+        name
+        for name, cls in LEARNERS.items()
+        if cls.__module__ in owned or cls.__module__.startswith("coreflab.papers.")
+    )
+
+
+def paper_layouts():
+    """The folders under results/ that the papers' targets use beside the runs (Singh et al.'s crossdoc,
+    L3M's doccluster): a paper's file layout, which the core does not know."""
+    import copy
+
+    from coreflab.config import check_config
+
+    cfg = copy.deepcopy(check_config(yaml_config(), ROOT / "workflow" / "schemas" / "config.schema.yaml"))
+    cfg["doccluster"]["enabled"] = True  # its optional experiment too
+    folders = set()
+    for paper in registry.papers():
+        for target in paper.targets(cfg, ["RUN"]):
+            parts = Path(target).parts
+            if parts[0] == "results" and parts[1] != "RUN":
+                folders.add(parts[1])
+    return sorted(folders)
+
+
+def core_files():
+    """Every file of src/coreflab outside papers/ and of workflow/ outside rules/papers/."""
+    return [
         p
         for p in sorted([*(ROOT / "src" / "coreflab").rglob("*"), *(ROOT / "workflow").rglob("*")])
         if p.is_file()
@@ -321,13 +352,97 @@ def test_the_core_names_no_paper_strings_and_comments_included():
         and "papers" not in p.relative_to(ROOT).parts[2:-1]
         and p.relative_to(ROOT).parts[:3] != ("workflow", "rules", "papers")
     ]
+
+
+def test_the_core_names_no_paper_strings_and_comments_included():
+    """No file of src/coreflab outside papers/ and of workflow/ outside rules/papers/ names a registered
+    paper, a learner a paper owns, or a folder of a paper's file layout (as a string or a path part): its
+    knowledge lives in its folder (a paper's name in the core would be a paper it knows)."""
+    assert paper_layouts() == ["crossdoc", "doccluster"]
+    words = "|".join([*registry.names(), *paper_learners()])
+    layouts = "|".join(paper_layouts())
     naming = {
         str(p.relative_to(ROOT))
-        for p in core
-        if re.search(rf"\b({names})\b", p.read_text(encoding="utf-8", errors="replace"))
+        for p in core_files()
+        if re.search(rf"\b({words})\b|[\"'/]({layouts})[\"'/]", p.read_text(encoding="utf-8", errors="replace"))
     }
     assert sorted(naming - set(STILL_NAMING_A_PAPER)) == []
     assert sorted(set(STILL_NAMING_A_PAPER) - naming) == [], "no longer names a paper: remove it from the list"
+
+
+def test_a_papers_own_learner_is_one_the_core_check_looks_for(monkeypatch):
+    """`paper_learners` finds the learners of a paper's `learner_modules` (the package's papers have none)."""
+    from coreflab.learn.registry import LEARNERS
+
+    class Owned:
+        __module__ = "ours.learner"
+
+    monkeypatch.setitem(LEARNERS, "ours_learner", Owned)
+    ours = registry.Paper(
+        name="ours", title="o", help="h", verbs={}, rules="x.smk", targets=list, learner_modules=("ours.learner",)
+    )
+    package = registry.papers()
+    monkeypatch.setattr(registry, "papers", lambda: [*package, ours])
+    assert paper_learners() == ["ours_learner"]
+
+
+IMPORTS_PROBE = """
+import importlib, json, sys
+imported = []
+real = importlib.import_module
+def recording(name, package=None):
+    if sys._getframe(1).f_globals.get("__name__", "").startswith("coreflab"):  # coreflab's calls alone
+        imported.append(name)
+    return real(name, package)
+importlib.import_module = recording
+from coreflab import cli
+from coreflab.learn import registry as learners
+from coreflab.papers import registry
+papers = registry.papers()
+learners.available_learners()
+for verb in cli.VERBS:
+    cli.build_parser([verb])
+for paper in papers:
+    for verb in paper.verbs:
+        cli.build_parser([paper.name, verb])
+import pkgutil, coreflab.learn as pkg
+registered = {m for m, *_ in cli.VERBS.values()}
+registered |= {m for p in papers for m, *_ in p.verbs.values()}
+registered |= {f"coreflab.papers.{p.name}" for p in papers} | set(registry._outside_modules())
+registered |= {i.name for i in pkgutil.walk_packages(pkg.__path__, prefix="coreflab.learn.")}
+registered |= {m for p in papers for m in p.learner_modules}
+registered |= {"coreflab.features.nonlocal_templates"}
+print(json.dumps({"imported": sorted(set(imported)), "unregistered": sorted(set(imported) - registered)}))
+"""
+
+
+@pytest.mark.slow
+def test_runtime_imports_resolve_only_registered_names():
+    """Every module the package imports by name at run time (importlib.import_module: the verbs, the papers,
+    the learners) is a registered one: a core verb, a registered paper or its verb or learner module, a module
+    of coreflab.learn. With the toy paper too, from outside the package."""
+    for env in (None, TOY_ENV):
+        proc = _run([sys.executable, "-c", IMPORTS_PROBE], env)
+        assert proc.returncode == 0, proc.stderr
+        found = json.loads(proc.stdout.strip().splitlines()[-1])
+        assert found["unregistered"] == [] and found["imported"], found
+        if env:
+            assert {"toy_paper", "toy_paper.learner", "toy_paper.table"} <= set(found["imported"])
+
+
+def test_import_module_is_called_only_where_names_are_registered():
+    """The package's run-time imports are the registries' and the CLI's (a new call site is a new way in)."""
+    sites = {
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "src" / "coreflab").rglob("*.py")
+        if "import_module(" in p.read_text(encoding="utf-8")
+    }
+    assert sites == {
+        "src/coreflab/cli.py",
+        "src/coreflab/features/featureset.py",
+        "src/coreflab/learn/registry.py",
+        "src/coreflab/papers/registry.py",
+    }
 
 
 @pytest.mark.workflow
