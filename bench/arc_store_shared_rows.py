@@ -1,7 +1,7 @@
 """Benchmark: the arc store the learners read (rows of features shared between arcs) against the flat one.
 
 Why: with `local_fine` (the selection pool of config/gum.yaml and config/conll2012.yaml) the flat
-store lists 77 ids on every GUM arc, 321 bytes per arc against the goal of 160 (issue 14).
+store lists 77 ids on every GUM arc, 321 bytes per arc against the goal of 160.
 `coreflab features` writes the shared-row layout of `coreflab/features/shared_rows.py` instead: each
 arc keeps its own ids and refers to up to three rows stored once per document. This script builds
 both layouts of one split, checks that every arc reads the same ids (expanding the shared store

@@ -1,4 +1,4 @@
-"""Benchmark: the Choi & Cardie (2007) pairwise model's fit time and memory (issue 17).
+"""Benchmark: the Choi & Cardie (2007) pairwise model's fit time and memory.
 
 On the default synthetic corpus (train + test, as `coreflab cc-run` sees them): one cc_base
 fit, and a 5-iteration cc_slt_closest (p1, λ = 3) fit scored after every EM iteration on

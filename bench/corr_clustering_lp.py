@@ -1,4 +1,4 @@
-"""Benchmark: Corr-Clustering's exact decoder on real text (issue 43, item 8), before and after
+"""Benchmark: Corr-Clustering's exact decoder on real text, without and with
 the cutting-plane LP, on the GUM and LitBank test documents and the loss-augmented
 inferences of training.
 
@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-BEFORE = "12928c31564a516740b5b8f5da24da2604b29b7e"  # the decoder before issue 43 item 8
+BEFORE = "12928c31564a516740b5b8f5da24da2604b29b7e"  # the decoder without the cutting-plane LP
 PARAMS = {"epochs": 1, "max_items": 15, "node_limit": 50}  # config/gum.yaml, config/litbank.yaml
 
 

@@ -6,8 +6,8 @@ needs 147), arcs, entries and bytes per arc, also with a window of 100 mentions.
 Writes bench/results/features.json. Run: python bench/features.py [--docs N]
 
 On a real compiled split (`--compiled results/gum/compiled/train.npz --window 50`): the
-arc store's bytes per arc as the learners read it, with rows shared between arcs (goal ≤ 160,
-issue 14; `flat_bytes_per_arc`: every arc listing its ids, as extracted) and, per template,
+arc store's bytes per arc as the learners read it, with rows shared between arcs (goal ≤ 160;
+`flat_bytes_per_arc`: every arc listing its ids, as extracted) and, per template,
 the share of non-root arcs it puts a feature on (what each template costs in memory), and
 what the store would hold if the kernels conjoined the fine types on the fly (cort's way:
 every `X+ana_fine_type+ante_fine_type` template computed at scoring time from X's id and

@@ -8,7 +8,7 @@ itself. Wall and CPU seconds, the time spent in the objective, iterations, evalu
 apart the two fits' coefficients end up (the path is the same up to rounding, which 100
 unconverged iterations can amplify).
 
---convergence (issue 43 item 7, bench/results/lbfgs_convergence_<label>.json): what converging
+--convergence (bench/results/lbfgs_convergence_<label>.json): what converging
 costs and buys. The fits a C&C job makes, with the capped L-BFGS every fit used before ("before":
 `max_iter` iterations) and with the truncated Newton solver to each tolerance of --tols ("after"):
 the first fit (cc_base with --bias/--bias-weight on gold labels, from zero) and a second EM

@@ -1,4 +1,4 @@
-"""Benchmark of H&M 2017 (issue 6): regressor data generation and LSP_ρ vs LSP_F epoch time.
+"""Benchmark of H&M 2017: regressor data generation and LSP_ρ vs LSP_F epoch time.
 
 Usage: python bench/lsp.py --small DIR --large DIR [--out bench/results/lsp.json]
 DIR holds compiled `train.npz` and the local arc store `arcs_train.npz` of a synthetic corpus

@@ -1,4 +1,4 @@
-"""Benchmark sweeps for issue #10 ("cost as the work grows"): time and peak memory against
+"""Benchmark sweeps of the cost as the work grows: time and peak memory against
 the number of candidate arcs, against the beam size, and against Dask workers.
 
 (i) arcs: training splits of the conll2012-size synthetic corpus (`coreflab.corpus.synthetic.generator`,

@@ -43,6 +43,13 @@ def test_defaults_are_filled():
         ({"crossdoc": {"t_start": 0.001, "t_stop": 0.01}}, "config key crossdoc.t_stop: 0.01 is above t_start (0.001)"),
         ({"crossdoc": {"t_stop": 0.1}}, "config key crossdoc.t_stop: 0.1 is above t_start (0.05)"),  # the default
         ({"seed": -1}, "config key seed"),
+        # the papers' sections, each in its folder's schema fragment
+        ({"bk2014": {"iterations": 0}}, "config key bk2014.iterations: 0 is less than the minimum of 1"),
+        ({"cc2007": {"biases": ["p2"]}}, "config key cc2007.biases.0: 'p2' is not one of"),
+        ({"l3m2014": {"pases": 5}}, "config key l3m2014.'pases' is unknown"),
+        ({"doccluster": {"folds": 1}}, "config key doccluster.folds: 1 is less than the minimum of 2"),
+        ({"hm2017": {"calibration": "x"}}, "config key hm2017.calibration: 'x' is not one of"),
+        ({"crossdoc": {"workers": []}}, "config key crossdoc.workers: [] should be non-empty"),
     ],
 )
 def test_errors_name_the_key(patch, message):

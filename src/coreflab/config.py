@@ -111,16 +111,21 @@ def check_config(config, schema_path):
 
 def with_papers(schema):
     """The schema with the registered papers (coreflab.papers.registry): the names `run.papers` takes
-    and its default (all of them), and the config section of a paper that brings its own."""
+    and its default (all of them), and each paper's config sections (`Paper.config_schemas`); a section
+    two of them claim is an error."""
     from coreflab.papers import registry
 
     papers = registry.papers()
     entry = schema["properties"]["run"]["properties"]["papers"]
     entry["items"] = {**entry.get("items", {}), "enum": [p.name for p in papers]}
     entry["default"] = [p.name for p in papers]
+    owner = dict.fromkeys(schema["properties"], "the workflow")
     for paper in papers:
-        if paper.config is not None:
-            schema["properties"].setdefault(paper.name, paper.config)
+        for section, sub in paper.config_schemas().items():
+            if section in owner:
+                raise UserError(f"paper {paper.name}: its config section {section!r} is {owner[section]}'s already")
+            schema["properties"][section] = _copy(sub)
+            owner[section] = f"paper {paper.name}"
     return schema
 
 

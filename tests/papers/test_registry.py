@@ -52,6 +52,37 @@ def test_run_papers_takes_registered_names_and_defaults_to_all_of_them():
     assert check_config(base, schema)["run"]["papers"] == registry.names()
 
 
+def test_each_package_paper_brings_its_config_sections_from_its_folder(monkeypatch):
+    """The papers' sections are no part of the workflow's schema: each paper's `config.schema.yaml` gives
+    them, defaulted like the workflow's own; a section two owners claim is an error naming both."""
+    import yaml
+
+    from coreflab.config import check_config, with_papers
+
+    schema = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+    sections = {"bk2014", "cc2007", "l3m2014", "doccluster", "hm2017", "crossdoc"}
+    assert sections.isdisjoint(yaml.safe_load(schema.read_text())["properties"])
+    owned = {s: p.name for p in registry.papers() for s in p.config_schemas()}
+    assert {s: owned[s] for s in sections} == {
+        **{s: s for s in ("bk2014", "cc2007", "l3m2014", "hm2017")},
+        "doccluster": "l3m2014",
+        "crossdoc": "singh2011",
+    }
+    cfg = check_config(yaml_config(), schema)
+    assert cfg["bk2014"]["beams"] == [5, 20] and cfg["crossdoc"]["tune"]["heldout_by"] == "topic"
+    clash = registry.Paper(
+        name="clash", title="c", help="h", verbs={}, rules="x.smk", targets=list, config_sections={"crossdoc": {}}
+    )
+    package = registry.papers()
+    monkeypatch.setattr(registry, "papers", lambda: [*package, clash])
+    with pytest.raises(UserError, match=r"^paper clash: its config section 'crossdoc' is paper singh2011's already$"):
+        with_papers(yaml.safe_load(schema.read_text()))
+    seeds = registry.Paper(name="seeds", title="s", help="h", verbs={}, rules="x.smk", targets=list, config={})
+    monkeypatch.setattr(registry, "papers", lambda: [*package, seeds])
+    with pytest.raises(UserError, match=r"^paper seeds: its config section 'seeds' is the workflow's already$"):
+        with_papers(yaml.safe_load(schema.read_text()))
+
+
 def yaml_config():
     import yaml
 
@@ -146,9 +177,10 @@ def test_the_toy_paper_is_planned_by_a_dry_run_on_the_tiny_config():
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = proc.stdout + proc.stderr
     assert "rule toy_table:" in text
-    assert (
-        "coreflab toy table --score results/synth/scores/string_match/test.json --system string_match "
-        "--out results/synth/paper/toy/table.md" in text
+    assert re.search(
+        r"coreflab toy table --score results/synth/scores/string_match/test.json --system string_match +"
+        r"--out results/synth/paper/toy/table.md",
+        text,
     )
     # its own config section (toy.system), checked and defaulted like the workflow's
     proc = _dry_run(
@@ -159,6 +191,81 @@ def test_the_toy_paper_is_planned_by_a_dry_run_on_the_tiny_config():
     proc = _dry_run("toy", "--config", "toy={sytem: bk_baseline}", env=TOY_ENV)
     assert proc.returncode != 0
     assert proc.stderr.strip().splitlines()[-1].startswith("coreflab: error: config key toy.'sytem' is unknown")
+
+
+TOY = ROOT / "tests" / "fixtures" / "toy_paper"
+
+
+@pytest.mark.slow
+def test_the_toy_papers_learner_trains_with_the_smoothing_its_own_job_fits(tmp_path):
+    """Its config overlay puts its learner (`learner_modules`) on the leaderboard: the train job takes the
+    value the toy's own job fits (`Paper.tunings`), and the table reports that system; a published-scores
+    file (its optional data) becomes an input of the table."""
+    overlay = str(TOY / "config.yaml")
+    proc = _dry_run("toy", "--configfile", "tests/workflow/config.yaml", overlay, env=TOY_ENV)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = proc.stdout + proc.stderr
+    assert "coreflab toy smoothing --train-conll results/synth/data/train.conll" in text
+    train = next(line for line in text.splitlines() if "coreflab train --learner toy_counts" in line)
+    assert "--tuned results/synth/paper/toy/smoothing.json" in train
+    assert "--score results/synth/scores/toy_counts/test.json --system toy_counts" in text
+    assert "--published" not in text
+    published = tmp_path / "published.json"
+    published.write_text('{"muc": 70.0, "bcub": 60.0, "ceafe": 50.0}')
+    more = ("--config", f"toy={{system: toy_counts, published: {published}}}")
+    proc = _dry_run("toy", "--configfile", "tests/workflow/config.yaml", overlay, *more, env=TOY_ENV)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert f"--published {published}" in proc.stdout + proc.stderr
+
+
+@pytest.mark.slow
+def test_the_toy_paper_lists_its_verbs_and_learner_and_announces_its_missing_data():
+    verbs = _run([sys.executable, "-m", "coreflab.cli", "toy", "--help"], TOY_ENV)
+    assert verbs.returncode == 0 and re.search(r"^\s+smoothing\s", verbs.stdout, re.M), verbs.stdout
+    probe = (
+        "import yaml\n"
+        "from coreflab.config import check_config, overlay\n"
+        "from coreflab.learn.registry import available_learners\n"
+        "from coreflab.optional_data import announcement\n"
+        "from coreflab.papers import registry\n"
+        "cfg = overlay(yaml.safe_load(open('tests/workflow/config.yaml')), yaml.safe_load(open(%r)))\n"
+        "cfg = check_config(cfg, 'workflow/schemas/config.schema.yaml')\n"
+        "print('toy_counts' in available_learners(), cfg['toy'])\n"
+        "print(*announcement(registry.skipped_experiments(cfg)), sep='\\n')\n"
+    ) % str(TOY / "config.yaml")
+    proc = _run([sys.executable, "-c", probe], TOY_ENV)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "True {'system': 'toy_counts', 'published': None}"
+    assert lines[1].startswith("coreflab: 1 experiment(s) skipped")
+    assert "the toy table's published row: toy.published is not set" in lines[2]
+
+
+@pytest.mark.slow
+def test_the_toy_papers_claim_is_rendered_on_the_scorecard(tmp_path):
+    """`coreflab docs` renders the registered toy's claim in docs/templates/findings.md (`{{ findings papers }}`),
+    after the package's papers: decided on the snapshot's table, and "not run" on a corpus without it."""
+    for corpus in ("synth", "litbank"):
+        (tmp_path / "numbers" / corpus).mkdir(parents=True)
+        (tmp_path / "numbers" / corpus / "leaderboard.csv").write_text("rank,system\n")
+    (tmp_path / "numbers" / "synth" / "paper" / "toy").mkdir(parents=True)
+    (tmp_path / "numbers" / "synth" / "paper" / "toy" / "table.md").write_text(
+        "Test scores of toy_counts\n\n| source | MUC | B3 | CEAFe | CoNLL | MELA |\n|---|---|---|---|---|---|\n"
+        "| ours | 60.00 | 50.00 | 40.00 | 50.00 | 45.00 |\n"
+    )
+    # the scorecard's own template, untouched: its paper sections come from the registry
+    args = ["--template", str(ROOT / "docs" / "templates" / "findings.md"), "--out", str(tmp_path / "out.md")]
+    proc = _run(
+        [sys.executable, "-m", "coreflab.cli", "docs", *args, "--snapshot", str(tmp_path / "numbers"), "--no-collect"],
+        TOY_ENV,
+    )
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "out.md").read_text()
+    assert page.index("## Singh et al. 2011") < page.index("## A toy paper\n\n| claim | paper | [synth]")
+    assert (
+        "| The system beats putting every mention alone (test CoNLL F1) | above 0 | **held** CoNLL F1 50.00 |" in page
+    )
+    assert "*not run*: the paper is not in this corpus's run (run.papers)" in page
 
 
 @pytest.mark.slow
@@ -189,13 +296,13 @@ def test_common_smk_is_generic_and_short():
     assert named == []
 
 
-# files outside papers/ and rules/papers/ that still name a paper, each with what it holds; the test fails
-# on one that no longer does, so that the list only shrinks
+# files outside papers/ and rules/papers/ that still name a paper, a paper's learner or a paper's file layout,
+# each with what it holds; the test fails on one that no longer does, so that the list only shrinks
 STILL_NAMING_A_PAPER = {
-    "src/coreflab/report/performance.py": "the benchmark anchors of three papers",
     "src/coreflab/learn/trees/lsp.py": "H&M's learners, whose regressor `coreflab hm2017 mela-fit` writes",
     "src/coreflab/mela/mode.py": "the refit hint names `coreflab hm2017 mela-data`",
-    "workflow/schemas/config.schema.yaml": "the package papers' config sections",
+    "src/coreflab/report/findings.py": "the scorecard's columns of data that is no coreference corpus (crossdoc, doccluster)",
+    "src/coreflab/report/performance.py": "the scaling figure's workers panel reads the record bench/results/crossdoc.json",
     "workflow/report/bk2014_fig3.rst": "a paper's report caption",
     "workflow/report/bk2014_fig4.rst": "a paper's report caption",
     "workflow/report/bk2014_table1.rst": "a paper's report caption",
@@ -204,11 +311,40 @@ STILL_NAMING_A_PAPER = {
 }
 
 
-def test_the_core_names_no_paper_strings_and_comments_included():
-    """No file of src/coreflab outside papers/ and of workflow/ outside rules/papers/ names a registered
-    paper: its knowledge lives in its folder (a paper's name in the core would be a paper it knows)."""
-    names = "|".join(registry.names())
-    core = [
+def paper_learners():
+    """The learners a paper owns: registered from its `learner_modules` or from inside its package."""
+    from coreflab.learn.registry import LEARNERS, available_learners
+
+    available_learners()
+    owned = {m for p in registry.papers() for m in p.learner_modules}
+    return sorted(
+        name
+        for name, cls in LEARNERS.items()
+        if cls.__module__ in owned or cls.__module__.startswith("coreflab.papers.")
+    )
+
+
+def paper_layouts():
+    """The folders under results/ that the papers' targets use beside the runs (Singh et al.'s crossdoc,
+    L3M's doccluster): a paper's file layout, which the core does not know."""
+    import copy
+
+    from coreflab.config import check_config
+
+    cfg = copy.deepcopy(check_config(yaml_config(), ROOT / "workflow" / "schemas" / "config.schema.yaml"))
+    cfg["doccluster"]["enabled"] = True  # its optional experiment too
+    folders = set()
+    for paper in registry.papers():
+        for target in paper.targets(cfg, ["RUN"]):
+            parts = Path(target).parts
+            if parts[0] == "results" and parts[1] != "RUN":
+                folders.add(parts[1])
+    return sorted(folders)
+
+
+def core_files():
+    """Every file of src/coreflab outside papers/ and of workflow/ outside rules/papers/."""
+    return [
         p
         for p in sorted([*(ROOT / "src" / "coreflab").rglob("*"), *(ROOT / "workflow").rglob("*")])
         if p.is_file()
@@ -216,29 +352,120 @@ def test_the_core_names_no_paper_strings_and_comments_included():
         and "papers" not in p.relative_to(ROOT).parts[2:-1]
         and p.relative_to(ROOT).parts[:3] != ("workflow", "rules", "papers")
     ]
+
+
+def test_the_core_names_no_paper_strings_and_comments_included():
+    """No file of src/coreflab outside papers/ and of workflow/ outside rules/papers/ names a registered
+    paper, a learner a paper owns, or a folder of a paper's file layout (as a string or a path part): its
+    knowledge lives in its folder (a paper's name in the core would be a paper it knows)."""
+    assert paper_layouts() == ["crossdoc", "doccluster"]
+    words = "|".join([*registry.names(), *paper_learners()])
+    layouts = "|".join(paper_layouts())
     naming = {
         str(p.relative_to(ROOT))
-        for p in core
-        if re.search(rf"\b({names})\b", p.read_text(encoding="utf-8", errors="replace"))
+        for p in core_files()
+        if re.search(rf"\b({words})\b|[\"'/]({layouts})[\"'/]", p.read_text(encoding="utf-8", errors="replace"))
     }
     assert sorted(naming - set(STILL_NAMING_A_PAPER)) == []
     assert sorted(set(STILL_NAMING_A_PAPER) - naming) == [], "no longer names a paper: remove it from the list"
 
 
+def test_a_papers_own_learner_is_one_the_core_check_looks_for(monkeypatch):
+    """`paper_learners` finds the learners of a paper's `learner_modules` (the package's papers have none)."""
+    from coreflab.learn.registry import LEARNERS
+
+    class Owned:
+        __module__ = "ours.learner"
+
+    monkeypatch.setitem(LEARNERS, "ours_learner", Owned)
+    ours = registry.Paper(
+        name="ours", title="o", help="h", verbs={}, rules="x.smk", targets=list, learner_modules=("ours.learner",)
+    )
+    package = registry.papers()
+    monkeypatch.setattr(registry, "papers", lambda: [*package, ours])
+    assert paper_learners() == ["ours_learner"]
+
+
+IMPORTS_PROBE = """
+import importlib, json, sys
+imported = []
+real = importlib.import_module
+def recording(name, package=None):
+    if sys._getframe(1).f_globals.get("__name__", "").startswith("coreflab"):  # coreflab's calls alone
+        imported.append(name)
+    return real(name, package)
+importlib.import_module = recording
+from coreflab import cli
+from coreflab.learn import registry as learners
+from coreflab.papers import registry
+papers = registry.papers()
+learners.available_learners()
+for verb in cli.VERBS:
+    cli.build_parser([verb])
+for paper in papers:
+    for verb in paper.verbs:
+        cli.build_parser([paper.name, verb])
+import pkgutil, coreflab.learn as pkg
+registered = {m for m, *_ in cli.VERBS.values()}
+registered |= {m for p in papers for m, *_ in p.verbs.values()}
+registered |= {f"coreflab.papers.{p.name}" for p in papers} | set(registry._outside_modules())
+registered |= {i.name for i in pkgutil.walk_packages(pkg.__path__, prefix="coreflab.learn.")}
+registered |= {m for p in papers for m in p.learner_modules}
+registered |= {"coreflab.features.nonlocal_templates"}
+print(json.dumps({"imported": sorted(set(imported)), "unregistered": sorted(set(imported) - registered)}))
+"""
+
+
+@pytest.mark.slow
+def test_runtime_imports_resolve_only_registered_names():
+    """Every module the package imports by name at run time (importlib.import_module: the verbs, the papers,
+    the learners) is a registered one: a core verb, a registered paper or its verb or learner module, a module
+    of coreflab.learn. With the toy paper too, from outside the package."""
+    for env in (None, TOY_ENV):
+        proc = _run([sys.executable, "-c", IMPORTS_PROBE], env)
+        assert proc.returncode == 0, proc.stderr
+        found = json.loads(proc.stdout.strip().splitlines()[-1])
+        assert found["unregistered"] == [] and found["imported"], found
+        if env:
+            assert {"toy_paper", "toy_paper.learner", "toy_paper.table"} <= set(found["imported"])
+
+
+def test_import_module_is_called_only_where_names_are_registered():
+    """The package's run-time imports are the registries' and the CLI's (a new call site is a new way in)."""
+    sites = {
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "src" / "coreflab").rglob("*.py")
+        if "import_module(" in p.read_text(encoding="utf-8")
+    }
+    assert sites == {
+        "src/coreflab/cli.py",
+        "src/coreflab/features/featureset.py",
+        "src/coreflab/learn/registry.py",
+        "src/coreflab/papers/registry.py",
+    }
+
+
 @pytest.mark.workflow
 def test_the_toy_paper_runs_on_the_tiny_config(tmp_path):
-    """`snakemake toy`: the corpus, the string-match baseline and its score, then the toy's table."""
+    """`snakemake toy` with its overlay: the corpus, the smoothing its job fits, its own learner trained with
+    it, the learner's score, then the toy's table; the run ends announcing the missing published scores."""
     import shutil
 
     for name in ("workflow", "config", "profiles"):
         shutil.copytree(ROOT / name, tmp_path / name)
     shutil.copy(ROOT / "tests" / "workflow" / "config.yaml", tmp_path / "tiny.yaml")
+    shutil.copy(ROOT / "tests" / "fixtures" / "toy_paper" / "config.yaml", tmp_path / "toy.yaml")
     proc = _run(
-        [sys.executable, "-m", "snakemake", "toy", "--cores", "2", "--configfile", "tiny.yaml"], TOY_ENV, tmp_path
+        [sys.executable, "-m", "snakemake", "toy", "--cores", "2", "--configfile", "tiny.yaml", "toy.yaml"],
+        TOY_ENV,
+        tmp_path,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
+    smoothing = json.loads((tmp_path / "results" / "synth" / "paper" / "toy" / "smoothing.json").read_text())
+    assert 1 < smoothing["smoothing"] < 2
     table = (tmp_path / "results" / "synth" / "paper" / "toy" / "table.md").read_text()
-    assert table.startswith("Test scores of string_match") and "| MUC | B3 | CEAFe | CoNLL | MELA |" in table
+    assert table.startswith("Test scores of toy_counts") and "| source | MUC | B3 | CEAFe | CoNLL | MELA |" in table
+    assert "coreflab: 1 experiment(s) skipped" in proc.stderr and "the toy table's published row" in proc.stderr
 
 
 def _paper(name, tunings):

@@ -379,3 +379,24 @@ def test_the_scorecard_holds_each_registered_papers_claims(scorecard):
     for paper in registry.papers():
         assert scorecard.claims[paper.name] == list(paper.claims)
         assert all(c.paper == paper.name for c in paper.claims), paper.name
+
+
+def test_the_template_lists_no_paper_and_the_papers_sections_come_from_the_registry(tmp_path, scorecard):
+    """`{{ findings papers }}`: every registered paper's section in page order (`Paper.findings_order`), under
+    its title, between its intro and its note; a paper with no claims says so."""
+    from coreflab.papers import registry
+
+    template = (ROOT / "docs" / "templates" / "findings.md").read_text()
+    assert not re.search(rf"\b({'|'.join(registry.names())})\b", template)
+    assert "{{ findings papers }}" in template
+    assert scorecard.papers == ("bk2014", "cc2007", "l3m2014", "hm2017", "singh2011")
+    card = f.Scorecard(
+        claims={"a": [], "b": []},
+        titles={"a": "Paper A", "b": "Paper B"},
+        intros={"b": "Intro."},
+        notes={"a": "Note."},
+        papers=("b", "a"),
+    )
+    assert f.render(tmp_path, card, "papers") == (
+        "## Paper B\n\nIntro.\n\nNo claims of Paper B are scored.\n\n## Paper A\n\nNo claims of Paper A are scored.\n\nNote."
+    )

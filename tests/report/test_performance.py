@@ -139,8 +139,17 @@ def test_targets_from_json_override_registry_and_decide_met():
     assert not (df.quantity.str.startswith("machine") | df.quantity.str.startswith("targets")).any()
 
 
+def _papers_targets():
+    """The anchors and headlines of the papers' own benchmarks (`Paper.bench_anchors`, `bench_headlines`)."""
+    from coreflab.papers import registry
+
+    papers = registry.papers()
+    return [a for p in papers for a in p.bench_anchors], [h for p in papers for h in p.bench_headlines]
+
+
 def test_rates_are_lower_bounds_and_lists_of_points_get_labels():
-    df = performance.table({"crossdoc": FAKE["crossdoc"]})
+    anchors, _ = _papers_targets()
+    df = performance.table({"crossdoc": FAKE["crossdoc"]}, [*performance.ANCHORS, *anchors])
     r1 = _row(df, "crossdoc", "personx[workers=1].proposals_per_s_per_worker")
     r2 = _row(df, "crossdoc", "personx[workers=2].proposals_per_s_per_worker")
     assert (r1.target, r1.met, r2.met) == (">= 200000", "yes", "no")
@@ -254,10 +263,27 @@ def test_the_load_is_the_one_nearest_the_measure():
 def test_every_committed_record_has_a_headline_or_is_a_research_record():
     """A new benchmark gets its headline in HEADLINES; the table says so otherwise."""
     results = performance.load_results(ROOT / "bench" / "results")
+    headlines = [*performance.HEADLINES, *_papers_targets()[1]]
     missing = [
-        n for n in results if not performance.NOT_BENCHMARKS.fullmatch(n) and performance.headline_for(n) is None
+        n
+        for n in results
+        if not performance.NOT_BENCHMARKS.fullmatch(n) and performance.headline_for(n, headlines) is None
     ]
     assert missing == []
+
+
+def test_the_core_targets_name_no_papers_benchmark_and_the_committed_csv_is_the_reports():
+    """The targets of cc2007, l3m and crossdoc come from their papers; `coreflab bench-report` on the committed
+    records gives the committed scaling.csv and scaling.md."""
+    anchors, headlines = _papers_targets()
+    own = {"cc2007", "l3m", "crossdoc"}
+    assert own.isdisjoint(a.benchmark for a in performance.ANCHORS) and own <= {a.benchmark for a in anchors}
+    assert not [h for h in performance.HEADLINES if any(performance.re.fullmatch(h.benchmark, n) for n in own)]
+    results = performance.load_results(ROOT / "bench" / "results")
+    csv = performance.table(results, [*performance.ANCHORS, *anchors]).to_csv(index=False, lineterminator="\n")
+    assert csv == (ROOT / "bench" / "results" / "scaling.csv").read_text(encoding="utf-8")
+    md = performance.headline_markdown(results, [*performance.HEADLINES, *headlines])
+    assert md == (ROOT / "bench" / "results" / "scaling.md").read_text(encoding="utf-8")
 
 
 def test_figure_without_sweeps_still_draws():

@@ -25,11 +25,15 @@ def add_arguments(parser):
 
 
 def run(args):
+    from coreflab.papers import registry
     from coreflab.report.performance import write_report
 
     prefix = Path(args.out) if args.out else Path(args.results) / "scaling"
     outputs = {ext: getattr(args, ext) or prefix.with_name(f"{prefix.name}.{ext}") for ext in OUTPUTS}
-    df = write_report(args.records or args.results, outputs)
+    papers = registry.papers()  # the targets of the papers' own benchmarks
+    anchors = [a for p in papers for a in p.bench_anchors]
+    headlines = [h for p in papers for h in p.bench_headlines]
+    df = write_report(args.records or args.results, outputs, anchors, headlines)
     judged = df[df["met"] != ""]
     print(
         f"{len(df)} numbers, {int((judged['met'] == 'yes').sum())}/{len(judged)} judged against a target -> "

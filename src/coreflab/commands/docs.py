@@ -24,14 +24,18 @@ def add_arguments(p):
 
 def scorecard():
     """The claims the findings directives decide: the core's, then every registered paper's (`Paper.claims`),
-    each group headed by its title."""
+    each group headed by its title; the papers' in page order (`Paper.findings_order`), for `{{ findings papers }}`."""
     from coreflab.papers import registry
     from coreflab.report.findings import CORE_CLAIMS, CORE_TITLES, Scorecard
 
     papers = registry.papers()
+    on_page = sorted(papers, key=lambda p: p.findings_order)  # stable: registry order within one place
     return Scorecard(
         claims={**CORE_CLAIMS, **{p.name: list(p.claims) for p in papers}},
         titles={**CORE_TITLES, **{p.name: p.title for p in papers}},
+        intros={p.name: p.findings_intro for p in papers if p.findings_intro},
+        notes={p.name: p.findings_note for p in papers if p.findings_note},
+        papers=tuple(p.name for p in on_page),
     )
 
 

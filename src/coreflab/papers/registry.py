@@ -13,7 +13,10 @@ import os
 import pkgutil
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
+
+import yaml
 
 from coreflab.errors import UserError
 from coreflab.learn import registry as learners
@@ -42,8 +45,9 @@ class Paper:
     (`results/<run>/`) it uses (`paper_mentions`); enabled(config) -> False leaves it out of
     `run.papers`; verbs: `coreflab <name> <verb>` -> (module, help[, parser defaults]), each module
     with `add_arguments(parser)` and `run(args)`; rules: its Snakemake rule file, absolute or
-    relative to workflow/; config: the JSON schema of its config section `<name>:` when the
-    workflow's schema has none; system_names: the names its tables print for its systems, and
+    relative to workflow/; config: the JSON schema of its config section `<name>:`, and config_sections:
+    {section: JSON schema} of sections of other names (both validated and defaulted with the workflow's
+    schema; `config_schema` reads them from a YAML file in its folder); system_names: the names its tables print for its systems, and
     system_name(name) those of names made from a pattern (None: not one of its names);
     docs_blocker(config, results) -> why these cited result files cannot be made (None: they can);
     skipped(config) -> [(experiment, why, how to enable)] of its experiments whose data is missing;
@@ -52,7 +56,10 @@ class Paper:
     coreflab.config.CHECKS, the core's checks of learner parameters and template names);
     tunings: {(learner, parameter): coreflab.learn.tuned.Tuning} of the learner parameters its jobs tune
     or fit, which a leaderboard train job of that learner then takes from them; claims: its claims on the findings scorecard
-    (coreflab.report.findings.Claim, kept in its `findings` module).
+    (coreflab.report.findings.Claim, kept in its `findings` module), its section of the page under its title
+    between findings_intro and findings_note (Markdown paragraphs), placed by findings_order (then registry order);
+    bench_anchors, bench_headlines: the targets of its own benchmark records (coreflab.report.bench_targets),
+    which `coreflab bench-report` judges them by.
     """
 
     name: str
@@ -63,14 +70,31 @@ class Paper:
     targets: Callable
     enabled: Callable = _always
     config: dict | None = None
+    config_sections: dict = field(default_factory=dict)
     system_names: dict = field(default_factory=dict)
     system_name: Callable | None = None
     docs_blocker: Callable | None = None
     tunings: dict = field(default_factory=dict)
     claims: list = field(default_factory=list)
+    findings_intro: str = ""
+    findings_note: str = ""
+    findings_order: int = 100
+    bench_anchors: tuple = ()
+    bench_headlines: tuple = ()
     learner_modules: tuple = ()
     check_config: Callable = _no_checks
     skipped: Callable = _nothing_skipped
+
+    def config_schemas(self):
+        """{config section: JSON schema} of the sections it brings: `<name>` (config) and config_sections."""
+        own = {self.name: self.config} if self.config is not None else {}
+        return {**own, **self.config_sections}
+
+
+def config_schema(path):
+    """{section: JSON schema} of a paper's schema fragment, a YAML file (the package's papers: the
+    `config.schema.yaml` beside their `__init__.py`)."""
+    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
 
 
 _papers = {}

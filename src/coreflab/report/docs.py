@@ -7,7 +7,8 @@ A template (docs/templates/*.md) is Markdown with placeholders:
                                                                 one cell: file | row filters | column | format
     {{ bench/l3m.json | l3m_pass.cpu_s | .2f }}                 one value of a JSON file (dotted key path)
     {{ synth/leaderboard.csv | rank=1 | system | name }}         a system key as the papers name it (LSP_ρ)
-    {{ findings <paper> }}                                      a paper's findings scorecard (or `summary`)
+    {{ findings <paper> }}                                      a paper's findings scorecard (or `summary`;
+                                                                `papers`: every registered paper's, under its title)
     {{ verdict <paper> nonlocal synth }}                        one claim's verdict word on one corpus
     {{ include synth/leaderboard.md | compact }}               a table without its alignment padding
     {{ figure synth/training_size/figure.png | caption }}       an image, linked from the snapshot
@@ -162,9 +163,11 @@ def render(template_text, snapshot_dir, name="template", scorecard=None):
             from coreflab.report import findings as card
 
             paper = findings.group(1)
-            if paper not in (None, "summary", *scorecard.claims):
+            if paper not in (None, "summary", card.PAPERS, *scorecard.claims):
                 known = ", ".join(scorecard.claims)
-                raise UserError(f"{where}: no findings for {paper!r}; papers: {known} (or summary)")
+                raise UserError(
+                    f"{where}: no findings for {paper!r}; papers: {known} (or summary, or papers: all of them)"
+                )
             return card.render(snapshot_dir, scorecard, paper)
         if verdict:
             from coreflab.report import findings as card

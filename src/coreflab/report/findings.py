@@ -14,7 +14,7 @@ cites only that (both are written by `write_table`; the Markdown prints 2 decima
 """
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -263,10 +263,13 @@ CORE_CLAIMS = {
 @dataclass(frozen=True)
 class Scorecard:
     """The claims the page decides, {group: [Claim]} in page order, and each group's heading: the core's
-    and the registered papers' (`Paper.claims`), put together by the `docs` verb."""
+    and the registered papers' (`Paper.claims`, `Paper.findings_note`), put together by the `docs` verb."""
 
     claims: dict
     titles: dict
+    intros: dict = field(default_factory=dict)  # group -> a paragraph before its table
+    notes: dict = field(default_factory=dict)  # group -> a paragraph after its table
+    papers: tuple = ()  # the groups `{{ findings papers }}` renders, in order: the registered papers
 
     def of(self, paper):
         """A group's claims: none for a group without any (a paper with no claims yet)."""
@@ -354,13 +357,27 @@ def verdict_word(snapshot_dir, card, paper, key, corpus, column=None):
     return f"*{NOT_RUN}*" if v.verdict == NOT_RUN else f"**{v.verdict}**"
 
 
+PAPERS = "papers"  # `{{ findings papers }}`: every registered paper's section
+
+
+def sections(snapshot_dir, card, groups):
+    """Markdown of groups' scorecards, each under its title, between its intro and its note where it has them."""
+    out = []
+    for p in groups:
+        parts = [f"## {card.title(p)}", card.intros.get(p), render(snapshot_dir, card, p), card.notes.get(p)]
+        out.append("\n\n".join(part for part in parts if part))
+    return "\n\n".join(out)
+
+
 def render(snapshot_dir, card, paper=None):
-    """Markdown of one group's scorecard (or every group's, under headings; `summary`: the verdict counts).
-    A group without claims is one line saying so."""
+    """Markdown of one group's scorecard (or every group's, under headings; `papers`: the registered papers',
+    under headings; `summary`: the verdict counts). A group without claims is one line saying so."""
     if paper == "summary":
         return summary(snapshot_dir, card)
     if paper is None:
-        return "\n\n".join(f"## {card.title(p)}\n\n{render(snapshot_dir, card, p)}" for p in card.claims)
+        return sections(snapshot_dir, card, card.claims)
+    if paper == PAPERS:
+        return sections(snapshot_dir, card, card.papers)
     claims = card.of(paper)
     if not claims:
         return f"No claims of {card.title(paper)} are scored."

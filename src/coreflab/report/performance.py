@@ -3,7 +3,8 @@
 `headline_table` gives one row per benchmark record: its headline measure (`HEADLINES`), the target,
 the value now, its ratio to a reference where the record holds one, and the machine's load when it
 was measured; `docs/performance.md` includes it. `table` lists every number of every record with
-the targets it is judged by (`ANCHORS`, and the targets a JSON carries), for the CSV. The figure
+the targets it is judged by (`ANCHORS`, the papers' `Paper.bench_anchors`, and the targets a JSON carries),
+for the CSV; the papers' headlines (`Paper.bench_headlines`) join `HEADLINES`. The figure
 draws time and peak memory against candidate arcs and beam size (`scaling.json`) and cross-document
 throughput against Dask workers (`crossdoc.json`). `coreflab bench-report` writes all of them.
 """
@@ -11,7 +12,6 @@ throughput against Dask workers (`crossdoc.json`). `coreflab bench-report` write
 import json
 import math
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib.ticker
@@ -20,6 +20,7 @@ import pandas as pd
 
 from coreflab.errors import UserError
 from coreflab.report import style
+from coreflab.report.bench_targets import Anchor, Headline
 from coreflab.report.io import atomic_write_text, save_figure
 
 plt = style.plt  # pyplot, with the backend style sets
@@ -30,22 +31,6 @@ C0, C1, REF = style.PALETTE[0], style.PALETTE[1], style.REFERENCE_STYLE["color"]
 SKIP_KEYS = {"trace", "machine", "nonlocal_templates", "per_iteration", "per_seed_dev_mela"}
 LIST_LABELS = ("workers", "beam", "documents")  # how a list item of dicts is named in a key
 TABLE_COLUMNS = ["benchmark", "quantity", "value", "target", "met", "anchor"]
-
-
-@dataclass(frozen=True)
-class Anchor:
-    """A target: rows of `benchmark` whose quantity fully matches `pattern` must be `op value`.
-
-    `json_key`: a (dotted) key of the same JSON whose number, when present, replaces `value`
-    (the JSON is the fresher statement of its own target).
-    """
-
-    benchmark: str
-    pattern: str
-    op: str
-    value: float
-    text: str
-    json_key: str = ""
 
 
 ANCHORS = [
@@ -87,7 +72,7 @@ ANCHORS = [
         r"(gold|predicted)\.read_plus_compile_(cpu|wall)_tok_per_s",
         ">=",
         200_000,
-        "read + validate + compile, tokens/s (issue 3)",
+        "read + validate + compile, tokens/s (CoNLL-2012 size)",
     ),
     Anchor(
         "scorer",
@@ -98,15 +83,6 @@ ANCHORS = [
     ),
     Anchor("lsp", r"data_generation_100_docs_seconds", "<=", 120, "MELA data generation, 100 documents"),
     Anchor("lsp", r"rho_over_f", "<=", 5, "LSP_rho epoch within 5x LSP_F"),
-    Anchor(
-        "cc2007", r"synth_default_slt_5_iterations\.(wall_s|cpu_s)", "<=", 180, "SLT, 5 EM iterations, default corpus"
-    ),
-    Anchor("l3m", r"l3m_over_bk_cpu", "<=", 3, "L3M pass within 3x a bk_baseline epoch"),
-    Anchor(
-        "crossdoc", r"personx\[workers=\d+\]\.proposals_per_s_per_worker", ">=", 200_000, "MCMC proposals/s per worker"
-    ),
-    Anchor("crossdoc", r"personx_speedup_total_throughput", ">=", 1.7, "K=2 throughput over K=1"),
-    Anchor("crossdoc", r"personx\.speedup_K2_over_K1_total_best", ">=", 1.7, "K=2 throughput over K=1 (crossdoc.json)"),
 ]
 FIT_BENCHMARK = "scaling_fit"  # rows computed here from the sweeps, not read from a JSON
 ANCHORS += [
@@ -575,25 +551,6 @@ def scaling_figure(results, df=None):
 # ----------------------------------------------------------------------------- one row per benchmark
 
 
-@dataclass(frozen=True)
-class Headline:
-    """The row of the benchmark records whose name (file stem) fully matches `benchmark`.
-
-    `key`: the dotted key of the measure (list items by index), or a function of the record.
-    `target`: a number, or a dotted key of the record holding it; `op` says which side meets it.
-    `reference`: what the measure is compared with, a number or a key (`reference_text` names it).
-    `{corpus}`-style fields of `measure` are filled from the record's own top-level values.
-    """
-
-    benchmark: str
-    measure: str
-    key: object
-    op: str = ""
-    target: object = None
-    reference: object = None
-    reference_text: str = ""
-
-
 def _scaling_slope(data):
     return dict(fitted_numbers({"scaling": data})).get("baseline_epoch_cpu_us_per_arc_slope")
 
@@ -607,23 +564,6 @@ HEADLINES = [
         "target_bytes_per_arc",
         "flat.bytes_per_arc",
         "flat store",
-    ),
-    Headline(
-        r"cc2007", "C&C SLT, 5 EM iterations, default corpus (CPU s)", "synth_default_slt_5_iterations.cpu_s", "<=", 180
-    ),
-    Headline(
-        r"cc2007_fits_.+",
-        "C&C pair-model fits of `config/{label}.yaml`'s grid and leaderboard, summed (CPU s)",
-        "after.total.cpu_s",
-        reference="before.total.cpu_s",
-        reference_text="before issue 57",
-    ),
-    Headline(
-        r"cc2007_conll2012_size(_fine)?",
-        "C&C fit at CoNLL-2012 size, bytes per pair beyond the store",
-        "store_dir_train.bytes_per_pair_beyond_inputs",
-        "<=",
-        200,
     ),
     Headline(r"conll2012_estimate(_fine)?", "estimated `config/conll2012.yaml` run on 2 cores (h)", "two_cores_h"),
     Headline(
@@ -639,13 +579,6 @@ HEADLINES = [
         "corpora.gum.test.after.exact_share",
         reference="corpora.gum.test.before.exact_share",
         reference_text="decoder without the LP",
-    ),
-    Headline(
-        r"crossdoc",
-        "cross-document MCMC, throughput of 2 Dask workers over 1",
-        "personx.speedup_K2_over_K1_total_best",
-        ">=",
-        1.7,
     ),
     Headline(
         r"features",
@@ -679,7 +612,6 @@ HEADLINES = [
         "window_reach.flat_bytes_per_arc",
         "flat store",
     ),
-    Headline(r"l3m", "L3M pass over a bk_baseline epoch (CPU)", "l3m_over_bk_cpu", "<=", 3),
     Headline(
         r"lbfgs",
         "C&C `cc_base` fit on GUM, {max_iter} iterations (wall s)",
@@ -815,9 +747,9 @@ def machine_load(data, key=None):
     return None
 
 
-def headline_for(name):
+def headline_for(name, headlines=HEADLINES):
     """The first headline whose pattern fully matches the record's name, or None."""
-    return next((h for h in HEADLINES if re.fullmatch(h.benchmark, name)), None)
+    return next((h for h in headlines if re.fullmatch(h.benchmark, name)), None)
 
 
 def _number(v):
@@ -833,9 +765,9 @@ def _measure_text(h, data):
         return re.sub(r"\{[^}]*\}", "?", h.measure)
 
 
-def headline_row(name, data):
+def headline_row(name, data, headlines=HEADLINES):
     """[benchmark, measure, target, now, met, vs reference, load] of one record (strings)."""
-    h = headline_for(name)
+    h = headline_for(name, headlines)
     load = machine_load(data, h.key if h else None)
     load_text = f"{load:.1f}" if load is not None else "—"
     if h is None:
@@ -860,15 +792,19 @@ def headline_row(name, data):
     ]
 
 
-def headline_table(results):
+def headline_table(results, headlines=HEADLINES):
     """One row per benchmark record (research records left out), sorted by name."""
-    rows = [headline_row(name, data) for name, data in sorted(results.items()) if not NOT_BENCHMARKS.fullmatch(name)]
+    rows = [
+        headline_row(name, data, headlines)
+        for name, data in sorted(results.items())
+        if not NOT_BENCHMARKS.fullmatch(name)
+    ]
     return pd.DataFrame(rows, columns=HEADLINE_COLUMNS)
 
 
-def headline_markdown(results):
+def headline_markdown(results, headlines=HEADLINES):
     """The headline table as Markdown, after one line counting the targets met."""
-    df = headline_table(results)
+    df = headline_table(results, headlines)
     judged = df[df["met"] != "—"]
     head = (
         f"{int((judged['met'] == 'yes').sum())} of {len(judged)} targets met. One row per benchmark record in `bench/results/`: "
@@ -887,18 +823,20 @@ def headline_markdown(results):
 OUTPUTS = ("png", "pdf", "csv", "md")
 
 
-def write_report(sources, outputs):
+def write_report(sources, outputs, anchors=(), headlines=()):
     """Read the records (a folder or JSON files) and write outputs {"png"|"pdf"|"csv"|"md": path} (each
-    optional): the figure, every number (CSV) and one row per benchmark (Markdown). Returns the CSV's table."""
+    optional): the figure, every number (CSV) and one row per benchmark (Markdown), judged by the core's
+    targets and `anchors` and `headlines` (the papers' benchmarks). Returns the CSV's table."""
     results = load_results(sources)
     if not results:
         raise UserError(f"{sources}: no *.json results")
-    df = table(results)
+    anchors, headlines = [*ANCHORS, *anchors], [*HEADLINES, *headlines]
+    df = table(results, anchors)
     paths = {k: Path(v) for k, v in outputs.items() if v}
     if "csv" in paths:
         atomic_write_text(paths["csv"], df.to_csv(index=False, lineterminator="\n"))
     if "md" in paths:
-        atomic_write_text(paths["md"], headline_markdown(results))
+        atomic_write_text(paths["md"], headline_markdown(results, headlines))
     if "png" in paths or "pdf" in paths:
         fig = scaling_figure(results, df)
         try:

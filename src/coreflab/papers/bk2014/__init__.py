@@ -2,9 +2,11 @@
 The latent-tree learners are coreflab.learn.trees.bk; template selection and root-loss tuning,
 which feed every learner, are coreflab.learn.selection and coreflab.learn.trees.root_loss."""
 
+from pathlib import Path
+
 from coreflab.papers.bk2014.cli import HELP, VERBS
 from coreflab.papers.bk2014.findings import CLAIMS
-from coreflab.papers.registry import Paper
+from coreflab.papers.registry import Paper, config_schema
 
 OUTPUTS = [
     "paper/bk2014/fig3.png",
@@ -26,12 +28,16 @@ def check_config(config, checks):
     checks.nonlocal_templates("bk2014.nonlocal_templates", config.get("bk2014", {}).get("nonlocal_templates"), True)
 
 
+# its config sections (validated and defaulted with the workflow's schema)
+SCHEMA = config_schema(Path(__file__).with_name("config.schema.yaml"))
+
 PAPER = Paper(
     name="bk2014",
     title="Björkelund & Kuhn 2014",
     help=HELP,
     verbs=VERBS,
     rules="rules/papers/bk2014.smk",
+    config=SCHEMA["bk2014"],
     targets=targets,
     system_names={
         "bk_baseline": "B&K baseline",  # beside other papers' systems; B&K's own figures say "baseline"
@@ -41,5 +47,6 @@ PAPER = Paper(
         "bk_delayed_laso": "delayed LaSO",
     },
     claims=CLAIMS,
+    findings_order=1,
     check_config=check_config,
 )

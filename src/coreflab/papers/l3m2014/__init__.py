@@ -2,10 +2,13 @@
 clustering of 20 Newsgroups posts (Table 2), the run grid and the tables. The learners are
 coreflab.learn.leftlink and coreflab.learn.clustering."""
 
+from pathlib import Path
+
 from coreflab.papers.l3m2014 import optional_data
 from coreflab.papers.l3m2014.cli import HELP, VERBS
-from coreflab.papers.l3m2014.findings import CLAIMS
-from coreflab.papers.registry import Paper
+from coreflab.papers.l3m2014.findings import CLAIMS, NOTE
+from coreflab.papers.registry import Paper, config_schema
+from coreflab.report.bench_targets import Anchor, Headline
 
 OUTPUTS = [
     "paper/l3m2014/table1.md",
@@ -36,12 +39,21 @@ def check_config(config, checks):
         checks.learner_params("l3m2014.learner_params", name, params)
 
 
+# its benchmark record (bench/l3m.py): bench/results/l3m.json
+BENCH_ANCHORS = (Anchor("l3m", r"l3m_over_bk_cpu", "<=", 3, "L3M pass within 3x a bk_baseline epoch"),)
+BENCH_HEADLINES = (Headline(r"l3m", "L3M pass over a bk_baseline epoch (CPU)", "l3m_over_bk_cpu", "<=", 3),)
+
+# its config sections (validated and defaulted with the workflow's schema)
+SCHEMA = config_schema(Path(__file__).with_name("config.schema.yaml"))
+
 PAPER = Paper(
     name="l3m2014",
     title="Samdani, Chang & Roth 2014",
     help=HELP,
     verbs=VERBS,
     rules="rules/papers/l3m2014.smk",
+    config=SCHEMA["l3m2014"],
+    config_sections={"doccluster": SCHEMA["doccluster"]},
     targets=targets,
     system_names={
         "binleftlink": "Bin-Left-Link",
@@ -56,5 +68,9 @@ PAPER = Paper(
     docs_blocker=docs_blocker,
     skipped=optional_data.skipped,
     claims=CLAIMS,
+    bench_anchors=BENCH_ANCHORS,
+    bench_headlines=BENCH_HEADLINES,
+    findings_note=NOTE,
+    findings_order=3,
     check_config=check_config,
 )

@@ -154,6 +154,13 @@ def l3m_newsgroups(t):
     return Verdict(count_verdict(hits, len(columns)), first, f"lowest in {hits} of {len(columns)} columns")
 
 
+# the paragraph after its scorecard table: a caution on the order-control row
+NOTE = (
+    "Order control's L3M (γ = 0) row is fragile: its online updates turn on near-ties that float rounding decides, so\n"
+    "its shuffled AVG moves by several points with the order in which an arc's features are summed (a flat store or\n"
+    "shared rows, the same features). Weigh that row's drop against that spread, not against zero."
+)
+
 CLAIMS = [
     Claim(
         "l3m2014",

@@ -1,11 +1,14 @@
 """Singh et al. 2011: distributed hierarchical MCMC cross-document coreference (data, numba kernels,
 Dask inference, tuning, baselines) and its Figs. 5-7 and Table 2."""
 
+from pathlib import Path
+
 from coreflab.errors import UserError
-from coreflab.papers.registry import Paper
+from coreflab.papers.registry import Paper, config_schema
 from coreflab.papers.singh2011 import optional_data
 from coreflab.papers.singh2011.cli import HELP, VERBS
-from coreflab.papers.singh2011.findings import CLAIMS
+from coreflab.papers.singh2011.findings import CLAIMS, INTRO
+from coreflab.report.bench_targets import Anchor, Headline
 
 # cross-document: its own corpora (results/crossdoc/), not the within-document runs
 OUTPUTS = [
@@ -24,12 +27,34 @@ def check_config(config, checks):
         )
 
 
+# its benchmark record (bench/crossdoc.py): bench/results/crossdoc.json
+BENCH_ANCHORS = (
+    Anchor(
+        "crossdoc", r"personx\[workers=\d+\]\.proposals_per_s_per_worker", ">=", 200_000, "MCMC proposals/s per worker"
+    ),
+    Anchor("crossdoc", r"personx_speedup_total_throughput", ">=", 1.7, "K=2 throughput over K=1"),
+    Anchor("crossdoc", r"personx\.speedup_K2_over_K1_total_best", ">=", 1.7, "K=2 throughput over K=1 (crossdoc.json)"),
+)
+BENCH_HEADLINES = (
+    Headline(
+        r"crossdoc",
+        "cross-document MCMC, throughput of 2 Dask workers over 1",
+        "personx.speedup_K2_over_K1_total_best",
+        ">=",
+        1.7,
+    ),
+)
+
+# its config sections (validated and defaulted with the workflow's schema)
+SCHEMA = config_schema(Path(__file__).with_name("config.schema.yaml"))
+
 PAPER = Paper(
     name="singh2011",
     title="Singh et al. 2011",
     help=HELP,
     verbs=VERBS,
     rules="rules/papers/singh2011.smk",
+    config_sections={"crossdoc": SCHEMA["crossdoc"]},
     targets=lambda config, runs: list(OUTPUTS),
     enabled=lambda config: config.get("crossdoc", {}).get("enabled") is not False,
     system_names={
@@ -40,6 +65,10 @@ PAPER = Paper(
         "hier": "combined",
     },
     claims=CLAIMS,
+    bench_anchors=BENCH_ANCHORS,
+    bench_headlines=BENCH_HEADLINES,
+    findings_intro=INTRO,
+    findings_order=5,
     check_config=check_config,
     skipped=optional_data.skipped,
 )
