@@ -1,5 +1,5 @@
-"""Benchmark: the pair-model fits of a C&C grid on one training store, as the workflow makes them (issue 57
-item 3): seconds per fit and per job, Newton iterations, Hessian products and passes over the pairs.
+"""Benchmark: the pair-model fits of a C&C grid on one training store, as the workflow makes them
+(SLT's first fit taken from BASE, one set of pairs per job): seconds per fit and per job, Newton iterations, Hessian products and passes over the pairs.
 
 The fits of config/gum.yaml's C&C grid (em_iterations 3, max_iter 100, biases [pa], λ [3]) and its
 leaderboard (cc_base, cc_slt_closest), in the order of their jobs, in this one process:
