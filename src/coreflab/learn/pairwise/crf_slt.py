@@ -221,8 +221,8 @@ class PairwiseCRF(Learner):
     _CACHED_STORES = 4  # train, test, and a little more: cc-run scores two splits per iteration
 
     def share_pairs(self, other):
-        """Read the stores through `other`'s pairs from now on (its next fit included): the models of one
-        `coreflab cc2007 run` job build each store's pairs and their layout once, not once per model."""
+        """Read the stores through `other`'s pairs from now on (its next fit included): the models one job
+        fits (a paper's grid run) build each store's pairs and their layout once, not once per model."""
         cache = other.__dict__.setdefault("_pair_cache", _PairCache())
         self._pair_cache = self._shared_pairs = cache
 
