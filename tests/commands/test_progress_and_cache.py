@@ -53,6 +53,21 @@ def test_expected_epochs_follows_each_learners_parameter():
     assert expected_epochs(make_learner("cc_base", {"em_iterations": 3})) == 1  # no E-step: one M-step
 
 
+def test_a_learner_says_its_own_epochs_and_check_inputs_where_its_parameters_do_not(tmp_path):
+    """Learner-specific knowledge lives on the learner: `planned_epochs` overrides the parameter lookup,
+    `check_inputs` supplies the files the contract checks' fits need (LSP_ρ's regressor; none by default)."""
+    from coreflab.learn.checks import contract_data
+
+    class Odd(type(make_learner("l3m", {}))):
+        planned_epochs = 9
+
+    assert expected_epochs(Odd(epochs=4)) == 9
+    data = contract_data()
+    assert make_learner("l3m", {}).check_inputs(data, tmp_path) == {}
+    made = type(make_learner("lsp_rho", {})).check_inputs(data, tmp_path)
+    assert set(made) == {"regressor"} and (tmp_path / "regressor.json").is_file()
+
+
 def test_cache_dir_is_per_user_per_code_version_and_overridable(tmp_path):
     env = {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
     here = str(tmp_path / "xdg" / "coreflab" / "numba" / f"code-{numba_cache.code_digest()}")

@@ -104,6 +104,16 @@ class Learner:
     name = None
     _meta_fields = ()  # learned attributes (JSON-able) saved beside coef_
 
+    # Epochs (or EM iterations) a fit runs where the parameters alone do not say it (None: `n_iter`,
+    # `epochs` or `em_iterations`); the training verbs' progress and checks count on it.
+    planned_epochs = None
+
+    @classmethod
+    def check_inputs(cls, data, folder):
+        """Parameters the contract checks must supply for a fit on `data` (files written under `folder`),
+        such as a file the learner reads: none by default."""
+        return {}
+
     @classmethod
     def _param_names(cls):
         sig = inspect.signature(cls.__init__)

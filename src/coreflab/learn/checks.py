@@ -29,7 +29,6 @@ from pathlib import Path
 
 import numpy as np
 
-from coreflab.corpus.singletons import resolve_keep_singletons
 from coreflab.errors import UserError
 from coreflab.learn.base import Learner, as_training_data
 from coreflab.learn.curve import expected_epochs
@@ -135,9 +134,7 @@ def _default_params(cls, data, folder):
     params = {k: v for k, v in FAST_PARAMS.items() if k in names}
     if "seed" in names:
         params["seed"] = SEED
-    if "regressor" in names:
-        keep = resolve_keep_singletons(None, data.corpus)
-        params["regressor"] = str(write_regressor(Path(folder) / "regressor.json", keep))
+    params.update(cls.check_inputs(data, folder))
     return params
 
 

@@ -26,9 +26,10 @@ CURVE_COLUMNS = ("learner", "seed", "epoch", "metric", "recall", "precision", "f
 
 def expected_epochs(model):
     """Epochs (or EM iterations) the learner's parameters ask for; None when unknown."""
+    planned = getattr(model, "planned_epochs", None)
+    if planned is not None:
+        return int(planned)
     params = model.get_params()
-    if getattr(model, "estep", None) == "none":  # the pairwise CRF without E-step: one M-step
-        return 1
     for key in ("n_iter", "epochs", "em_iterations"):
         value = params.get(key)
         if isinstance(value, int) and not isinstance(value, bool):

@@ -180,6 +180,10 @@ class PairwiseCRF(Learner):
         """The EM iterations a fit runs: one M-step without an E-step (BASE), else `em_iterations`."""
         return 1 if self.estep == "none" else int(self.em_iterations)
 
+    @property
+    def planned_epochs(self):
+        return self.n_em_iterations
+
     def fit_key(self):
         """Everything the fitted coefficients depend on besides the training store: two models with
         equal keys fitted on one store are the same fit, so one can stand in for the other."""

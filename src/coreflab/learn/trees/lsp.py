@@ -21,6 +21,7 @@ self)` after each epoch with coef_ = the averaged weights. Only local features
 """
 
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -139,6 +140,15 @@ class LSPRho(LSPLearner):
 
     loss = "rho"
     tuned_params = ("C", "regressor")
+
+    @classmethod
+    def check_inputs(cls, data, folder):
+        """A regressor file in the training split's singleton mode (the contract checks' fits need one)."""
+        from coreflab.corpus.singletons import resolve_keep_singletons
+        from coreflab.learn.checks import write_regressor
+
+        keep = resolve_keep_singletons(None, data.corpus)
+        return {"regressor": str(write_regressor(Path(folder) / "regressor.json", keep))}
 
     def __init__(
         self,
