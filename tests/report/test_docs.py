@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from coreflab.errors import UserError
+from coreflab.papers import registry  # noqa: F401  (its import hands the report the papers' system names, as the CLI does)
 from coreflab.report.docs import references, render, snapshot
 from coreflab.report.findings import parse_markdown_table
 from coreflab.report.performance import HEADLINE_COLUMNS
