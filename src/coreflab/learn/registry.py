@@ -147,7 +147,7 @@ def learner_of_entry(entry):
 def first_fit_source(learners, systems, system):
     """The leaderboard system whose fitted model is `system`'s first fit bit for bit, or None.
 
-    A learner that fits a model and then refits it (`first_fit_key()` and `n_em_iterations` > 1: C&C's
+    A learner that fits a model and then refits it (`first_fit_key()` and `planned_epochs` > 1: C&C's
     SLT) makes, as its iteration 1, the fit a one-fit learner of the same key makes (C&C's BASE): its
     `coreflab train --first-fit` takes that system's model instead of fitting it again. learners: the
     config's `learners` entries; systems: the leaderboard's systems (the first that qualifies)."""
@@ -155,7 +155,7 @@ def first_fit_source(learners, systems, system):
     if entry is None:
         return None
     model = learner_of_entry(entry)
-    if not callable(getattr(model, "first_fit_key", None)) or getattr(model, "n_em_iterations", 1) <= 1:
+    if not callable(getattr(model, "first_fit_key", None)) or (getattr(model, "planned_epochs", None) or 1) <= 1:
         return None
     key = model.first_fit_key()
     for other in systems:
@@ -165,7 +165,7 @@ def first_fit_source(learners, systems, system):
         if (
             type(candidate).__mro__[1:] == type(model).__mro__[1:]  # the same family (its base classes)
             and callable(getattr(candidate, "first_fit_key", None))
-            and getattr(candidate, "n_em_iterations", 1) == 1
+            and (getattr(candidate, "planned_epochs", None) or 1) == 1
             and candidate.first_fit_key() == key
         ):
             return other

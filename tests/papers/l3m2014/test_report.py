@@ -92,6 +92,14 @@ def test_cccp_table_has_training_clustering_quality_iterations_and_time_side_by_
     mela = report.cccp_caption(_cccp_runs("MELA").assign(data="synth training documents"), "synth")
     assert "MELA" in mela and "the paper's VI is for its document clustering" in mela
     assert "train MELA" in report.cccp_vs_sgd(_cccp_runs("MELA"))[0].columns
+    assert "cut to" not in mela
+
+
+def test_cccp_caption_says_how_far_the_budget_cut_the_documents():
+    cut = report.cccp_caption(_cccp_runs("MELA").assign(data="gum training documents", **{"max mentions": 53}), "gum")
+    assert "cut to their first 53 mentions" in cut and "study_max_passes" in cut
+    whole = report.cccp_caption(_cccp_runs("MELA").assign(data="gum training documents", **{"max mentions": 0}), "gum")
+    assert "cut to" not in whole
 
 
 def test_table2_shows_batch_techniques_at_their_passes_and_the_every_post_alone_reference():

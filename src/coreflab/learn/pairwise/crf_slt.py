@@ -47,14 +47,13 @@ class _PairCache(dict):
 
     columns = None  # (n_bits, feature ids, column map)
 
-    def same_columns(self, n_bits, ids, cols=None):
-        """The held column map if it is of n_bits and these ids; else `cols`, held from now on (if given)."""
+    def same_columns(self, n_bits, ids, build):
+        """The held column map if it is of n_bits and these ids; else `build()`, held from now on."""
         held = self.columns
         if held is not None and held[0] == n_bits and held[1] == ids:
             return held[2]
-        if cols is not None:
-            self.columns = (n_bits, ids, cols)
-        return cols
+        self.columns = (n_bits, ids, build())
+        return self.columns[2]
 
 
 class PairwiseCRF(Learner):
@@ -121,13 +120,13 @@ class PairwiseCRF(Learner):
         cols = arcs.column_map()
         ids = np.flatnonzero(cols >= 0)
         self.feature_ids_ = ids.tolist()
-        self._columns = (int(store.n_bits), self._pair_cache.same_columns(int(store.n_bits), self.feature_ids_, cols))
+        self._columns = (int(store.n_bits), self._pair_cache.same_columns(int(store.n_bits), self.feature_ids_, lambda: cols))
         labels = pairs.gold.copy()
         weights = self.pair_weights(pairs)  # fixed: the predicate reads y*, not h
         self._iterations = []
         self.relabelled_ = []
         self.convergence_ = []  # per EM iteration: the solver's record (fit_logistic's convergence)
-        for t in range(1, self.n_em_iterations + 1):
+        for t in range(1, self.planned_epochs + 1):
             if t > 1:
                 prob = probabilities(arcs.decision(cols, *self._iterations[-1]))
                 new = ESTEPS[self.estep](pairs, prob, self.threshold)
@@ -176,18 +175,14 @@ class PairwiseCRF(Learner):
         return records[0].get("solver", "newton") if records and records[0] else "newton"
 
     @property
-    def n_em_iterations(self):
+    def planned_epochs(self):
         """The EM iterations a fit runs: one M-step without an E-step (BASE), else `em_iterations`."""
         return 1 if self.estep == "none" else int(self.em_iterations)
-
-    @property
-    def planned_epochs(self):
-        return self.n_em_iterations
 
     def fit_key(self):
         """Everything the fitted coefficients depend on besides the training store: two models with
         equal keys fitted on one store are the same fit, so one can stand in for the other."""
-        return (self.estep, *self._settings(), self.n_em_iterations, float(self.threshold))
+        return (self.estep, *self._settings(), self.planned_epochs, float(self.threshold))
 
     def fitted_on(self, train):
         """True if this fitted (or loaded) model's features are the ones `fit(train)` would use."""
@@ -247,9 +242,8 @@ class PairwiseCRF(Learner):
         """Hashed id -> column of the fitted (or loaded) model, for stores hashed into 2**n_bits."""
         if self.__dict__.get("_columns", (None,))[0] != int(n_bits):
             cache = self.__dict__.setdefault("_pair_cache", _PairCache())
-            cols = cache.same_columns(int(n_bits), self.feature_ids_)
-            self._columns = (int(n_bits), cols if cols is not None else column_map_of(self.feature_ids_, n_bits))
-            cache.same_columns(int(n_bits), self.feature_ids_, self._columns[1])
+            build = lambda: column_map_of(self.feature_ids_, n_bits)  # noqa: E731
+            self._columns = (int(n_bits), cache.same_columns(int(n_bits), self.feature_ids_, build))
         return self._columns[1]
 
     def _pack(self):

@@ -244,10 +244,12 @@ def cccp_caption(df, corpus):
     )
     sets = "item sets" if metric == "VI" else "documents"
     tuning = f" ({first['tuning']})" if "tuning" in df.columns and pd.notna(first["tuning"]) else ""
+    cut = int(first["max mentions"]) if "max mentions" in df.columns and pd.notna(first["max mentions"]) else 0
+    cut = f" cut to their first {cut} mentions (the study's budget, `l3m2014.study_max_passes`)" if cut else ""
     return (
         f"L3M CCCP vs SGD (Samdani et al. §5.3) on {first['data']}: γ = {float(first['gamma']):g}, "
         f"λ = {power_of_ten(first['lam'])}{tuning}; {df['draw'].nunique()} random subsets of {int(first['sets'])} "
-        f"training {sets}, each trained from w = 0 by CCCP until an outer step lowers the objective by less than "
+        f"training {sets}{cut}, each trained from w = 0 by CCCP until an outer step lowers the objective by less than "
         f"{float(first['tol']):g} of it (at most {int(first['max outer'])} outer × {int(first['max inner'])} L-BFGS "
         f"iterations) and by {int(first['sgd passes'])} SGD pass(es) (η0 = {float(first['eta0']):g}); quality: "
         f"{what}; mean over the draws; seconds vary between runs. Paper: 100 item sets, 10 draws, CCCP's VI "

@@ -124,7 +124,7 @@ def run(args):
 def iteration_line(learner, model, args, iteration, rows, fit_s, score_s):
     """`cc_slt_closest bias=pa λ=3: iteration 2/3: test MUC F1 71.25, 80.1 s fit + 2.0 s scoring`
     (fit 0.0 s where a shared first fit or a leaderboard model stands in)."""
-    total = model.n_em_iterations
+    total = model.planned_epochs
     muc = next(v for it, split, _, measure, v in rows if (it, split, measure) == (iteration, "test", "muc_f1"))
     return (
         f"{learner} bias={args.bias} λ={args.bias_weight:g}: iteration {iteration}/{total}: "
