@@ -298,17 +298,7 @@ def test_common_smk_is_generic_and_short():
 
 # files outside papers/ and rules/papers/ that still name a paper, a paper's learner or a paper's file layout,
 # each with what it holds; the test fails on one that no longer does, so that the list only shrinks
-STILL_NAMING_A_PAPER = {
-    "src/coreflab/learn/trees/lsp.py": "H&M's learners, whose regressor `coreflab hm2017 mela-fit` writes",
-    "src/coreflab/mela/mode.py": "the refit hint names `coreflab hm2017 mela-data`",
-    "src/coreflab/report/findings.py": "the scorecard's columns of data that is no coreference corpus (crossdoc, doccluster)",
-    "src/coreflab/report/performance.py": "the scaling figure's workers panel reads the record bench/results/crossdoc.json",
-    "workflow/report/bk2014_fig3.rst": "a paper's report caption",
-    "workflow/report/bk2014_fig4.rst": "a paper's report caption",
-    "workflow/report/bk2014_table1.rst": "a paper's report caption",
-    "workflow/report/hm2017_fig3.rst": "a paper's report caption",
-    "workflow/report/hm2017_table4.rst": "a paper's report caption",
-}
+STILL_NAMING_A_PAPER = {}  # file -> why it still names a paper (none does)
 
 
 def paper_learners():

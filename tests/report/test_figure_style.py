@@ -323,7 +323,7 @@ def test_singh_fig7_names_only_the_corpora_it_shows():
     assert len([ax for ax in fig.axes if ax.axison]) == 1
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert "string match" in labels and "label propagation" in labels
-    caption = (ROOT / "workflow" / "report" / "singh2011_fig7.rst").read_text(encoding="utf-8")
+    caption = (ROOT / "workflow" / "rules" / "papers" / "report" / "singh2011_fig7.rst").read_text(encoding="utf-8")
     assert "only when the ECB+ folder is configured" in caption
 
 

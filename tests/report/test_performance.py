@@ -192,14 +192,6 @@ def test_fitted_slopes_are_table_rows_with_targets():
     assert (row.value, row.met) == (pytest.approx(1.0), "no")
 
 
-def test_worker_points_prefer_crossdoc_then_scaling_copy():
-    pts = performance.worker_points({"crossdoc": FAKE["crossdoc"]})
-    assert pts == [(1, 240_000.0, 250_000.0, 10.0), (2, 280_000.0, 300_000.0, 12.0)]
-    copy = {"scaling": {"workers": {"points": [{"workers": 1, "proposals_per_s_per_worker": 5.0}]}}}
-    assert performance.worker_points(copy) == [(1, None, 5.0, None)]
-    assert performance.worker_points({}) == []
-
-
 @pytest.mark.slow
 def test_the_verb_writes_figure_and_tables(tmp_path):
     d = _write(tmp_path, FAKE)
@@ -291,7 +283,7 @@ def test_figure_without_sweeps_still_draws():
     try:
         texts = [t.get_text() for ax in fig.axes for t in ax.texts]
         assert len(fig.axes) == 6
-        assert {"no arcs sweep", "no beam sweep", "no crossdoc.json"} <= set(texts)
+        assert {"no arcs sweep", "no beam sweep", "no paper's benchmark panel"} <= set(texts)
     finally:
         performance.plt.close(fig)
 
@@ -314,28 +306,3 @@ def test_explicit_files_and_outputs(tmp_path):
     assert sorted(set(csv.benchmark)) == ["features", "scaling", "scaling_fit"] and len(csv) == len(df)
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["t.csv", "t.md"]
     assert cli.main(["bench-report", str(d / "absent.json"), "--out", str(tmp_path / "x")]) == 2
-
-
-def test_worker_points_read_the_runs_of_crossdoc_json():
-    results = {
-        "crossdoc": {
-            "personx": {
-                "runs": [
-                    {
-                        "workers": 1,
-                        "proposals_per_s_total": 100.0,
-                        "proposals_per_s_per_worker": 100.0,
-                        "wall_s_with_scoring": 4.0,
-                    },
-                    {
-                        "workers": 2,
-                        "proposals_per_s_total": 190.0,
-                        "proposals_per_s_per_worker": 95.0,
-                        "wall_s_with_scoring": 4.5,
-                    },
-                ],
-                "speedup_K2_over_K1_total_best": 1.9,
-            }
-        }
-    }
-    assert performance.worker_points(results) == [(1, 100.0, 100.0, 4.0), (2, 190.0, 190.0, 4.5)]

@@ -33,7 +33,8 @@ def run(args):
     papers = registry.papers()  # the targets of the papers' own benchmarks
     anchors = [a for p in papers for a in p.bench_anchors]
     headlines = [h for p in papers for h in p.bench_headlines]
-    df = write_report(args.records or args.results, outputs, anchors, headlines)
+    panels = [p.bench_panel for p in papers if p.bench_panel is not None]
+    df = write_report(args.records or args.results, outputs, anchors, headlines, panels)
     judged = df[df["met"] != ""]
     print(
         f"{len(df)} numbers, {int((judged['met'] == 'yes').sum())}/{len(judged)} judged against a target -> "

@@ -38,8 +38,8 @@ def check_regressor_mode(reg, keep, source="regressor", transfer=False):
     if fitted != bool(keep) and not transfer:
         raise UserError(
             f"{source}: fitted with response singletons {mode_name(fitted)}, but this run's "
-            f"responses have them {mode_name(keep)} (refit it with `coreflab hm2017 mela-data "
-            f"--keep-singletons {'keep' if keep else 'drop'}`, or set transfer_regressor: true)"
+            f"responses have them {mode_name(keep)} (refit it on regressor data made "
+            f"with `--keep-singletons {'keep' if keep else 'drop'}`, or set transfer_regressor: true)"
         )
     return fitted
 

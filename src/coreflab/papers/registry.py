@@ -59,7 +59,7 @@ class Paper:
     (coreflab.report.findings.Claim, kept in its `findings` module), its section of the page under its title
     between findings_intro and findings_note (Markdown paragraphs), placed by findings_order (then registry order);
     bench_anchors, bench_headlines: the targets of its own benchmark records (coreflab.report.bench_targets),
-    which `coreflab bench-report` judges them by.
+    which `coreflab bench-report` judges them by; bench_panel: draw(ax, results), its panel of that figure.
     """
 
     name: str
@@ -81,6 +81,7 @@ class Paper:
     findings_order: int = 100
     bench_anchors: tuple = ()
     bench_headlines: tuple = ()
+    bench_panel: Callable | None = None
     learner_modules: tuple = ()
     check_config: Callable = _no_checks
     skipped: Callable = _nothing_skipped

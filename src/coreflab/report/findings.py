@@ -34,12 +34,8 @@ CORPUS_LABELS = {
     "gum_predicted": "[GUM, predicted mentions](results-gum_predicted.md)",
     "conll2012_predicted": "[CoNLL-2012, predicted mentions](results-conll2012_predicted.md)",
 }
-CROSSDOC = "crossdoc"
-CROSSDOC_LABELS = {"ecbplus": "ECB+", "large": "large synthetic"}
-# experiments on data that is not a coreference corpus: one column each, in the tables of the claims they decide
-NEWSGROUPS = "doccluster"
-NEWSGROUPS_LABEL = "20 Newsgroups"
-NOT_CORPORA = {"bench", CROSSDOC, NEWSGROUPS}
+NOT_CORPORA = {"bench"}  # snapshot folders that hold no corpus (besides the claims' own data, `OwnData`)
+CORPORA = "corpus"  # a claim's `on`: decided on every within-document coreference corpus
 NOT_APPLICABLE = "—"  # a claim the column's data cannot decide (not counted in the tally)
 
 
@@ -66,6 +62,21 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class OwnData:
+    """Data a paper's experiment runs on that is no coreference corpus of the run (a claim's `on`): its
+    snapshot folder and column header; with `split_by`, one column per value of that field of the claim's
+    first table (e.g. its corpora), headed by `labels` ((value, header) pairs) or the value."""
+
+    folder: str
+    label: str
+    split_by: str = ""
+    labels: tuple = ()
+
+    def header(self, value):
+        return dict(self.labels).get(value, value)
+
+
+@dataclass(frozen=True)
 class Claim:
     """One claim of a paper and how a corpus's result tables decide it (`decide` None: not scored, see `note`)."""
 
@@ -75,21 +86,24 @@ class Claim:
     tables: tuple = ()
     decide: Optional[Callable] = None
     note: str = ""
-    crossdoc: bool = False  # Singh et al.: the columns are the cross-document corpora of its table
     key: str = ""  # short name, for `{{ verdict PAPER KEY CORPUS }}` on a results page
-    on: tuple = ("corpus",)  # the data it is decided on: "corpus" (coreference corpora) and/or NEWSGROUPS
+    on: tuple = (CORPORA,)  # the data it is decided on: CORPORA (coreference corpora) and/or OwnData
 
-    def applies(self, corpus):
-        """Whether the claim can be decided on a snapshot folder (a coreference corpus or NEWSGROUPS)."""
-        return (NEWSGROUPS if corpus == NEWSGROUPS else "corpus") in self.on
+    def applies(self, data):
+        """Whether the claim can be decided on a column's data (an OwnData, or None: a corpus)."""
+        return (CORPORA if data is None else data) in self.on
 
-    def evaluate(self, snapshot_dir, corpus, column=None):
-        """The verdict on one corpus folder of the snapshot (`column`: a cross-document corpus of its tables).
-        Not run, with the reason, when a table is missing or its two sides are one run."""
+    def own_data(self):
+        return tuple(d for d in self.on if isinstance(d, OwnData))
+
+    def evaluate(self, snapshot_dir, corpus, column=None, split_by="corpus"):
+        """The verdict on one folder of the snapshot (`column`: a value of its tables' `split_by` field,
+        whose rows alone decide it). Not run, with the reason, when a table is missing or its two sides
+        are one run."""
         try:
             tables = {name: read_table(Path(snapshot_dir) / corpus / name) for name in self.tables}
             if column is not None:
-                tables = {n: [r for r in rows if r.get("corpus") == column] for n, rows in tables.items()}
+                tables = {n: [r for r in rows if r.get(split_by) == column] for n, rows in tables.items()}
             tables[CORPUS] = corpus
             tables[CAPTIONS] = {name: caption(Path(snapshot_dir) / corpus / name) for name in self.tables}
             return self.decide(tables)
@@ -278,41 +292,53 @@ class Scorecard:
     def title(self, paper):
         return self.titles.get(paper, paper)
 
+    def all_claims(self):
+        return [c for claims in self.claims.values() for c in claims]
+
 
 # ---- the page ---------------------------------------------------------------------------------
 
 
-def corpora(snapshot_dir):
-    """Within-document corpus folders of the snapshot: the known ones in page order, then the others by name."""
+def corpora(snapshot_dir, claims=()):
+    """Within-document corpus folders of the snapshot (not a folder of the claims' own data): the known
+    ones in page order, then the others by name."""
     root = Path(snapshot_dir)
+    own = {d.folder for c in claims for d in c.own_data()}
     found = [
         p.name
         for p in root.iterdir()
-        if p.is_dir() and p.name not in NOT_CORPORA and ((p / "leaderboard.csv").is_file() or (p / "paper").is_dir())
+        if p.is_dir()
+        and p.name not in NOT_CORPORA | own
+        and ((p / "leaderboard.csv").is_file() or (p / "paper").is_dir())
     ]
     order = {c: i for i, c in enumerate(CORPUS_LABELS)}
     return sorted(found, key=lambda c: (order.get(c, len(order)), c))
 
 
-def crossdoc_corpora(snapshot_dir, claims):
-    """The cross-document corpora of the first table of the cross-document claims, in table order."""
-    tables = [t for c in claims if c.crossdoc for t in c.tables]
+def split_values(snapshot_dir, data, claims):
+    """The values of `data.split_by` in the first table of the claims on `data`, in table order."""
+    tables = [t for c in claims if data in c.on for t in c.tables]
     try:
-        rows = read_table(Path(snapshot_dir) / CROSSDOC / tables[0]) if tables else []
+        rows = read_table(Path(snapshot_dir) / data.folder / tables[0]) if tables else []
     except Missing:
         return []
-    return list(dict.fromkeys(r["corpus"] for r in rows if r.get("corpus")))
+    return list(dict.fromkeys(r[data.split_by] for r in rows if r.get(data.split_by)))
 
 
-def columns(snapshot_dir, claims):
-    """(header, corpus folder, cross-document corpus or None) of each column of a group's table: its corpora,
-    then 20 Newsgroups when one of its claims is decided there and the snapshot has that experiment."""
-    if any(c.crossdoc for c in claims):
-        found = crossdoc_corpora(snapshot_dir, claims)
-        return [(CROSSDOC_LABELS.get(c, c), CROSSDOC, c) for c in found] or [("cross-document", CROSSDOC, None)]
-    cols = [(CORPUS_LABELS.get(c, c), c, None) for c in corpora(snapshot_dir)]
-    if any(NEWSGROUPS in c.on for c in claims) and (Path(snapshot_dir) / NEWSGROUPS).is_dir():
-        cols.append((NEWSGROUPS_LABEL, NEWSGROUPS, None))
+def columns(snapshot_dir, claims, every=()):
+    """(header, snapshot folder, split value or None, OwnData or None) of each column of a group's table:
+    the corpora when a claim is decided on them, then each own data a claim is decided on (a column per
+    split value, or one when its folder is in the snapshot). every: all registered claims (whose own
+    data folders are no corpus)."""
+    cols = []
+    if any(CORPORA in c.on for c in claims):
+        cols += [(CORPUS_LABELS.get(c, c), c, None, None) for c in corpora(snapshot_dir, [*claims, *every])]
+    for data in dict.fromkeys(d for c in claims for d in c.own_data()):
+        if data.split_by:
+            found = split_values(snapshot_dir, data, claims)
+            cols += [(data.header(v), data.folder, v, data) for v in found] or [(data.label, data.folder, None, data)]
+        elif (Path(snapshot_dir) / data.folder).is_dir():
+            cols.append((data.label, data.folder, None, data))
     return cols
 
 
@@ -320,24 +346,24 @@ def _cell_text(text):
     return str(text).replace("|", "/").replace("\n", " ")
 
 
-def verdicts(snapshot_dir, claims):
+def verdicts(snapshot_dir, claims, every=()):
     """{claim statement: [Verdict per column]} of a group's scored claims."""
-    cols = columns(snapshot_dir, claims)
+    cols = columns(snapshot_dir, claims, every)
     out = {}
     for claim in claims:
         if claim.decide is None:
             continue
-        out[claim.statement] = [_decide(claim, snapshot_dir, corpus, column) for _, corpus, column in cols]
+        out[claim.statement] = [_decide(claim, snapshot_dir, folder, value, data) for _, folder, value, data in cols]
     return out
 
 
-def _decide(claim, snapshot_dir, corpus, column):
+def _decide(claim, snapshot_dir, folder, value, data):
     """A claim's Verdict on one column; None where the column's data cannot decide it (not counted)."""
-    if not claim.applies(corpus):
+    if not claim.applies(data):
         return None
-    if claim.crossdoc and not column:
-        return Verdict(NOT_RUN, evidence="no cross-document corpus in the snapshot")
-    return claim.evaluate(snapshot_dir, corpus, column)
+    if data is not None and data.split_by and not value:
+        return Verdict(NOT_RUN, evidence=f"no {data.label} data in the snapshot")
+    return claim.evaluate(snapshot_dir, folder, value, data.split_by if data is not None else None)
 
 
 def claim_by_key(card, paper, key):
@@ -351,7 +377,9 @@ def claim_by_key(card, paper, key):
 
 def verdict_word(snapshot_dir, card, paper, key, corpus, column=None):
     """The bold verdict word of one claim on one corpus, for a results page's prose (`{{ verdict … }}`)."""
-    v = _decide(claim_by_key(card, paper, key), snapshot_dir, corpus, column)
+    claim = claim_by_key(card, paper, key)
+    data = next((d for d in claim.own_data() if d.folder == corpus), None)
+    v = _decide(claim, snapshot_dir, corpus, column, data)
     if v is None:
         raise KeyError(f"claim {paper} {key} is not decided on {corpus}")
     return f"*{NOT_RUN}*" if v.verdict == NOT_RUN else f"**{v.verdict}**"
@@ -381,10 +409,11 @@ def render(snapshot_dir, card, paper=None):
     claims = card.of(paper)
     if not claims:
         return f"No claims of {card.title(paper)} are scored."
-    cols = columns(snapshot_dir, claims)
-    decided = verdicts(snapshot_dir, claims)
+    every = card.all_claims()
+    cols = columns(snapshot_dir, claims, every)
+    decided = verdicts(snapshot_dir, claims, every)
     lines = [
-        "| claim | paper | " + " | ".join(h for h, _, _ in cols) + " |",
+        "| claim | paper | " + " | ".join(h for h, *_ in cols) + " |",
         "|" + "---|" * (2 + len(cols)),
     ]
     for claim in claims:
@@ -404,7 +433,7 @@ def summary(snapshot_dir, card):
     """One line: how many cells of every table hold, partly hold, do not hold, were not run."""
     counts = dict.fromkeys(VERDICTS, 0)
     for claims in card.claims.values():
-        for cells in verdicts(snapshot_dir, claims).values():
+        for cells in verdicts(snapshot_dir, claims, card.all_claims()).values():
             for v in cells:
                 if v is not None:
                     counts[v.verdict] += 1

@@ -5,8 +5,8 @@ the value now, its ratio to a reference where the record holds one, and the mach
 was measured; `docs/performance.md` includes it. `table` lists every number of every record with
 the targets it is judged by (`ANCHORS`, the papers' `Paper.bench_anchors`, and the targets a JSON carries),
 for the CSV; the papers' headlines (`Paper.bench_headlines`) join `HEADLINES`. The figure
-draws time and peak memory against candidate arcs and beam size (`scaling.json`) and cross-document
-throughput against Dask workers (`crossdoc.json`). `coreflab bench-report` writes all of them.
+draws time and peak memory against candidate arcs and beam size (`scaling.json`), and
+a paper's own panel (`Paper.bench_panel`). `coreflab bench-report` writes all of them.
 """
 
 import json
@@ -130,14 +130,14 @@ def load_results(sources):
     return out
 
 
-def _is_number(v):
+def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def _item_label(i, item):
     if isinstance(item, dict):
         for k in LIST_LABELS:
-            if _is_number(item.get(k)):
+            if is_number(item.get(k)):
                 return f"{k}={item[k]:g}"
     return str(i)
 
@@ -157,7 +157,7 @@ def flatten(obj, prefix=""):
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
             rows += flatten(v, f"{prefix}[{_item_label(i, v)}]")
-    elif _is_number(obj):
+    elif is_number(obj):
         rows.append((prefix, obj))
     return rows
 
@@ -177,10 +177,10 @@ def _json_targets(data):
     found = {}
     if isinstance(data, dict):
         for name, v in (data.get("targets") or {}).items():
-            if _is_number(v):
+            if is_number(v):
                 found[name] = v
         for k, v in data.items():
-            if k.startswith("target_") and _is_number(v):
+            if k.startswith("target_") and is_number(v):
                 found[k[len("target_") :]] = v
     return [
         Anchor(
@@ -202,7 +202,7 @@ def anchors_for(name, data, anchors=ANCHORS):
         if a.benchmark != name:
             continue
         v = _lookup(data, a.json_key) if a.json_key else None
-        out.append(Anchor(name, a.pattern, a.op, v if _is_number(v) else a.value, a.text))
+        out.append(Anchor(name, a.pattern, a.op, v if is_number(v) else a.value, a.text))
     return out + [Anchor(name, g.pattern, g.op, g.value, g.text) for g in _json_targets(data)]
 
 
@@ -243,33 +243,6 @@ def power_fit(x, y):
     return float(np.exp(log_a)), float(b)
 
 
-def worker_points(results):
-    """Dask points [(workers, total proposals/s, sum of per-worker rates, wall s)], from
-    crossdoc.json (fresher) or the copy in scaling.json."""
-    pts = (results.get("crossdoc") or {}).get("personx")
-    if isinstance(pts, dict):  # crossdoc.json: {"runs": [...]} with totals per run
-        pts = [
-            dict(
-                p,
-                proposals_per_s_total_wall=p.get("proposals_per_s_total"),
-                wall_s=p.get("wall_s_with_scoring", p.get("inference_s")),
-            )
-            for p in pts.get("runs", [])
-        ]
-    if not pts:
-        pts = ((results.get("scaling") or {}).get("workers") or {}).get("points") or []
-    return [
-        (
-            p["workers"],
-            p.get("proposals_per_s_total_wall"),
-            p["workers"] * p["proposals_per_s_per_worker"] if _is_number(p.get("proposals_per_s_per_worker")) else None,
-            p.get("wall_s"),
-        )
-        for p in pts
-        if _is_number(p.get("workers"))
-    ]
-
-
 def fitted_numbers(results):
     """[(quantity, value)]: the per-arc slopes (µs/arc, CPU) and log-log exponents of the arcs
     sweep, and the exponent of CPU time against beam size."""
@@ -299,10 +272,10 @@ def fitted_numbers(results):
 
 
 def _col(points, key):
-    return np.array([p.get(key, np.nan) if _is_number(p.get(key)) else np.nan for p in points], float)
+    return np.array([p.get(key, np.nan) if is_number(p.get(key)) else np.nan for p in points], float)
 
 
-def _short(v, _pos=None):
+def short_tick(v, _pos=None):
     """Tick label: 2M, 500k, 20, 0.5."""
     for scale, unit in ((1e6, "M"), (1e3, "k")):
         if abs(v) >= scale:
@@ -318,7 +291,7 @@ def _plain_log_ticks(ax):
     for axis in (ax.xaxis, ax.yaxis):
         if axis.get_scale() == "log":
             axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-            axis.set_major_formatter(FuncFormatter(_short))
+            axis.set_major_formatter(FuncFormatter(short_tick))
             axis.set_minor_formatter(NullFormatter())
 
 
@@ -358,7 +331,7 @@ def _panel_time_arcs(ax, sc, results):
         )
         ax.plot(arcs, _col(pts, wall), "x", color=color, alpha=0.6, ms=5)
     tb = results.get("train_bk") or {}
-    if _is_number(tb.get("arcs")) and _is_number(tb.get("synth_baseline_fit_cpu_seconds_per_epoch")):
+    if is_number(tb.get("arcs")) and is_number(tb.get("synth_baseline_fit_cpu_seconds_per_epoch")):
         ax.plot(
             tb["arcs"],
             tb["synth_baseline_fit_cpu_seconds_per_epoch"],
@@ -369,7 +342,7 @@ def _panel_time_arcs(ax, sc, results):
             label=f"train_bk.json: {1e6 * tb['synth_baseline_fit_cpu_seconds_per_epoch'] / tb['arcs']:.3f} µs/arc",
         )
     ft = (results.get("features") or {}).get("full") or {}
-    if _is_number(ft.get("arcs")) and _is_number(ft.get("cpu_us_per_arc")):
+    if is_number(ft.get("arcs")) and is_number(ft.get("cpu_us_per_arc")):
         ax.plot(
             ft["arcs"],
             ft["cpu_us_per_arc"] * ft["arcs"] / 1e6,
@@ -407,7 +380,7 @@ def _panel_memory_arcs(ax, sc, results):
     if np.isfinite(peak[-1]):
         ax.annotate(f"{peak[-1]:.0f} MB", (arcs[-1], peak[-1]), textcoords="offset points", xytext=(-30, 6), fontsize=7)
     tb = results.get("train_bk") or {}
-    if _is_number(tb.get("arcs")) and _is_number(tb.get("peak_rss_mb")):
+    if is_number(tb.get("arcs")) and is_number(tb.get("peak_rss_mb")):
         ax.plot(
             tb["arcs"],
             tb["peak_rss_mb"],
@@ -419,7 +392,7 @@ def _panel_memory_arcs(ax, sc, results):
         )
     ax.axhline(4096, color=REF, ls=":", lw=1, label="target 4 GB")
     ax.set(xlabel="candidate arcs", ylabel="memory (MB)", title="(b) peak memory vs arcs")
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(short_tick))
     ax.legend(fontsize=6.5, loc="upper left")
 
 
@@ -437,7 +410,7 @@ def _panel_time_beam(ax, sc, results):
         _, b = power_fit(beam, cpu)
         ax.text(0.03, 0.94, f"CPU ∝ beam^{b:.2f}", transform=ax.transAxes, fontsize=7)
     tb = results.get("train_bk") or {}
-    if _is_number(tb.get("synth_delayed_laso_fit_cpu_seconds_per_epoch")) and _is_number(tb.get("arcs")):
+    if is_number(tb.get("synth_delayed_laso_fit_cpu_seconds_per_epoch")) and is_number(tb.get("arcs")):
         us = 1e6 * tb["synth_delayed_laso_fit_cpu_seconds_per_epoch"] / tb["arcs"]
         ax.text(
             0.03,
@@ -477,32 +450,6 @@ def _panel_memory_beam(ax, sc):
     ax.legend(fontsize=6.5)
 
 
-def _panel_workers(ax, results):
-    pts = worker_points(results)
-    if not pts:
-        ax.text(0.5, 0.5, "no crossdoc.json", ha="center", transform=ax.transAxes)
-        return
-    k = np.array([p[0] for p in pts], float)
-    total = np.array([p[1] if _is_number(p[1]) else np.nan for p in pts], float)
-    summed = np.array([p[2] if _is_number(p[2]) else np.nan for p in pts], float)
-    ax.plot(k, total, "o-", label="total proposals/s (wall)")
-    ax.plot(k, summed, "s--", label="K × per-worker rate (shard time)")
-    ks = np.arange(1, max(k.max(), 2) + 1)
-    if np.isfinite(total[0]):
-        ax.plot(ks, total[0] * ks / k[0], ":", color=REF, label="ideal linear (from K=1)")
-    ax.plot(ks, 200_000 * ks, "-.", color=REF, lw=1, label="target 200k/s per worker")
-    cpus = (results.get("crossdoc") or {}).get("machine_cpus")
-    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short))
-    ax.set(
-        xlabel="Dask workers K",
-        ylabel="throughput (proposals / s)",
-        xticks=ks,
-        ylim=(0, None),
-        title=f"(e) cross-doc MCMC vs workers ({cpus or '?'} cores, shared)",
-    )
-    ax.legend(fontsize=6.5, loc="upper left")
-
-
 def _panel_summary(ax, results, df):
     ax.axis("off")
     sc = results.get("scaling") or {}
@@ -523,14 +470,20 @@ def _panel_summary(ax, results, df):
         lines += ["", "fitted on the sweeps (CPU):"]
         lines += [f"  {q} = {v:.3g}" for q, v in zip(fits["quantity"], fits["value"])]
     arcs = sc.get("arcs") or []
-    if arcs and _is_number(arcs[-1].get("peak_mb")):
+    if arcs and is_number(arcs[-1].get("peak_mb")):
         lines.append(f"  peak at {arcs[-1].get('arcs', 0) / 1e6:.2f}M arcs = {arcs[-1]['peak_mb']:.0f} MB")
     ax.text(0, 1, "\n".join(lines), va="top", family="monospace", fontsize=6.5, transform=ax.transAxes)
     ax.set_title("(f) targets", loc="left")
 
 
-def scaling_figure(results, df=None):
-    """The six-panel figure (a matplotlib Figure)."""
+def _panel_none(ax, results):
+    ax.axis("off")
+    ax.text(0.5, 0.5, "no paper's benchmark panel", ha="center", transform=ax.transAxes)
+
+
+def scaling_figure(results, df=None, panels=()):
+    """The six-panel figure (a matplotlib Figure); panel (e) is the first of `panels` (the papers' own,
+    `Paper.bench_panel`: draw(ax, results))."""
     sc = results.get("scaling") or {}
     df = table(results) if df is None else df
     fig, flat = style.new_figure(2, 3, panel_size=(5, 4.25))
@@ -540,7 +493,7 @@ def scaling_figure(results, df=None):
     _panel_summary(axes[0, 2], results, df)
     _panel_time_beam(axes[1, 0], sc, results)
     _panel_memory_beam(axes[1, 1], sc)
-    _panel_workers(axes[1, 2], results)
+    (panels[0] if panels else _panel_none)(axes[1, 2], results)
     for ax in axes.flat:
         ax.grid(alpha=0.3, which="both") if ax.axison else None
     fig.suptitle("coreflab: cost as the work grows")
@@ -711,14 +664,14 @@ def value_at(data, key):
                 v = v[part]
             else:
                 return None
-    return v if _is_number(v) else None
+    return v if is_number(v) else None
 
 
 def _load_in(obj):
     for k in LOAD_KEYS:
         v = obj.get(k)
         v = v[0] if isinstance(v, list) and v else v
-        if _is_number(v):
+        if is_number(v):
             return v
     return None
 
@@ -773,8 +726,8 @@ def headline_row(name, data, headlines=HEADLINES):
     if h is None:
         return [name, "no headline measure (see scaling.csv)", "—", "—", "—", "—", load_text]
     now = value_at(data, h.key)
-    target = h.target if _is_number(h.target) else (value_at(data, h.target) if h.target else None)
-    reference = h.reference if _is_number(h.reference) else (value_at(data, h.reference) if h.reference else None)
+    target = h.target if is_number(h.target) else (value_at(data, h.target) if h.target else None)
+    reference = h.reference if is_number(h.reference) else (value_at(data, h.reference) if h.reference else None)
     met = "—"
     if h.op and target is not None and now is not None:
         met = "yes" if OPS[h.op](now, target) else "no"
@@ -823,10 +776,11 @@ def headline_markdown(results, headlines=HEADLINES):
 OUTPUTS = ("png", "pdf", "csv", "md")
 
 
-def write_report(sources, outputs, anchors=(), headlines=()):
+def write_report(sources, outputs, anchors=(), headlines=(), panels=()):
     """Read the records (a folder or JSON files) and write outputs {"png"|"pdf"|"csv"|"md": path} (each
     optional): the figure, every number (CSV) and one row per benchmark (Markdown), judged by the core's
-    targets and `anchors` and `headlines` (the papers' benchmarks). Returns the CSV's table."""
+    targets and `anchors` and `headlines` (the papers' benchmarks; `panels`: their figure panels). Returns
+    the CSV's table."""
     results = load_results(sources)
     if not results:
         raise UserError(f"{sources}: no *.json results")
@@ -838,7 +792,7 @@ def write_report(sources, outputs, anchors=(), headlines=()):
     if "md" in paths:
         atomic_write_text(paths["md"], headline_markdown(results, headlines))
     if "png" in paths or "pdf" in paths:
-        fig = scaling_figure(results, df)
+        fig = scaling_figure(results, df, panels)
         try:
             for ext in ("png", "pdf"):
                 if ext in paths:

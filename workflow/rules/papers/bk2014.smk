@@ -79,21 +79,21 @@ rule bk2014_report:
     output:
         fig3=report(
             "results/{corpus}/paper/bk2014/fig3.png",
-            caption="../../report/bk2014_fig3.rst",
+            caption="report/bk2014_fig3.rst",
             category="Björkelund & Kuhn 2014",
             labels={"corpus": "{corpus}", "item": "Fig. 3"},
         ),
         fig3_pdf="results/{corpus}/paper/bk2014/fig3.pdf",
         fig4=report(
             "results/{corpus}/paper/bk2014/fig4.png",
-            caption="../../report/bk2014_fig4.rst",
+            caption="report/bk2014_fig4.rst",
             category="Björkelund & Kuhn 2014",
             labels={"corpus": "{corpus}", "item": "Fig. 4"},
         ),
         fig4_pdf="results/{corpus}/paper/bk2014/fig4.pdf",
         table1=report(
             "results/{corpus}/paper/bk2014/table1.html",
-            caption="../../report/bk2014_table1.rst",
+            caption="report/bk2014_table1.rst",
             category="Björkelund & Kuhn 2014",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
@@ -131,7 +131,7 @@ rule bk2014_table2:
     output:
         md=report(
             "results/{corpus}/paper/bk2014/table2.html",
-            caption="../../report/bk2014_table2.rst",
+            caption="report/bk2014_table2.rst",
             category="Björkelund & Kuhn 2014",
             labels={"corpus": "{corpus}", "item": "Table 2"},
         ),

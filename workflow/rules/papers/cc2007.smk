@@ -56,21 +56,21 @@ rule cc2007_tables:
     output:
         table1=report(
             "results/{corpus}/paper/cc2007/table1.html",
-            caption="../../report/cc2007_table1.rst",
+            caption="report/cc2007_table1.rst",
             category="Choi & Cardie 2007",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
         table1_md="results/{corpus}/paper/cc2007/table1.md",
         table2=report(
             "results/{corpus}/paper/cc2007/table2.html",
-            caption="../../report/cc2007_table2.rst",
+            caption="report/cc2007_table2.rst",
             category="Choi & Cardie 2007",
             labels={"corpus": "{corpus}", "item": "Table 2"},
         ),
         table2_md="results/{corpus}/paper/cc2007/table2.md",
         table3=report(
             "results/{corpus}/paper/cc2007/table3.html",
-            caption="../../report/cc2007_table3.rst",
+            caption="report/cc2007_table3.rst",
             category="Choi & Cardie 2007",
             labels={"corpus": "{corpus}", "item": "Table 3"},
         ),

@@ -89,7 +89,7 @@ rule hm2017_table1:
     output:
         table1=report(
             "results/{corpus}/paper/hm2017/table1.html",
-            caption="../../report/hm2017_table1.rst",
+            caption="report/hm2017_table1.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
@@ -98,7 +98,7 @@ rule hm2017_table1:
         table1_tex="results/{corpus}/paper/hm2017/table1.tex",
         fig2=report(
             "results/{corpus}/paper/hm2017/fig2.png",
-            caption="../../report/hm2017_fig2.rst",
+            caption="report/hm2017_fig2.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Fig. 2"},
         ),
@@ -216,7 +216,7 @@ rule hm2017_report:
     output:
         fig3=report(
             "results/{corpus}/paper/hm2017/fig3.png",
-            caption="../../report/hm2017_fig3.rst",
+            caption="report/hm2017_fig3.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Fig. 3"},
         ),
@@ -226,7 +226,7 @@ rule hm2017_report:
         curve_csv="results/{corpus}/paper/hm2017/curve.csv",
         table2=report(
             "results/{corpus}/paper/hm2017/table2.html",
-            caption="../../report/hm2017_table2.rst",
+            caption="report/hm2017_table2.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 2"},
         ),
@@ -235,7 +235,7 @@ rule hm2017_report:
         table2_tex="results/{corpus}/paper/hm2017/table2.tex",
         table3=report(
             "results/{corpus}/paper/hm2017/table3.html",
-            caption="../../report/hm2017_table3.rst",
+            caption="report/hm2017_table3.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 3"},
         ),
@@ -244,7 +244,7 @@ rule hm2017_report:
         table3_tex="results/{corpus}/paper/hm2017/table3.tex",
         table4=report(
             "results/{corpus}/paper/hm2017/table4.html",
-            caption="../../report/hm2017_table4.rst",
+            caption="report/hm2017_table4.rst",
             category="Haponchyk & Moschitti 2017",
             labels={"corpus": "{corpus}", "item": "Table 4"},
         ),

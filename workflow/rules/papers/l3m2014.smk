@@ -145,14 +145,14 @@ rule l3m2014_tables:
     output:
         table1=report(
             "results/{corpus}/paper/l3m2014/table1.html",
-            caption="../../report/l3m2014_table1.rst",
+            caption="report/l3m2014_table1.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "Table 1"},
         ),
         table1_md="results/{corpus}/paper/l3m2014/table1.md",
         robustness=report(
             "results/{corpus}/paper/l3m2014/robustness.html",
-            caption="../../report/l3m2014_robustness.rst",
+            caption="report/l3m2014_robustness.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "robustness"},
         ),
@@ -160,7 +160,7 @@ rule l3m2014_tables:
         robustness_csv="results/{corpus}/paper/l3m2014/robustness.csv",
         cccp=report(
             "results/{corpus}/paper/l3m2014/cccp_vs_sgd.html",
-            caption="../../report/l3m2014_cccp.rst",
+            caption="report/l3m2014_cccp.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "CCCP vs SGD"},
         ),
@@ -168,7 +168,7 @@ rule l3m2014_tables:
         cccp_csv="results/{corpus}/paper/l3m2014/cccp_vs_sgd.csv",
         order=report(
             "results/{corpus}/paper/l3m2014/order_control.html",
-            caption="../../report/l3m2014_order.rst",
+            caption="report/l3m2014_order.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "{corpus}", "item": "order control"},
         ),
@@ -200,7 +200,7 @@ rule l3m2014_newsgroups_tables:
     output:
         table2_vi=report(
             "results/doccluster/paper/l3m2014/table2_vi.html",
-            caption="../../report/l3m2014_table2_vi.rst",
+            caption="report/l3m2014_table2_vi.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "20 Newsgroups", "item": "Table 2 (VI)"},
         ),
@@ -208,7 +208,7 @@ rule l3m2014_newsgroups_tables:
         table2_vi_csv="results/doccluster/paper/l3m2014/table2_vi.csv",
         cccp=report(
             "results/doccluster/paper/l3m2014/cccp_vs_sgd.html",
-            caption="../../report/l3m2014_cccp.rst",
+            caption="report/l3m2014_cccp.rst",
             category="Samdani, Chang & Roth 2014",
             labels={"corpus": "20 Newsgroups", "item": "CCCP vs SGD"},
         ),

@@ -296,21 +296,21 @@ rule crossdoc_report:
     output:
         fig5=report(
             "results/crossdoc/paper/singh2011/fig5_workers.png",
-            caption="../../report/singh2011_fig5.rst",
+            caption="report/singh2011_fig5.rst",
             category="Singh et al. 2011",
             labels={"figure": "fig5_workers"},
         ),
         fig5_pdf="results/crossdoc/paper/singh2011/fig5_workers.pdf",
         fig6=report(
             "results/crossdoc/paper/singh2011/fig6_hierarchy.png",
-            caption="../../report/singh2011_fig6.rst",
+            caption="report/singh2011_fig6.rst",
             category="Singh et al. 2011",
             labels={"figure": "fig6_hierarchy"},
         ),
         fig6_pdf="results/crossdoc/paper/singh2011/fig6_hierarchy.pdf",
         fig7=report(
             "results/crossdoc/paper/singh2011/fig7_large.png",
-            caption="../../report/singh2011_fig7.rst",
+            caption="report/singh2011_fig7.rst",
             category="Singh et al. 2011",
             labels={"figure": "fig7_large"},
         ),
@@ -318,7 +318,7 @@ rule crossdoc_report:
         table_csv="results/crossdoc/paper/singh2011/table2.csv",
         table_md=report(
             "results/crossdoc/paper/singh2011/table2.html",
-            caption="../../report/singh2011_table2.rst",
+            caption="report/singh2011_table2.rst",
             category="Singh et al. 2011",
             labels={"table": "table2"},
         ),

@@ -120,7 +120,10 @@ class PairwiseCRF(Learner):
         cols = arcs.column_map()
         ids = np.flatnonzero(cols >= 0)
         self.feature_ids_ = ids.tolist()
-        self._columns = (int(store.n_bits), self._pair_cache.same_columns(int(store.n_bits), self.feature_ids_, lambda: cols))
+        self._columns = (
+            int(store.n_bits),
+            self._pair_cache.same_columns(int(store.n_bits), self.feature_ids_, lambda: cols),
+        )
         labels = pairs.gold.copy()
         weights = self.pair_weights(pairs)  # fixed: the predicate reads y*, not h
         self._iterations = []

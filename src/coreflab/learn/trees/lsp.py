@@ -5,8 +5,8 @@ Haponchyk & Moschitti (2017), Alg. 1; docs/methods.md, "Haponchyk & Moschitti 20
 - `lsp_f`: Δ_F (Fernandes et al. 2012), wrong arcs cost 1, wrong arcs of a mention that
   starts its gold cluster 1 + r; exact loss-augmented best-first.
 - `lsp_yj`: Δ_YJ (Yu & Joachims 2009), −1 per correct link, r per wrong link; exact.
-- `lsp_rho`: Δ_ρ = 100 − w_ρ·φ(y, ŷ) from a regressor saved by `coreflab hm2017 mela-fit`
-  (`regressor` = its JSON path), calibrated by `calibration`: "none" (Δ_ρ), "c"
+- `lsp_rho`: Δ_ρ = 100 − w_ρ·φ(y, ŷ) from a MELA regressor (`regressor` = the JSON path
+  `coreflab.mela.regressor.save_regressor` wrote; docs/methods.md says how it is learned), calibrated by `calibration`: "none" (Δ_ρ), "c"
   (Δ'_ρ = (c/100)·Δ_ρ), "ci" (Δ''_ρ = (i/|V|)·Δ'_ρ, the paper's final choice);
   inexact inference Alg. 3 with at most `max_passes` passes. `keep_singletons`
   (auto | true | false) is the mode of the MELA that Δ_ρ approximates: response singletons
@@ -183,7 +183,7 @@ class LSPRho(LSPLearner):
         if int(self.max_passes) < 1:
             raise UserError("lsp_rho: max_passes must be >= 1")
         if not self.regressor:
-            raise UserError("lsp_rho: parameter 'regressor' (a file written by `coreflab hm2017 mela-fit`) is required")
+            raise UserError("lsp_rho: parameter 'regressor' (the JSON file of a fitted MELA regressor) is required")
         reg = load_regressor(self.regressor)
         keep = resolve_keep_singletons(self.keep_singletons, corpus=corpus)
         fitted = check_regressor_mode(reg, keep, f"lsp_rho: {self.regressor}", bool(self.transfer_regressor))

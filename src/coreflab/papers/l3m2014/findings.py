@@ -5,13 +5,14 @@ import re
 
 from coreflab.report.findings import (
     CAPTIONS,
+    CORPORA,
     CORPUS,
     HELD,
-    NEWSGROUPS,
     NOT_HELD,
     PARTLY,
     Claim,
     Missing,
+    OwnData,
     Verdict,
     count_verdict,
     number,
@@ -92,6 +93,8 @@ def l3m_robustness(t):
 
 
 CCCP_MARGIN = 0.002  # the paper's "less than 0.2%"
+# L3M Table 2 and CCCP vs SGD on 20 Newsgroups posts (results/doccluster/): one column of its own
+NEWSGROUPS = OwnData("doccluster", "20 Newsgroups")
 ON_NEWSGROUPS = re.compile(r"\bon 20 Newsgroups\b")
 
 
@@ -104,7 +107,7 @@ def l3m_cccp(t):
     on_newsgroups = bool(ON_NEWSGROUPS.search(t.get(CAPTIONS, {}).get("paper/l3m2014/cccp_vs_sgd", ""))) or any(
         "20 Newsgroups" in str(r.get("data", "")) for r in rows
     )
-    if on_newsgroups and t.get(CORPUS) != NEWSGROUPS:
+    if on_newsgroups and t.get(CORPUS) != NEWSGROUPS.folder:
         raise Missing("this table ran on 20 Newsgroups, not on this corpus (see the 20 Newsgroups column)")
     cccp, sgd = row(rows, method="CCCP"), row(rows, method="SGD")
     quality = [c for c in cccp if c.startswith("train ") and not c.endswith(" std")]
@@ -193,7 +196,7 @@ CLAIMS = [
         ("paper/l3m2014/cccp_vs_sgd",),
         l3m_cccp,
         key="cccp",
-        on=("corpus", NEWSGROUPS),
+        on=(CORPORA, NEWSGROUPS),
     ),
     Claim(
         "l3m2014",
