@@ -391,8 +391,10 @@ def test_a_learner_left_out_of_systems_is_named_in_a_note_as_untrained():
     note = untrained_learners_note(cfg)
     assert note.startswith("coreflab: note: learners.mine is configured but not in systems, so no job trains it")
     cfg["systems"] = [s for s in cfg["systems"] if s not in ("l3m", "sumlink")]
+    assert untrained_learners(cfg) == ["mine", "sumlink"]  # the training-size curve trains l3m
+    assert "learners.mine, learners.sumlink are configured" in untrained_learners_note(cfg)
+    cfg["training_size"]["learners"] = ["bk_baseline"]
     assert untrained_learners(cfg) == ["l3m", "mine", "sumlink"]
-    assert "learners.l3m, learners.mine, learners.sumlink are configured" in untrained_learners_note(cfg)
 
 
 @pytest.mark.slow

@@ -155,9 +155,9 @@ def check_training_size(config, given):
 
 
 def untrained_learners(config):
-    """The learners configured under `learners` but not listed in `systems`: no job trains them (only
-    the leaderboard does), which a user who adds a learner to their config would not guess."""
-    listed = set(config.get("systems", []))
+    """The learners configured under `learners` but listed neither in `systems` nor in
+    `training_size.learners`: no job trains them, which a user who adds a learner would not guess."""
+    listed = set(config.get("systems", [])) | set(config.get("training_size", {}).get("learners", []))
     return [name for name in sorted(config.get("learners", {})) if name not in listed]
 
 

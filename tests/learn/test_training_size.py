@@ -141,6 +141,6 @@ def test_the_report_reads_the_curves_against_the_rules(files, curves, tmp_path):
     record = json.loads((out / "crossover.json").read_text())
     assert set(record["by_learner"]) == set(LEARNERS) and record["largest"] == 12
     assert record["statement"].startswith(("Learning overtakes the sieve from", "Learning does not overtake"))
-    assert "LSP_ρ is left out: not on this config's leaderboard" in (out / "curve.md").read_text()
+    assert "LSP_ρ is left out: this config does not configure it" in (out / "curve.md").read_text()
     with pytest.raises(UserError, match="--rule sieve=JSON is required"):
         run_command(report_cmd, ["--curve", curves["l3m"], "--rule", f"string_match={string_match}", "--out", out])

@@ -12,6 +12,7 @@ from coreflab import cli
 from coreflab.commands import bench_report
 from coreflab.report import performance
 from tests.command_runner import run_command
+from tests.fixtures.crossdoc_record import CROSSDOC
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,25 +28,7 @@ FAKE = {
         "targets": {"baseline_epoch_seconds": 15, "baseline_us_per_arc": 0.2, "peak_rss_mb": 50},
     },
     "features": {"full": {"arcs": 1000, "us_per_arc": 0.7, "cpu_us_per_arc": 0.3}, "target_us_per_arc": 0.5},
-    "crossdoc": {
-        "personx": [
-            {
-                "workers": 1,
-                "proposals_per_s_per_worker": 250_000.0,
-                "proposals_per_s_total_wall": 240_000.0,
-                "wall_s": 10.0,
-                "trace": [{"round": 0}],
-            },
-            {
-                "workers": 2,
-                "proposals_per_s_per_worker": 150_000.0,
-                "proposals_per_s_total_wall": 280_000.0,
-                "wall_s": 12.0,
-            },
-        ],
-        "personx_speedup_total_throughput": 1.2,
-        "machine_cpus": 2,
-    },
+    "crossdoc": CROSSDOC,
     "scaling": {
         "date": "2026-01-01T00:00:00+00:00",
         "plan": "quick",

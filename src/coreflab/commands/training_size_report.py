@@ -30,18 +30,10 @@ def add_arguments(p):
 
 
 def left_out_note(name):
-    """Why a learner has no curve: the curve runs the learners the config's leaderboard trains, whose
-    jobs make the values they take from tuning."""
-    from coreflab.learn.registry import get_learner
-    from coreflab.learn.tuned import tuned_params
+    """Why a learner has no curve: the curve runs the configured learners (`learners`) alone."""
     from coreflab.report.style_names import system_name
 
-    try:
-        tuned = tuned_params(get_learner(name))
-    except UserError:
-        tuned = ()
-    why = f", whose jobs give it its tuned {' and '.join(tuned)}" if tuned else ""
-    return f"{system_name(name)} is left out: not on this config's leaderboard (config key `systems`){why}."
+    return f"{system_name(name)} is left out: this config does not configure it (config key `learners`)."
 
 
 def run(args):

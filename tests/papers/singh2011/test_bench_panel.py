@@ -8,26 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from coreflab.papers import registry  # noqa: E402
 from coreflab.papers.singh2011.bench_panel import worker_points  # noqa: E402
 from coreflab.report import performance  # noqa: E402
-
-CROSSDOC = {
-    "personx": [
-        {
-            "workers": 1,
-            "proposals_per_s_per_worker": 250_000.0,
-            "proposals_per_s_total_wall": 240_000.0,
-            "wall_s": 10.0,
-            "trace": [{"round": 0}],
-        },
-        {
-            "workers": 2,
-            "proposals_per_s_per_worker": 150_000.0,
-            "proposals_per_s_total_wall": 280_000.0,
-            "wall_s": 12.0,
-        },
-    ],
-    "personx_speedup_total_throughput": 1.2,
-    "machine_cpus": 2,
-}
+from tests.fixtures.crossdoc_record import CROSSDOC  # noqa: E402
 
 
 def test_worker_points_prefer_crossdoc_then_scaling_copy():
