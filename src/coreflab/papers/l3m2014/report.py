@@ -240,17 +240,17 @@ def cccp_caption(df, corpus):
     what = (
         "VI ×100 of author clustering (lower is better)"
         if metric == "VI"
-        else "MELA on the training documents (the paper's VI is for its document clustering)"
+        else "training-document MELA (the paper's VI is of document clustering)"
     )
     sets = "item sets" if metric == "VI" else "documents"
     tuning = f" ({first['tuning']})" if "tuning" in df.columns and pd.notna(first["tuning"]) else ""
     cut = int(first["max mentions"]) if "max mentions" in df.columns and pd.notna(first["max mentions"]) else 0
-    cut = f" cut to their first {cut} mentions (the study's budget, `l3m2014.study_max_passes`)" if cut else ""
+    cut = f" cut to their first {cut} mentions (`l3m2014.study_max_passes`)" if cut else ""
     return (
         f"L3M CCCP vs SGD (Samdani et al. §5.3) on {first['data']}: γ = {float(first['gamma']):g}, "
         f"λ = {power_of_ten(first['lam'])}{tuning}; {df['draw'].nunique()} random subsets of {int(first['sets'])} "
-        f"training {sets}{cut}, each trained from w = 0 by CCCP until an outer step lowers the objective by less than "
-        f"{float(first['tol']):g} of it (at most {int(first['max outer'])} outer × {int(first['max inner'])} L-BFGS "
+        f"training {sets}{cut}, each trained from w = 0 by CCCP until an outer step gains less than "
+        f"{float(first['tol']):g} of the objective (≤ {int(first['max outer'])} outer × {int(first['max inner'])} L-BFGS "
         f"iterations) and by {int(first['sgd passes'])} SGD pass(es) (η0 = {float(first['eta0']):g}); quality: "
         f"{what}; mean over the draws; seconds vary between runs. Paper: 100 item sets, 10 draws, CCCP's VI "
         "lower by < 0.2% at ~10,000× SGD's time"
