@@ -7,7 +7,8 @@ A study that runs for minutes would otherwise say nothing between its start and 
 `run_all` runs a study's independent units (draws, random starts, trainings) in forked worker
 processes: the learners' numba kernels hold the GIL, so neither threads nor a timer thread could
 run beside them. The parent only waits, so it writes the 30-second lines even with one job.
-Every unit is seeded by its own parameters, so the results do not depend on the number of jobs.
+Every unit is seeded by its own parameters and runs its BLAS on one thread, so the results do not
+depend on the number of jobs or of cores.
 """
 
 import multiprocessing
@@ -61,8 +62,14 @@ _TASK = []
 
 
 def _call(i):
+    """Unit i in a worker process, its BLAS on one thread: the units are the parallelism, and BLAS
+    threads beside them oversubscribe the cores (L-BFGS's vector updates on 2**22 weights ran about
+    10x slower with two workers of two BLAS threads each on 2 cores)."""
+    from threadpoolctl import threadpool_limits
+
     task, items = _TASK[-1]
-    return task(items[i])
+    with threadpool_limits(limits=1):
+        return task(items[i])
 
 
 def can_fork():

@@ -104,7 +104,7 @@ target groups dst, the moved block's norms² bb, `node_delta`'s dots wk, and per
 level 0, row 1: level 2) the parents' ΔNZ and the cells a move asks for, sc."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _work(buf):
     return Work(buf, np.empty(3, dtype=np.int64), np.zeros(2), np.zeros(30), np.zeros((2, 3)))
 
@@ -124,7 +124,7 @@ def touch_group(kv, level, group, m, X):
     return touched
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def group_phi(kv, level, group, m, X, b, w, size):
     """Σ_{n∈group} φ(m, n) at `level` (including n = m if m is in the group)."""
     indptr, indices, data = X.indptr, X.indices, X.data
@@ -135,7 +135,7 @@ def group_phi(kv, level, group, m, X, b, w, size):
     return s + w * table_get(kv, base + X.strf[m]) - b * size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _move_sums(S, X, level, src, dst, m):
     """Move mention m's vector (and string count) from group src to dst at `level` (-1: none).
 
@@ -154,7 +154,7 @@ def _move_sums(S, X, level, src, dst, m):
         table_add(kv, used, base + X.strf[m], 1.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _alloc(G, cnt, which):
     perm = SUB_PERM + 2 * which
     g = G[perm, cnt[which]]
@@ -162,7 +162,7 @@ def _alloc(G, cnt, which):
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _release(G, cnt, which, g):
     perm, pos = SUB_PERM + 2 * which, SUB_POS + 2 * which
     p = G[pos, g]
@@ -206,7 +206,7 @@ def _release_emptied(G, cnt, e, a):
         _release(G, cnt, 2, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _link(G, head, nxt, prv, owner, item):
     first = G[head, owner]
     G[nxt, item] = first
@@ -216,7 +216,7 @@ def _link(G, head, nxt, prv, owner, item):
     G[head, owner] = item
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _unlink(G, head, nxt, prv, owner, item):
     a, b = G[prv, item], G[nxt, item]
     if a >= 0:
@@ -284,19 +284,19 @@ def _other_group(G, cnt, which, g):
     return -1 if g2 == g else g2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _groups(G, m):
     u = G[M_SUB, m]
     e = G[SUB_ENT, u]
     return e, u, G[ENT_SUP, e]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _size_row(level):
     return ENT_SIZE if level == 0 else (SUB_SIZE if level == 1 else SUP_SIZE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mention_move_delta(S, X, m, dst):
     """Δ log p of moving mention m to groups dst = (entity, sub, super); -1 = a new group.
 
@@ -394,7 +394,7 @@ def run_moves(S, N, X, buf, types, n_samples, t_start, t_stop, seed, out_delta):
     return n_samples, accepted, STATUS_DONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mention_move(S, N, X, W, t, node0, node2):
     """Type 0 (sub-entity sampling, §4.1): a random mention to another sub-entity, a new one in its
     entity, or a new entity; returns (Δ, MOVE_*)."""
@@ -627,7 +627,7 @@ def _members(G, child_level, c, buf, lo):
     return _collect_entity(G, c, buf, lo)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _node_rows(level):
     """(table level of the children's sums, table level of Z, F row of the children's norms,
     F row of the parents' ‖Z‖², G row of the parents' children counts) of node level 0 or 2."""
@@ -636,7 +636,7 @@ def _node_rows(level):
     return 0, Z_SUP, F_ENT, F_NZS, SUP_KIDS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cache_rows(level):
     """(cached parent row, cached version row, parent version row, cells row, F row of the cache)."""
     if level == 0:
@@ -644,7 +644,7 @@ def _cache_rows(level):
     return Q_PAR2, Q_VER2, VER2, CELLS2, F_Q2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _za_row(level):
     """Row of ZA (and index of its version in zmeta, minus ZM_VER0) of node level 0 or 2."""
     return 0 if level == 0 else 1
@@ -688,7 +688,7 @@ def _zadot(S, N, X, level, c, buf, lo, out):
     G[vrow, c] = zmeta[ZM_VER0 + li]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _parent(G, level, c):
     return G[SUB_ENT, c] if level == 0 else G[ENT_SUP, c]
 
