@@ -42,7 +42,7 @@ def arc_score(v, scale, arc_feat_offsets, arc_feats, arc_vals, a, arc_ante):
     return s * scale
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def link_score(v, scale, links, a):
     """`arc_score` of arc a of a `Links` bundle."""
     return arc_score(v, scale, links.arc_feat_offsets, links.arc_feats, links.arc_vals, a, links.arc_ante)

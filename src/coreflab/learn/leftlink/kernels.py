@@ -22,7 +22,7 @@ Work = namedtuple("Work", ["raw", "aug", "masked", "p", "q", "correct"])
 Work.__doc__ = """Per-item buffers `item_terms` fills, sized for the largest item (`item_buffers`)."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def correct_links(lo, i, a0, n, arc_ante, item_cluster, out):
     """C(i, j) for the n candidates of item i: j in i's gold cluster, or the dummy when none is."""
     any_ante = False
@@ -36,7 +36,7 @@ def correct_links(lo, i, a0, n, arc_ante, item_cluster, out):
             out[k] = arc_ante[a0 + k] < 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def item_terms(v, scale, links, item_cluster, item_weight, gamma, lo, i, work):
     """The per-item work shared by SGD, the objective and CCCP; returns (a0, n, u_i, log Z_aug, log Z_correct).
 
@@ -66,7 +66,7 @@ def item_buffers(item_arc_offsets):
     return Work(np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.zeros(m, dtype=np.bool_))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_links(target, coef, divisor, g, a0, n, links):
     """`add_arcs` over the n candidates from a0 of a `Links` bundle."""
     add_arcs(target, coef, divisor, g, a0, n, links.arc_ante, links.arc_feat_offsets, links.arc_feats, links.arc_vals)

@@ -774,20 +774,20 @@ def _z_update(S, N, X, level, p, buf, hi, nrm_w, nrm_s, sign):
         m = buf[i]
         if rw > 0.0:
             for j in range(indptr[m], indptr[m + 1]):
-                v = data[j] * rw
-                if sign > 0:
-                    table_add(kv, used, base + indices[j], v)
-                    za[indices[j]] += v
-                else:
-                    table_sub(kv, used, base + indices[j], v, eps)
-                    za[indices[j]] -= v
+                _z_cell(kv, used, za, base, indices[j], data[j] * rw, sign, eps)
         if rs > 0.0:
-            if sign > 0:
-                table_add(kv, used, base + strf[m], rs)
-                za[strf[m]] += rs
-            else:
-                table_sub(kv, used, base + strf[m], rs, eps)
-                za[strf[m]] -= rs
+            _z_cell(kv, used, za, base, strf[m], rs, sign, eps)
+
+
+@njit(cache=True, inline="always")
+def _z_cell(kv, used, za, base, col, v, sign, eps):
+    """Add (sign > 0) or remove v at column col of Z_p (table cells from `base`) and of Z_all."""
+    if sign > 0:
+        table_add(kv, used, base + col, v)
+        za[col] += v
+    else:
+        table_sub(kv, used, base + col, v, eps)
+        za[col] -= v
 
 
 @njit(cache=True)
