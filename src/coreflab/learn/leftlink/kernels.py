@@ -15,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from coreflab.decode.left_link import link_score, max_candidates, softmax
+from coreflab.decode.left_link import arc_score, max_candidates, softmax
 from coreflab.learn.sgd import add_arcs, shrink
 
 Work = namedtuple("Work", ["raw", "aug", "masked", "p", "q", "correct"])
@@ -49,9 +49,10 @@ def item_terms(v, scale, links, item_cluster, item_weight, gamma, lo, i, work):
     a0 = links.item_arc_offsets[i]
     n = links.item_arc_offsets[i + 1] - a0
     raw, aug, masked, correct = work.raw, work.aug, work.masked, work.correct
-    correct_links(lo, i, a0, n, links.arc_ante, item_cluster, correct)
+    arc_ante, feat_offsets, feats, vals = links.arc_ante, links.arc_feat_offsets, links.arc_feats, links.arc_vals
+    correct_links(lo, i, a0, n, arc_ante, item_cluster, correct)
     for k in range(n):
-        s = link_score(v, scale, links, a0 + k)
+        s = arc_score(v, scale, feat_offsets, feats, vals, a0 + k, arc_ante)
         raw[k] = s
         aug[k] = s if correct[k] else s + 1.0
         masked[k] = s if correct[k] else -np.inf
