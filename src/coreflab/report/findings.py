@@ -346,9 +346,10 @@ def _cell_text(text):
     return str(text).replace("|", "/").replace("\n", " ")
 
 
-def verdicts(snapshot_dir, claims, every=()):
-    """{claim statement: [Verdict per column]} of a group's scored claims."""
-    cols = columns(snapshot_dir, claims, every)
+def verdicts(snapshot_dir, claims, every=(), cols=None):
+    """{claim statement: [Verdict per column]} of a group's scored claims (`cols`: its `columns`, when
+    the caller has them already)."""
+    cols = columns(snapshot_dir, claims, every) if cols is None else cols
     out = {}
     for claim in claims:
         if claim.decide is None:
@@ -411,7 +412,7 @@ def render(snapshot_dir, card, paper=None):
         return f"No claims of {card.title(paper)} are scored."
     every = card.all_claims()
     cols = columns(snapshot_dir, claims, every)
-    decided = verdicts(snapshot_dir, claims, every)
+    decided = verdicts(snapshot_dir, claims, cols=cols)
     lines = [
         "| claim | paper | " + " | ".join(h for h, *_ in cols) + " |",
         "|" + "---|" * (2 + len(cols)),
@@ -432,8 +433,9 @@ def render(snapshot_dir, card, paper=None):
 def summary(snapshot_dir, card):
     """One line: how many cells of every table hold, partly hold, do not hold, were not run."""
     counts = dict.fromkeys(VERDICTS, 0)
+    every = card.all_claims()
     for claims in card.claims.values():
-        for cells in verdicts(snapshot_dir, claims, card.all_claims()).values():
+        for cells in verdicts(snapshot_dir, claims, every).values():
             for v in cells:
                 if v is not None:
                     counts[v.verdict] += 1

@@ -245,8 +245,8 @@ class PairwiseCRF(Learner):
         """Hashed id -> column of the fitted (or loaded) model, for stores hashed into 2**n_bits."""
         if self.__dict__.get("_columns", (None,))[0] != int(n_bits):
             cache = self.__dict__.setdefault("_pair_cache", _PairCache())
-            build = lambda: column_map_of(self.feature_ids_, n_bits)  # noqa: E731
-            self._columns = (int(n_bits), cache.same_columns(int(n_bits), self.feature_ids_, build))
+            cols = cache.same_columns(int(n_bits), self.feature_ids_, lambda: column_map_of(self.feature_ids_, n_bits))
+            self._columns = (int(n_bits), cols)
         return self._columns[1]
 
     def _pack(self):

@@ -244,8 +244,8 @@ def cccp_caption(df, corpus):
     )
     sets = "item sets" if metric == "VI" else "documents"
     tuning = f" ({first['tuning']})" if "tuning" in df.columns and pd.notna(first["tuning"]) else ""
-    cut = int(first["max mentions"]) if "max mentions" in df.columns and pd.notna(first["max mentions"]) else 0
-    cut = f" cut to their first {cut} mentions (`l3m2014.study_max_passes`)" if cut else ""
+    kept = int(first["max mentions"]) if "max mentions" in df.columns and pd.notna(first["max mentions"]) else 0
+    cut = f" cut to their first {kept} mentions (`l3m2014.study_max_passes`)" if kept else ""
     return (
         f"L3M CCCP vs SGD (Samdani et al. §5.3) on {first['data']}: γ = {float(first['gamma']):g}, "
         f"λ = {power_of_ten(first['lam'])}{tuning}; {df['draw'].nunique()} random subsets of {int(first['sets'])} "
