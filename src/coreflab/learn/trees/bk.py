@@ -130,7 +130,8 @@ class BKLearner(Learner):
                 n_seen = K.baseline_epoch(order, pa, n_seen, arcs, acc, trace, stats)
             else:
                 n_seen = K.beam_epoch(self.mode, order, int(self.beam), pa, n_seen, arcs, nl, acc, trace, stats)
-            self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
+            if callback is not None or epoch == int(self.n_iter):  # 2**bits floats: only where read
+                self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
             self.n_epochs_ = epoch
             self.history_.append(
                 {

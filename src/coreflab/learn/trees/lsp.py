@@ -94,7 +94,8 @@ class LSPLearner(Learner):
             stats = np.zeros(4)
             t0 = time.perf_counter()
             n_seen = K.lsp_epoch(order, pa, n_seen, arcs, m_key, spec, acc, stats)
-            self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
+            if callback is not None or epoch == int(self.n_iter):  # 2**bits floats: only where read
+                self.coef_ = averaged_weights(w, u, n_seen) if self.average else w.copy()
             self.n_epochs_ = epoch
             self.history_.append(
                 {

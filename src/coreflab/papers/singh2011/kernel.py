@@ -320,7 +320,7 @@ def mention_move_delta(S, X, m, dst):
     return delta
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def block_delta(S, X, level, src, dst, buf, k, within_level, within_group):
     """Δ at `level` of moving the block buf[:k] (the whole group `within_group` of `within_level`;
     -1: a mention without sums of its own) from group src to dst."""
@@ -444,7 +444,7 @@ def _mention_move(S, N, X, W, t, node0, node2):
     return delta, MOVE_ACCEPTED
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sub_move(S, N, X, W, t, node0, node2):
     """Type 1 (entity sampling): a random sub-entity, as a block, to another entity or a new one;
     returns (Δ, MOVE_*)."""
@@ -492,7 +492,7 @@ def _sub_move(S, N, X, W, t, node0, node2):
     return delta, MOVE_ACCEPTED
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _entity_move(S, N, X, W, t, node2):
     """Type 2 (super-entity sampling, §4.2): a random entity, as a block, to another super-entity
     or a new one; returns (Δ, MOVE_*)."""
@@ -526,7 +526,7 @@ def _entity_move(S, N, X, W, t, node2):
     return delta, MOVE_ACCEPTED
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_mention_move(S, X, m, dst):
     G, cnt, P = S.G, S.cnt, S.P
     e, u, a = _groups(G, m)
