@@ -43,6 +43,14 @@ def test_defaults_are_filled():
         ({"crossdoc": {"t_start": 0.001, "t_stop": 0.01}}, "config key crossdoc.t_stop: 0.01 is above t_start (0.001)"),
         ({"crossdoc": {"t_stop": 0.1}}, "config key crossdoc.t_stop: 0.1 is above t_start (0.05)"),  # the default
         ({"seed": -1}, "config key seed"),
+        (
+            {"selection": {"from_corpus": {"synth_hard": "synht"}}},
+            "config key selection.from_corpus.synth_hard: 'synht' is not under corpora: (did you mean 'synth'?)",
+        ),
+        (
+            {"selection": {"from_corpus": {"synth": "synth_hard", "synth_hard": "synth"}}},
+            "config key selection.from_corpus.synth: 'synth_hard' does not make a selection of its own",
+        ),
         # the papers' sections, each in its folder's schema fragment
         ({"bk2014": {"iterations": 0}}, "config key bk2014.iterations: 0 is less than the minimum of 1"),
         ({"cc2007": {"biases": ["p2"]}}, "config key cc2007.biases.0: 'p2' is not one of"),

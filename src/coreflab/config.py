@@ -97,6 +97,7 @@ def check_config(config, schema_path):
     check_systems(config)
     check_learners(config)
     check_featuresets(config)
+    check_selection_sources(config)
     check_nonlocal_templates(config)
     check_training_size(config, given_training_size)
     from coreflab.papers import registry
@@ -295,6 +296,21 @@ def check_featuresets(config):
                 f"config key {key}: {value!r} is neither a feature set under config/featuresets/ nor an existing file"
                 f"{_closest(value, valid)}; {expected}"
             ) from None
+
+
+def check_selection_sources(config):
+    """`selection.from_corpus` maps a corpus to another whose selected templates it uses (itself: its own
+    selection): a configured corpus that makes its own selection, never one that borrows in turn."""
+    borrowed = {c: s for c, s in (config.get("selection", {}).get("from_corpus") or {}).items() if c != s}
+    corpora = sorted(config.get("corpora", {}))
+    for corpus, source in borrowed.items():
+        key = f"config key selection.from_corpus.{corpus}"
+        if source in borrowed:
+            raise UserError(f"{key}: {source!r} does not make a selection of its own; name a corpus that does")
+        if source not in corpora:
+            raise UserError(
+                f"{key}: {source!r} is not under corpora:{_closest(source, corpora)}; expected one of {', '.join(corpora)}"
+            )
 
 
 def check_nonlocal_templates(config):

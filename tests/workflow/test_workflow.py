@@ -256,6 +256,24 @@ def test_selection_is_upstream_of_every_bk_and_leaderboard_training_job(tmp_path
     assert all("select_templates" in ancestors(n) for n in trainers)
 
 
+def test_a_corpus_borrowing_a_selection_trains_on_the_other_corpus_templates(tmp_path):
+    """`selection.from_corpus: {synth_hard: synth}` (the default): synth_hard's features are cut by synth's
+    selected templates and no selection of its own is planned; mapped to itself it selects its own."""
+    _copy_workflow(tmp_path)
+    target = "results/synth_hard/features/selected/train.npz"
+    proc = _snakemake(tmp_path, "-n", "-p", "--forceall", target)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "--featureset results/synth/selection/selected.yaml" in proc.stdout
+    assert "coreflab select --conll results/synth/" in proc.stdout
+    assert "coreflab select --conll results/synth_hard/" not in proc.stdout
+    own = _snakemake(
+        tmp_path, "-n", "-p", "--forceall", target, "--config", "selection={from_corpus: {synth_hard: synth_hard}}"
+    )
+    assert own.returncode == 0, own.stderr[-2000:]
+    assert "--featureset results/synth_hard/selection/selected.yaml" in own.stdout
+    assert "coreflab select --conll results/synth_hard/" in own.stdout
+
+
 def test_a_cc_fit_is_reused_one_way_the_paper_job_scores_the_leaderboard_models(tmp_path):
     """The leaderboard's SLT takes BASE's model as its iteration 1 (`coreflab train --first-fit`: the same
     fit), BASE fits on its own; the cc2007 job of the unbiased setting scores the leaderboard's models of the

@@ -2,7 +2,10 @@
 
 
 def selection_file(corpus):
-    return f"results/{corpus}/selection/selected.yaml"
+    """The selected templates a corpus's learners use: its own selection's, or with
+    `selection.from_corpus` another corpus's (synth_hard, which only feeds H&M's loss transfer)."""
+    source = config["selection"]["from_corpus"].get(corpus, corpus)
+    return f"results/{source}/selection/selected.yaml"
 
 
 def selection_inputs(wildcards):
