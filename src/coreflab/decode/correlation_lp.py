@@ -27,7 +27,6 @@ rounds (deterministic, unlike a time limit).
 
 import numpy as np
 from numba import njit
-from scipy.optimize import linprog
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
@@ -185,6 +184,11 @@ def cutting_plane_lp(n, a, b, w, max_iterations, time_left=None):
             options["time_limit"] = secs
         nr = tri_rows.shape[0] + len(cycles)
         A = constraint_rows(tri_rows, cycles, m) if nr else None
+        from scipy.optimize import (
+            linprog,
+            # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
+        )
+
         res = linprog(w, A_ub=A, b_ub=np.zeros(nr) if nr else None, bounds=(0, 1), method="highs", options=options)
         used += max(int(getattr(res, "nit", 0) or 0), 1)  # a round costs at least 1: the loop ends
         rounds += 1

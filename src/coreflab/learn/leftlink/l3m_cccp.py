@@ -12,7 +12,6 @@ import time
 
 import numpy as np
 from numba import njit
-from scipy.optimize import minimize
 
 from coreflab.learn.base import as_training_data
 from coreflab.learn.leftlink.kernels import add_links, item_buffers, item_terms, l3m_objective
@@ -82,6 +81,11 @@ def train_cccp(
     links = links._replace(arc_feats=feats)
     cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
     dim = int(used.shape[0])
+    from scipy.optimize import (
+        minimize,
+        # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
+    )
+
     w = np.zeros(dim)
     start = time.perf_counter()
     history = [(0.0, float(l3m_objective(w, links, cluster, weight, gamma, lam)))]

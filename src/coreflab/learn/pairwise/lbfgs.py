@@ -28,18 +28,27 @@ scipy's L-BFGS-B instead.
 import numpy as np
 from numba import njit
 
-try:  # scipy >= 1.13 (the dcsrch translation; pyproject.toml asks for it); private, so guarded
-    from scipy.optimize._dcsrch import DCSRCH
-except ImportError:  # pragma: no cover - exercised only on old scipy
-    DCSRCH = None
+DCSRCH = ...  # scipy's line search class once imported (None: this scipy lacks it)
 
 STEP_MAX = 1e10  # L-BFGS-B's `big`: the line search's upper bound on the step
 LINE_SEARCH = {"ftol": 1e-3, "gtol": 0.9, "xtol": 0.1}  # L-BFGS-B's lnsrlb constants
 
 
+def _dcsrch_class():
+    """scipy's DCSRCH, imported at first use: scipy.optimize would add 0.2 s to every command's start."""
+    global DCSRCH
+    if DCSRCH is ...:
+        try:  # scipy >= 1.13 (the dcsrch translation; pyproject.toml asks for it); private, so guarded
+            from scipy.optimize._dcsrch import DCSRCH as found
+        except ImportError:  # pragma: no cover - exercised only on old scipy
+            found = None
+        DCSRCH = found
+    return DCSRCH
+
+
 def available():
     """True if this scipy has the line search this module needs."""
-    return DCSRCH is not None
+    return _dcsrch_class() is not None
 
 
 @njit(cache=True)
@@ -187,7 +196,7 @@ def _line_search(fun, x, f, g, d, step, maxls, x_new):
     gd = float(g @ d)
     if not gd < 0.0:  # not a descent direction: L-BFGS-B's info = -4
         return None
-    search = DCSRCH(None, None, LINE_SEARCH["ftol"], LINE_SEARCH["gtol"], LINE_SEARCH["xtol"], 0.0, STEP_MAX)
+    search = _dcsrch_class()(None, None, LINE_SEARCH["ftol"], LINE_SEARCH["gtol"], LINE_SEARCH["xtol"], 0.0, STEP_MAX)
     step = min(step, STEP_MAX)
     step, _, _, task = search._iterate(step, f, gd, b"START")
     for _ in range(maxls):

@@ -39,7 +39,6 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-from scipy import optimize
 
 from coreflab.features.shared_rows import arc_ids, arc_length, mark_ids, row_of, row_span
 from coreflab.learn.pairwise import lbfgs, newton
@@ -813,6 +812,11 @@ def _minimize(fun, x0, max_iter, tol):
     if lbfgs.available():
         x, _, nit, status, message = lbfgs.minimize(fun, x0, max_iter, gtol=tol, ftol=ftol, maxls=50)
         return x, nit, status, message
+    from scipy import (
+        optimize,
+        # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
+    )
+
     res = optimize.minimize(
         fun, x0, method="L-BFGS-B", jac=True, options={"maxiter": max_iter, "maxls": 50, "gtol": tol, "ftol": ftol}
     )
