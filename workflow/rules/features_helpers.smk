@@ -3,7 +3,7 @@
 
 def selection_file(corpus):
     """The selected templates a corpus's learners use: its own selection's, or with
-    `selection.from_corpus` another corpus's (synth_hard, which only feeds H&M's loss transfer)."""
+    `selection.from_corpus` another corpus's (synth_hard: H&M's loss transfer only)."""
     source = config["selection"]["from_corpus"].get(corpus, corpus)
     return f"results/{source}/selection/selected.yaml"
 
