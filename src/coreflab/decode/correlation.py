@@ -163,12 +163,8 @@ def _dense(n, a, b, w):
 def _branch_and_bound(n, a, b, w, rows, best, node_limit, time_left):
     """Optimal labels by HiGHS branch and bound on the component's edges, or None when the node or
     time budget runs out. Starts from `rows` (triangle rows, cycles) and the cutoff Σ W x ≥ best."""
-    from scipy.optimize import (
-        Bounds,
-        LinearConstraint,
-        milp,
-        # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
-    )
+    # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
+    from scipy.optimize import Bounds, LinearConstraint, milp
 
     m = a.size
     tri_rows, cycles = rows if rows is not None else (np.empty((0, 3), dtype=np.int64), [])

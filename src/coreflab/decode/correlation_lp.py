@@ -159,6 +159,9 @@ def cutting_plane_lp(n, a, b, w, max_iterations, time_left=None):
     `time_left()`: seconds left for the solve, or None for no wall-clock limit. `rows` of the
     outcome are the triangle rows and cycles of the last LP (for a branch and bound to start from).
     """
+    # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
+    from scipy.optimize import linprog
+
     m = a.size
     if m == 0:
         return LPOutcome(
@@ -184,11 +187,6 @@ def cutting_plane_lp(n, a, b, w, max_iterations, time_left=None):
             options["time_limit"] = secs
         nr = tri_rows.shape[0] + len(cycles)
         A = constraint_rows(tri_rows, cycles, m) if nr else None
-        from scipy.optimize import (
-            linprog,
-            # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
-        )
-
         res = linprog(w, A_ub=A, b_ub=np.zeros(nr) if nr else None, bounds=(0, 1), method="highs", options=options)
         used += max(int(getattr(res, "nit", 0) or 0), 1)  # a round costs at least 1: the loop ends
         rounds += 1

@@ -81,10 +81,8 @@ def train_cccp(
     links = links._replace(arc_feats=feats)
     cluster = np.asarray(data.corpus.m_cluster, dtype=np.int64)
     dim = int(used.shape[0])
-    from scipy.optimize import (
-        minimize,
-        # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
-    )
+    # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
+    from scipy.optimize import minimize
 
     w = np.zeros(dim)
     start = time.perf_counter()

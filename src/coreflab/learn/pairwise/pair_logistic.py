@@ -812,10 +812,8 @@ def _minimize(fun, x0, max_iter, tol):
     if lbfgs.available():
         x, _, nit, status, message = lbfgs.minimize(fun, x0, max_iter, gtol=tol, ftol=ftol, maxls=50)
         return x, nit, status, message
-    from scipy import (
-        optimize,
-        # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
-    )
+    # here, not at the top: every command imports this module, scipy.optimize takes 0.2 s
+    from scipy import optimize
 
     res = optimize.minimize(
         fun, x0, method="L-BFGS-B", jac=True, options={"maxiter": max_iter, "maxls": 50, "gtol": tol, "ftol": ftol}
